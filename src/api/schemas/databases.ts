@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { id, nextCursor, responseObject, retentionDays, timestamp } from './common.js';
+
+export const providers = ['supabase', 'neon', 'rds', 'aurora'] as const;
+export const dataResidencies = ['us', 'eu', 'apac'] as const;
+export const protectedDatabaseStates = ['active', 'degraded', 'paused', 'connection_drifted'] as const;
+
+export const protectedDatabaseSummary = responseObject({
+  id,
+  organizationId: id,
+  name: id,
+  provider: z.enum(providers),
+  scheduleCron: z.string().optional(),
+  scheduleTimezone: z.string().min(1),
+  restoreDrillCron: z.string().optional(),
+  restoreDrillTimezone: z.string().min(1),
+  retentionPolicyDays: retentionDays,
+  dataResidency: z.enum(dataResidencies),
+  state: z.enum(protectedDatabaseStates),
+  lastSuccessfulBackupAt: timestamp.optional(),
+  createdAt: timestamp,
+});
+export type ProtectedDatabaseSummary = z.infer<typeof protectedDatabaseSummary>;
+
+export const listDatabasesResponse = responseObject({
+  databases: z.array(protectedDatabaseSummary),
+  nextCursor,
+});
+export const getDatabaseResponse = responseObject({ database: protectedDatabaseSummary });

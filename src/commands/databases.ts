@@ -1,0 +1,69 @@
+import type { Command } from 'commander';
+import { getDatabase, listDatabases } from '../api/operations.js';
+import type { ProtectedDatabaseSummary } from '../api/schemas/databases.js';
+import { orDash, relativeAge, timestampWithAge } from '../output/format.js';
+import { fields, type Column } from '../output/writer.js';
+import type { Session } from '../session.js';
+import { requireId, type PageFlags } from './args.js';
+import { examples, type CommandHost } from './host.js';
+import { runList } from './list.js';
+import { notProofNote } from './proof.js';
+
+const columns = (now: Date): Column<ProtectedDatabaseSummary>[] => [
+  { header: 'ID', value: (d) => d.id },
+  { header: 'NAME', value: (d) => d.name },
+  { header: 'PROVIDER', value: (d) => d.provider },
+  { header: 'STATE', value: (d) => d.state },
+  { header: 'REGION', value: (d) => d.dataResidency },
+  { header: 'RETENTION', value: (d) => `${d.retentionPolicyDays}d` },
+  { header: 'LAST COMPLETED BACKUP', value: (d) => (d.lastSuccessfulBackupAt ? relativeAge(d.lastSuccessfulBackupAt, now) : 'never') },
+];
+
+export function runDatabasesList(session: Session, flags: PageFlags): Promise<void> {
+  return runList(session, flags, {
+    op: listDatabases,
+    itemsKey: 'databases',
+    columns: columns(session.now()),
+    empty: 'No protected databases. Databases are added in the dashboard.',
+  });
+}
+
+export async function runDatabasesGet(session: Session, databaseId: string): Promise<void> {
+  const { data } = await (await session.api()).send(getDatabase(databaseId));
+  const d = data.database;
+  const now = session.now();
+  session.out.render(data, [
+    fields([
+      ['id', d.id],
+      ['name', d.name],
+      ['organization', d.organizationId],
+      ['provider', d.provider],
+      ['state', d.state, d.state === 'active' ? 'green' : 'yellow'],
+      ['data residency', d.dataResidency],
+      ['backup schedule', d.scheduleCron ? `${d.scheduleCron} (${d.scheduleTimezone})` : `none (${d.scheduleTimezone})`],
+      ['restore drills', d.restoreDrillCron ? `${d.restoreDrillCron} (${d.restoreDrillTimezone})` : `none (${d.restoreDrillTimezone})`],
+      ['retention', `${d.retentionPolicyDays} days`],
+      ['last completed backup', orDash(d.lastSuccessfulBackupAt && timestampWithAge(d.lastSuccessfulBackupAt, now))],
+      ['created', timestampWithAge(d.createdAt, now)],
+    ]),
+    notProofNote(),
+  ]);
+}
+
+export function registerDatabases(program: Command, host: CommandHost): void {
+  const databases = program.command('databases').description('Protected databases (created in the dashboard only)');
+  databases
+    .command('list')
+    .description('List protected databases (listDatabases)')
+    .option('--limit <n>', 'page size')
+    .option('--cursor <cursor>', 'start from this page cursor')
+    .option('--all', 'follow every page and print them as one list')
+    .addHelpText('after', examples('svc databases list', 'svc databases list --all --json | jq -r ".databases[].id"'))
+    .action((flags: PageFlags, cmd: Command) => host.run(cmd, (s) => runDatabasesList(s, flags)));
+  databases
+    .command('get')
+    .description('Show one protected database (getDatabase)')
+    .argument('<databaseId>', 'database id')
+    .addHelpText('after', examples('svc databases get db_123'))
+    .action((id: string, _flags, cmd: Command) => host.run(cmd, (s) => runDatabasesGet(s, requireId(id, 'database id'))));
+}

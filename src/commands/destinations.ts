@@ -1,0 +1,66 @@
+import type { Command } from 'commander';
+import { getDestination, listDestinations } from '../api/operations.js';
+import type { BackupDestinationSummary } from '../api/schemas/destinations.js';
+import { orDash, relativeAge, timestampWithAge } from '../output/format.js';
+import { fields, type Column } from '../output/writer.js';
+import type { Session } from '../session.js';
+import { requireId, type PageFlags } from './args.js';
+import { examples, type CommandHost } from './host.js';
+import { runList } from './list.js';
+
+const columns = (now: Date): Column<BackupDestinationSummary>[] => [
+  { header: 'ID', value: (d) => d.id },
+  { header: 'KIND', value: (d) => d.kind },
+  { header: 'REGION', value: (d) => d.region },
+  { header: 'BUCKET', value: (d) => orDash(d.bucketName) },
+  { header: 'STATE', value: (d) => d.state },
+  { header: 'RETENTION FLOOR', value: (d) => `${d.retentionFloorDays}d` },
+  { header: 'LAST VERIFIED', value: (d) => (d.lastVerifiedAt ? relativeAge(d.lastVerifiedAt, now) : 'never') },
+];
+
+export function runDestinationsList(session: Session, flags: PageFlags): Promise<void> {
+  return runList(session, flags, {
+    op: listDestinations,
+    itemsKey: 'destinations',
+    columns: columns(session.now()),
+    empty: 'No backup destinations. Destinations are configured in the dashboard.',
+  });
+}
+
+export async function runDestinationsGet(session: Session, destinationId: string): Promise<void> {
+  const { data } = await (await session.api()).send(getDestination(destinationId));
+  const d = data.destination;
+  const now = session.now();
+  session.out.render(data, [
+    fields([
+      ['id', d.id],
+      ['organization', d.organizationId],
+      ['kind', d.kind],
+      ['region', d.region],
+      ['bucket', d.bucketName],
+      ['bucket ARN', d.bucketArn],
+      ['state', d.state, d.state === 'verified' ? 'green' : 'yellow'],
+      ['retention floor', `${d.retentionFloorDays} days`],
+      ['last verified', d.lastVerifiedAt ? timestampWithAge(d.lastVerifiedAt, now) : 'never'],
+      ['created', timestampWithAge(d.createdAt, now)],
+    ]),
+  ]);
+}
+
+export function registerDestinations(program: Command, host: CommandHost): void {
+  const destinations = program.command('destinations').description('Backup destinations (object storage; never shows credentials)');
+  destinations
+    .command('list')
+    .description('List backup destinations (listDestinations)')
+    .option('--limit <n>', 'page size')
+    .option('--cursor <cursor>', 'start from this page cursor')
+    .option('--all', 'follow every page and print them as one list')
+    .addHelpText('after', examples('svc destinations list', 'svc destinations list --all --json'))
+    .action((flags: PageFlags, cmd: Command) => host.run(cmd, (s) => runDestinationsList(s, flags)));
+  destinations
+    .command('get')
+    .description('Show one backup destination (getDestination)')
+    .argument('<destinationId>', 'destination id')
+    .addHelpText('after', examples('svc destinations get dst_123'))
+    .action((id: string, _flags, cmd: Command) => host.run(cmd, (s) => runDestinationsGet(s, requireId(id, 'destination id'))));
+}

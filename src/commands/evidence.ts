@@ -1,0 +1,89 @@
+import type { Command } from 'commander';
+import { getEvidence, listEvidence } from '../api/operations.js';
+import type { EvidenceItem, ProofSemantics } from '../api/schemas/evidence.js';
+import { formatBytes, relativeAge, timestampWithAge } from '../output/format.js';
+import { fields, table, type Column } from '../output/writer.js';
+import type { Session } from '../session.js';
+import { requireId, type PageFlags } from './args.js';
+import { examples, type CommandHost } from './host.js';
+import { runList } from './list.js';
+import { proofSemanticsBlock } from './proof.js';
+
+const integrity = (e: EvidenceItem): string =>
+  e.integrityVerification ? e.integrityVerification.result : 'not verified';
+
+const columns = (now: Date): Column<EvidenceItem>[] => [
+  { header: 'BACKUP JOB', value: (e) => e.backupJobId },
+  { header: 'SIZE', value: (e) => formatBytes(e.sizeBytes).split(' (')[0] ?? '' },
+  { header: 'SHA-256', value: (e) => `${e.checksumSha256.slice(0, 12)}…` },
+  { header: 'RECORDED', value: (e) => relativeAge(e.recordedAt, now) },
+  { header: 'INTEGRITY CHECK', value: integrity },
+  { header: 'AUDIT EVENTS', value: (e) => String(e.auditEvents.length) },
+];
+
+export function runEvidenceList(session: Session, flags: PageFlags & { database?: string }): Promise<void> {
+  const databaseId = flags.database === undefined ? undefined : requireId(flags.database, '--database');
+  return runList(session, flags, {
+    op: (page) => listEvidence({ ...page, databaseId }),
+    itemsKey: 'evidence',
+    columns: columns(session.now()),
+    empty: databaseId ? `No evidence for ${databaseId} (or no such database in this organization).` : 'No evidence recorded yet.',
+    after: (body) => [proofSemanticsBlock(body.proofSemantics as ProofSemantics)],
+  });
+}
+
+export async function runEvidenceGet(session: Session, backupJobId: string): Promise<void> {
+  const { data } = await (await session.api()).send(getEvidence(backupJobId));
+  const e = data.evidence;
+  const now = session.now();
+  const iv = e.integrityVerification;
+  session.out.render(data, [
+    fields([
+      ['backup job', e.backupJobId],
+      ['artifact', e.artifactKey],
+      ['manifest', e.manifestObjectKey],
+      ['size', formatBytes(e.sizeBytes)],
+      ['sha-256', e.checksumSha256],
+      ['recorded', timestampWithAge(e.recordedAt, now)],
+    ]),
+    iv
+      ? fields(
+          [
+            ['result', iv.result, iv.result === 'passed' ? 'green' : 'red'],
+            ['verified', timestampWithAge(iv.verifiedAt, now)],
+            ['id', iv.id],
+            ['message', iv.message],
+          ],
+          'Integrity verification',
+        )
+      : fields([['result', 'not verified', 'yellow']], 'Integrity verification'),
+    table(
+      e.auditEvents,
+      [
+        { header: 'AUDIT EVENT', value: (a) => a.kind },
+        { header: 'AT', value: (a) => timestampWithAge(a.at, now) },
+      ],
+      'No audit events.',
+    ),
+    proofSemanticsBlock(data.proofSemantics),
+  ]);
+}
+
+export function registerEvidence(program: Command, host: CommandHost): void {
+  const evidence = program.command('evidence').description('Evidence recorded about backups (artifact, integrity checks, audit events)');
+  evidence
+    .command('list')
+    .description('List evidence items (listEvidence)')
+    .option('--database <databaseId>', 'only evidence of this database')
+    .option('--limit <n>', 'page size')
+    .option('--cursor <cursor>', 'start from this page cursor')
+    .option('--all', 'follow every page and print them as one list')
+    .addHelpText('after', examples('svc evidence list --database db_123', 'svc evidence list --all --json'))
+    .action((flags: PageFlags & { database?: string }, cmd: Command) => host.run(cmd, (s) => runEvidenceList(s, flags)));
+  evidence
+    .command('get')
+    .description('Show the evidence of one backup job (getEvidence)')
+    .argument('<backupJobId>', 'backup job id')
+    .addHelpText('after', examples('svc evidence get bj_123'))
+    .action((id: string, _flags, cmd: Command) => host.run(cmd, (s) => runEvidenceGet(s, requireId(id, 'backup job id'))));
+}

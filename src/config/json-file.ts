@@ -1,0 +1,37 @@
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { CliError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+
+export async function readJsonFile(path: string): Promise<Record<string, unknown> | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  throw new CliError(ExitCode.unexpected, `${path} is not a JSON object.`, {
+    code: 'bad_config',
+    hint: 'Fix or delete the file, then run the command again.',
+  });
+}
+
+/** Writes atomically (temp file + rename) with the given mode, creating the directory 0700. */
+export async function writeJsonFile(path: string, value: unknown, mode: number): Promise<void> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, `${JSON.stringify(value, null, 2)}\n`, { mode });
+  await chmod(tmp, mode);
+  await rename(tmp, path);
+}
+
+export async function removeFile(path: string): Promise<void> {
+  await rm(path, { force: true });
+}

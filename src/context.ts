@@ -1,0 +1,37 @@
+import type { Readable, Writable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+
+/** Interactive questions; the real one uses @clack/prompts, tests hand in a fake. */
+export interface Prompter {
+  /** Hidden input; undefined when the user cancels. */
+  secret(message: string): Promise<string | undefined>;
+  /** Free text with validation; undefined when the user cancels. */
+  text(message: string, validate?: (value: string) => string | undefined): Promise<string | undefined>;
+}
+
+/** Everything with a side effect reaches commands through here, so tests can hand in buffers and fakes. */
+export interface Context {
+  stdout: Writable;
+  stderr: Writable;
+  stdin: Readable;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  stdinIsTTY: boolean;
+  env: Record<string, string | undefined>;
+  /** Aborted on SIGINT. */
+  signal: AbortSignal;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  random(): number;
+  now(): Date;
+  prompter: Prompter;
+  /** For tests only: a dispatcher the API client should use instead of its own pool. */
+  dispatcher?: Dispatcher;
+  /** For tests only: replaces the lazily loaded keytar module; null means "no keychain". */
+  keytar?: KeytarLike | null;
+}
+
+export interface KeytarLike {
+  getPassword(service: string, account: string): Promise<string | null>;
+  setPassword(service: string, account: string, password: string): Promise<void>;
+  deletePassword(service: string, account: string): Promise<boolean>;
+}

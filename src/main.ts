@@ -1,0 +1,37 @@
+import { run } from './cli.js';
+import type { Context } from './context.js';
+import { sleep } from './ui/sleep.js';
+import { clackPrompter } from './ui/prompter.js';
+
+/** The process entry: real streams and signals around run(). */
+export async function main(): Promise<void> {
+  const interrupt = new AbortController();
+  process.on('SIGINT', () => {
+    // First Ctrl-C: let the running step clean up (partial files, child processes). Second: leave now.
+    if (interrupt.signal.aborted) process.exit(130);
+    interrupt.abort();
+  });
+  // `svc ... | head` closes stdout early; that is not an error worth a stack trace.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  });
+
+  const ctx: Context = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
+    stdinIsTTY: process.stdin.isTTY === true,
+    env: process.env,
+    signal: interrupt.signal,
+    sleep,
+    random: Math.random,
+    now: () => new Date(),
+    prompter: clackPrompter,
+  };
+  const code = await run(process.argv.slice(2), ctx);
+  process.exitCode = code;
+  // Pending keep-alive sockets or a hung keychain call must not hold the process open.
+  process.stdout.write('', () => process.exit(code));
+}

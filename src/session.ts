@@ -1,0 +1,76 @@
+import { ApiClient } from './api/client.js';
+import { requireToken } from './auth/token-store.js';
+import type { Context } from './context.js';
+import { Writer } from './output/writer.js';
+import type { SecretScrubber } from './secrets.js';
+import { resolveBaseUrl, resolveSettings, type GlobalFlags, type Settings } from './settings.js';
+import { Reporter } from './ui/reporter.js';
+import { colorEnabled, painter, type Paint } from './ui/style.js';
+import { progressAllowed } from './ui/terminal.js';
+
+/** What a command's run() gets: settings, the output writer, the stderr reporter and the API client. */
+export class Session {
+  readonly settings: Settings;
+  readonly out: Writer;
+  readonly ui: Reporter;
+  readonly paint: Paint;
+  #client: ApiClient | undefined;
+  #baseUrl: string | undefined;
+
+  constructor(
+    readonly ctx: Context,
+    private readonly flags: GlobalFlags,
+    readonly secrets: SecretScrubber,
+  ) {
+    this.settings = resolveSettings(flags, ctx.env);
+    this.paint = painter(colorEnabled(ctx.stdoutIsTTY, ctx.env, this.settings.color));
+    const errPaint = painter(colorEnabled(ctx.stderrIsTTY, ctx.env, this.settings.color));
+    this.out = new Writer(ctx.stdout, this.settings.json, this.paint);
+    this.ui = new Reporter(ctx.stderr, this.settings.quiet, progressAllowed(ctx.stderrIsTTY, ctx.env, this.settings.quiet), errPaint);
+  }
+
+  now(): Date {
+    return this.ctx.now();
+  }
+
+  async baseUrl(): Promise<string> {
+    this.#baseUrl ??= await resolveBaseUrl(this.flags, this.ctx);
+    return this.#baseUrl;
+  }
+
+  /** The API client, created on first use with the resolved base URL and token. */
+  async api(): Promise<ApiClient> {
+    if (!this.#client) {
+      const baseUrl = await this.baseUrl();
+      const { token } = await requireToken(this.ctx, baseUrl, (m) => this.ui.warn(m));
+      this.#client = this.#makeClient(baseUrl, token);
+    }
+    return this.#client;
+  }
+
+  /** A client for a token that is not stored yet (auth login verifies it first). */
+  async apiWithToken(token: string): Promise<ApiClient> {
+    await this.#client?.close();
+    this.#client = this.#makeClient(await this.baseUrl(), token);
+    return this.#client;
+  }
+
+  #makeClient(baseUrl: string, token: string): ApiClient {
+    this.secrets.add(token);
+    return new ApiClient({
+      baseUrl,
+      token,
+      timeoutMs: this.settings.timeoutMs,
+      maxRetries: this.settings.maxRetries,
+      sleep: this.ctx.sleep,
+      random: this.ctx.random,
+      signal: this.ctx.signal,
+      dispatcher: this.ctx.dispatcher,
+      log: this.settings.verbose ? (line) => this.ui.debug(line) : undefined,
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.#client?.close();
+  }
+}

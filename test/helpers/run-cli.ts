@@ -1,0 +1,66 @@
+import { PassThrough, Readable } from 'node:stream';
+import { run } from '../../src/cli.js';
+import type { Context, KeytarLike, Prompter } from '../../src/context.js';
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  stdin?: string;
+  tty?: boolean;
+  prompter?: Partial<Prompter>;
+  keytar?: KeytarLike | null;
+  signal?: AbortSignal;
+  /** Records every sleep the client asks for instead of waiting. */
+  sleeps?: number[];
+  now?: Date;
+}
+
+export const TEST_NOW = new Date('2026-11-21T12:00:00Z');
+
+function collect(stream: PassThrough): () => string {
+  const chunks: Buffer[] = [];
+  stream.on('data', (c: Buffer) => chunks.push(c));
+  return () => Buffer.concat(chunks).toString('utf8');
+}
+
+/** Runs the CLI in-process with buffers for stdout/stderr and a fake clock, prompter and keychain. */
+export async function runCli(argv: string[], opts: RunOptions = {}): Promise<CliRun> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out = collect(stdout);
+  const err = collect(stderr);
+  const ctx: Context = {
+    stdout,
+    stderr,
+    stdin: Readable.from(opts.stdin !== undefined ? [opts.stdin] : []),
+    stdoutIsTTY: opts.tty ?? false,
+    stderrIsTTY: opts.tty ?? false,
+    stdinIsTTY: opts.tty ?? false,
+    env: { NO_COLOR: '1', ...opts.env },
+    signal: opts.signal ?? new AbortController().signal,
+    sleep: async (ms) => {
+      opts.sleeps?.push(ms);
+    },
+    random: () => 0.5,
+    now: () => opts.now ?? TEST_NOW,
+    prompter: {
+      secret: async () => {
+        throw new Error('unexpected secret prompt');
+      },
+      text: async () => {
+        throw new Error('unexpected text prompt');
+      },
+      ...opts.prompter,
+    },
+    keytar: opts.keytar === undefined ? null : opts.keytar,
+  };
+  const code = await run(argv, ctx);
+  stdout.end();
+  stderr.end();
+  return { code, stdout: out(), stderr: err() };
+}
