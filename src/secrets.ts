@@ -18,8 +18,8 @@ export class SecretScrubber {
     let out = text;
     // Longest first, so a URL is replaced whole before its query string is.
     for (const s of [...this.#secrets].sort((a, b) => b.length - a.length)) out = out.split(s).join('[redacted]');
-    // Any URL's query string and userinfo may hold a signature or password, known to us or not.
-    out = out.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s@]*@/gi, '$1[redacted]@');
+    // Any URL's query string and userinfo password may hold a signature or password, known to us or not.
+    out = out.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*):[^/\s@]*@/gi, '$1:[redacted]@');
     out = out.replace(/(\bhttps?:\/\/[^\s?"']*)\?[^\s"']*/gi, '$1?[redacted]');
     return out;
   }

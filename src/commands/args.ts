@@ -13,10 +13,13 @@ function check<T>(schema: z.ZodType<T>, raw: unknown, what: string, rule: string
 }
 
 export function requireId(raw: string | undefined, what: string): string {
-  return check(z.string().trim().min(1), raw, what, 'it must not be empty');
+  const id = check(z.string().trim().min(1), raw, what, 'it must not be empty');
+  // "." and ".." are URL dot segments (even percent-encoded): the request would silently go to another route.
+  if (id === '.' || id === '..') throw new UsageError(`Invalid ${what} "${id}": "." and ".." cannot name a resource.`);
+  return id;
 }
 
-const positiveInt = z.string().regex(/^\d+$/).transform(Number).pipe(z.int().positive().max(10_000));
+const positiveIntString = z.string().regex(/^\d+$/).transform(Number).pipe(z.int().positive());
 
 export interface PageFlags {
   limit?: string;
@@ -25,7 +28,7 @@ export interface PageFlags {
 }
 
 export function pageParams(flags: PageFlags): PageParams & { all: boolean } {
-  const limit = flags.limit === undefined ? undefined : check(positiveInt, flags.limit, '--limit', 'a whole number greater than 0');
+  const limit = flags.limit === undefined ? undefined : check(positiveIntString.pipe(z.int().max(10_000)), flags.limit, '--limit', 'a whole number greater than 0');
   const cursor = flags.cursor === undefined ? undefined : requireId(flags.cursor, '--cursor');
   return { limit, cursor, all: flags.all === true };
 }
@@ -37,4 +40,12 @@ export function isoTimestamp(raw: string | undefined, what: string): string {
 export function idempotencyKey(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
   return check(z.string().min(1).max(200), raw, '--idempotency-key', 'it must be 1 to 200 characters');
+}
+
+export function positiveSeconds(raw: string | undefined, what: string): number {
+  return check(z.coerce.number().positive().max(7 * 24 * 3600), raw, what, 'a positive number of seconds');
+}
+
+export function positiveInt(raw: string | undefined, what: string, max: number): number {
+  return check(positiveIntString.pipe(z.int().max(max)), raw, what, `a whole number from 1 to ${max}`);
 }

@@ -1,13 +1,15 @@
 import type { Command } from 'commander';
-import { getBackup, listDatabaseBackups } from '../api/operations.js';
-import type { BackupJobDetail, BackupJobSummary } from '../api/schemas/backups.js';
+import { randomUUID } from 'node:crypto';
+import { getBackup, listDatabaseBackups, triggerBackup } from '../api/operations.js';
+import type { BackupJobDetail, BackupJobState, BackupJobSummary } from '../api/schemas/backups.js';
 import { formatBytes, orDash, relativeAge, timestampWithAge } from '../output/format.js';
-import { fields, type Block, type Column, type Field } from '../output/writer.js';
+import { fields, text, type Block, type Column, type Field } from '../output/writer.js';
 import type { Session } from '../session.js';
-import { requireId, type PageFlags } from './args.js';
+import { idempotencyKey, positiveSeconds, requireId, type PageFlags } from './args.js';
 import { examples, type CommandHost } from './host.js';
 import { runList } from './list.js';
-import { notProofNote } from './proof.js';
+import { assertSucceeded, POLL_INTERVAL_MS, pollUntilDone, type PollSpec } from './poll.js';
+import { COMPLETED_IS_NOT_PROOF, notProofNote } from './proof.js';
 
 const columns = (now: Date): Column<BackupJobSummary>[] => [
   { header: 'ID', value: (b) => b.id },
@@ -68,6 +70,53 @@ export async function runBackupsGet(session: Session, backupJobId: string): Prom
   session.out.render(data, backupDetailBlocks(data, session.now()));
 }
 
+const BACKUP_TERMINAL = new Set<BackupJobState>(['completed', 'failed_terminal', 'cancelled', 'timed_out']);
+// failed_retryable is not terminal: the service retries the job itself, so --wait keeps waiting.
+const BACKUP_FAILED = new Set<BackupJobState>(['failed_terminal', 'cancelled', 'timed_out']);
+
+export interface TriggerOptions {
+  databaseId: string;
+  idempotencyKey?: string;
+  wait: boolean;
+  waitTimeoutMs: number;
+}
+
+export async function runBackupsTrigger(session: Session, opts: TriggerOptions): Promise<void> {
+  const api = await session.api();
+  // One key per invocation; the client reuses it on every retry, and a replayed 202 is success.
+  const key = opts.idempotencyKey ?? randomUUID();
+  const { data: accepted } = await api.send(triggerBackup(opts.databaseId, key));
+  if (!opts.wait) {
+    session.out.render(accepted, [
+      fields([
+        ['backup job', accepted.backupJobId],
+        ['state', accepted.state],
+        ['enqueued', timestampWithAge(accepted.enqueuedAt, session.now())],
+      ]),
+      text(`Follow it with: svc backups get ${accepted.backupJobId}  (or run trigger with --wait)`, 'dim'),
+    ]);
+    return;
+  }
+  const spec: PollSpec<BackupJobDetail> = {
+    what: `Backup ${accepted.backupJobId}`,
+    fetch: async () => (await api.send(getBackup(accepted.backupJobId))).data,
+    state: (job) => job.state,
+    terminal: BACKUP_TERMINAL,
+    failed: BACKUP_FAILED,
+    intervalMs: POLL_INTERVAL_MS,
+    timeoutMs: opts.waitTimeoutMs,
+    describeFailure: (job) => (job.errorKind ? `${job.errorKind}: ${job.errorMessage ?? ''}`.trim() : 'no error detail given'),
+  };
+  const job = await pollUntilDone(session, spec);
+  const summary =
+    job.state === 'completed' && job.artifact
+      ? [text(`Backup completed: artifact ${formatBytes(job.artifact.sizeBytes)}, SHA-256 ${job.artifact.checksumSha256}.`, 'green')]
+      : [];
+  session.out.render(job, [...summary, ...backupDetailBlocks(job, session.now())]);
+  if (job.state === 'completed') session.ui.info(COMPLETED_IS_NOT_PROOF);
+  assertSucceeded(spec, job);
+}
+
 export function registerBackups(program: Command, host: CommandHost): Command {
   const backups = program.command('backups').description('Backup jobs of a protected database');
   backups
@@ -87,5 +136,26 @@ export function registerBackups(program: Command, host: CommandHost): Command {
     .argument('<backupJobId>', 'backup job id')
     .addHelpText('after', examples('svc backups get bj_123', 'svc backups get bj_123 --json | jq .artifact.checksumSha256'))
     .action((id: string, _flags, cmd: Command) => host.run(cmd, (s) => runBackupsGet(s, requireId(id, 'backup job id'))));
+  backups
+    .command('trigger')
+    .description('Start an ad-hoc backup job (triggerBackup); --wait follows it to the end')
+    .argument('<databaseId>', 'database id')
+    .option('--idempotency-key <key>', 'reuse a key to make a retried trigger safe (1-200 characters; default: a new UUID)')
+    .option('--wait', 'poll the job until it completes or fails (exit 12 on failure)')
+    .option('--wait-timeout <seconds>', 'give up waiting after this long (exit 9); the job goes on', '3600')
+    .addHelpText(
+      'after',
+      examples('svc backups trigger db_123', 'svc backups trigger db_123 --wait', 'svc backups trigger db_123 --idempotency-key nightly-2026-11-21 --json'),
+    )
+    .action((id: string, flags: { idempotencyKey?: string; wait?: boolean; waitTimeout: string }, cmd: Command) =>
+      host.run(cmd, (s) =>
+        runBackupsTrigger(s, {
+          databaseId: requireId(id, 'database id'),
+          idempotencyKey: idempotencyKey(flags.idempotencyKey),
+          wait: flags.wait === true,
+          waitTimeoutMs: positiveSeconds(flags.waitTimeout, '--wait-timeout') * 1000,
+        }),
+      ),
+    );
   return backups;
 }

@@ -1,0 +1,91 @@
+import { open } from 'node:fs/promises';
+import { IntegrityError, LocalToolError } from '../errors.js';
+
+export interface ArchiveHeader {
+  format: 'custom' | 'directory' | 'tar' | 'unknown';
+  /** Archive format version, e.g. "1.14"; undefined for tar (its version lives in toc.dat). */
+  version?: string;
+  major?: number;
+  minor?: number;
+  /** pg_dump's version string, when the header carries it (archive 1.10+). */
+  pgDumpVersion?: string;
+  serverVersion?: string;
+}
+
+const FORMATS = ['unknown', 'custom', 'unknown', 'tar', 'unknown', 'directory'] as const;
+
+/** Reads the pg_dump archive header (pg_backup_archiver.c: ReadHead) from the verified file. */
+export async function readArchiveHeader(path: string): Promise<ArchiveHeader> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(4096);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    return parseArchiveHeader(buf.subarray(0, bytesRead));
+  } finally {
+    await fh.close();
+  }
+}
+
+export function parseArchiveHeader(buf: Buffer): ArchiveHeader {
+  if (buf.length >= 262 && buf.subarray(257, 262).toString('latin1') === 'ustar') return { format: 'tar' };
+  if (buf.length < 11 || buf.subarray(0, 5).toString('latin1') !== 'PGDMP') {
+    throw new IntegrityError(
+      'The artifact is not a pg_dump archive (no PGDMP header): nothing was restored.',
+      'The backup may not be a custom-format dump; check it with `svc backups get` and contact support with the request id.',
+    );
+  }
+  const major = buf[5]!;
+  const minor = buf[6]!;
+  const header: ArchiveHeader = { format: FORMATS[buf[10]!] ?? 'unknown', version: `${major}.${minor}`, major, minor };
+  const intSize = buf[8]!;
+  let pos = 11;
+  const readInt = (): number | undefined => {
+    if (pos + 1 + intSize > buf.length) return undefined;
+    const negative = buf[pos] !== 0;
+    let value = 0;
+    for (let i = 0; i < intSize; i++) value += buf[pos + 1 + i]! * 2 ** (8 * i);
+    pos += 1 + intSize;
+    return negative ? -value : value;
+  };
+  const readStr = (): string | undefined => {
+    const len = readInt();
+    if (len === undefined || len < 0 || pos + len > buf.length) return undefined;
+    const s = buf.subarray(pos, pos + len).toString('utf8');
+    pos += len;
+    return s;
+  };
+  try {
+    // 1.15+ stores the compression algorithm as one byte; older archives an int.
+    if (major > 1 || minor >= 15) pos += 1;
+    else readInt();
+    for (let i = 0; i < 7; i++) readInt(); // creation time: sec, min, hour, mday, mon, year, isdst
+    readStr(); // database name
+    header.serverVersion = readStr();
+    header.pgDumpVersion = readStr();
+  } catch {
+    // Older or truncated headers simply lack the version strings.
+  }
+  return header;
+}
+
+/** Highest archive version each pg_restore major can read (K_VERS_MAX in pg_backup_archiver.h). */
+export function maxArchiveVersion(pgRestoreMajor: number): [number, number] {
+  if (pgRestoreMajor >= 17) return [1, 16];
+  if (pgRestoreMajor === 16) return [1, 15];
+  if (pgRestoreMajor >= 12) return [1, 14];
+  if (pgRestoreMajor === 11) return [1, 13];
+  return [1, 12];
+}
+
+/** Fails before any connection when the local pg_restore is older than the archive (exit 11). */
+export function assertRestorable(header: ArchiveHeader, pgRestore: { major: number; text: string }): void {
+  if (header.major === undefined || header.minor === undefined) return;
+  const [maxMajor, maxMinor] = maxArchiveVersion(pgRestore.major);
+  const newer = header.major > maxMajor || (header.major === maxMajor && header.minor > maxMinor);
+  if (!newer) return;
+  const by = header.pgDumpVersion ? `, written by pg_dump ${header.pgDumpVersion}` : '';
+  throw new LocalToolError(
+    `The archive is format ${header.version}${by}; the local ${pgRestore.text} reads formats up to ${maxMajor}.${maxMinor}. Nothing was restored.`,
+    'Install a pg_restore at least as new as the pg_dump that made the backup, then run the restore again.',
+  );
+}

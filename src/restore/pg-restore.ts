@@ -1,0 +1,75 @@
+import { execa } from 'execa';
+import { InterruptedError, LocalToolError } from '../errors.js';
+import type { SecretScrubber } from '../secrets.js';
+import { quoteConninfo } from './pg-tools.js';
+import type { RestoreMode } from '../api/schemas/restores.js';
+
+export interface PgRestorePlan {
+  mode: RestoreMode;
+  jobs: number;
+  /** in_place only: one transaction, so a failure leaves the target as it was. */
+  atomic: boolean;
+}
+
+/** pg_restore's flags for each mode (cli-contract 7.6). The connection comes from the environment. */
+export function pgRestoreArgs(plan: PgRestorePlan, database: string, archivePath: string): string[] {
+  const args = ['--no-owner', '--no-privileges', '--exit-on-error'];
+  if (plan.mode === 'in_place') args.push('--clean', '--if-exists');
+  if (plan.atomic) args.push('--single-transaction');
+  else if (plan.jobs > 1) args.push(`--jobs=${plan.jobs}`);
+  args.push(`--dbname=dbname=${quoteConninfo(database)}`, archivePath);
+  return args;
+}
+
+export interface PgRestoreRun {
+  exitCode: number;
+  durationMs: number;
+}
+
+const IGNORED_ERRORS = /errors ignored on restore: (\d+)/i;
+
+function tail(text: string, lines = 20): string {
+  return text.trim().split('\n').slice(-lines).join('\n');
+}
+
+/**
+ * Runs pg_restore from the verified file. Exit 1 and the "errors ignored on restore: N" line are both
+ * failures. execa's error messages hold the full command line, so they are never passed through:
+ * only pg_restore's own stderr, with known secrets scrubbed.
+ */
+export async function runPgRestore(
+  args: string[],
+  env: Record<string, string | undefined>,
+  scrubber: SecretScrubber,
+  signal: AbortSignal,
+  onStart?: (pid: number | undefined) => void,
+): Promise<PgRestoreRun> {
+  const started = performance.now();
+  const child = execa('pg_restore', args, {
+    env,
+    extendEnv: false,
+    reject: false,
+    // Ctrl-C is forwarded as SIGINT and pg_restore is waited for, so it can roll back cleanly.
+    cancelSignal: signal,
+    killSignal: 'SIGINT',
+    forceKillAfterDelay: 30_000,
+    stdin: 'ignore',
+    stdout: 'ignore',
+  });
+  onStart?.(child.pid);
+  const result = await child;
+  const durationMs = Math.round(performance.now() - started);
+  const stderr = scrubber.scrub(typeof result.stderr === 'string' ? result.stderr : '');
+
+  if ((result as { code?: string }).code === 'ENOENT' || /ENOENT/.test(String(result.failed && result.originalMessage))) {
+    throw new LocalToolError('pg_restore was not found on PATH.', 'Install the PostgreSQL client tools, or put pg_restore on PATH.');
+  }
+  if (result.isCanceled || signal.aborted) throw new InterruptedError('Interrupted while pg_restore was running.');
+  const ignored = IGNORED_ERRORS.exec(stderr);
+  const exitCode = result.exitCode ?? 1;
+  if (exitCode !== 0 || ignored) {
+    const why = ignored ? `reported ${ignored[1]} ignored error(s)` : `exited with code ${exitCode}${result.signal ? ` (${result.signal})` : ''}`;
+    throw new LocalToolError(`pg_restore ${why}.\n${tail(stderr) || '(no output)'}`, 'Fix the cause shown by pg_restore above, then run the restore again.');
+  }
+  return { exitCode, durationMs };
+}

@@ -1,0 +1,74 @@
+import { execa } from 'execa';
+import { LocalToolError } from '../errors.js';
+import type { SecretScrubber } from '../secrets.js';
+
+export interface PgToolVersion {
+  major: number;
+  minor: number;
+  text: string;
+}
+
+const INSTALL_HINT = 'Install the PostgreSQL client tools (Debian/Ubuntu: apt-get install postgresql-client; macOS: brew install libpq), or put them on PATH.';
+
+function isMissing(err: unknown): boolean {
+  return (err as { code?: string })?.code === 'ENOENT';
+}
+
+/** `pg_restore --version` → "pg_restore (PostgreSQL) 15.18 (Debian 15.18-0+deb12u1)". */
+export async function toolVersion(tool: 'pg_restore' | 'psql', env: Record<string, string | undefined>): Promise<PgToolVersion> {
+  try {
+    const { stdout } = await execa(tool, ['--version'], { env, extendEnv: false });
+    const match = /(\d+)(?:\.(\d+))?/.exec(stdout);
+    if (!match) throw new LocalToolError(`Could not read the version of ${tool}.`);
+    return { major: Number(match[1]), minor: Number(match[2] ?? 0), text: stdout.trim() };
+  } catch (err) {
+    if (err instanceof LocalToolError) throw err;
+    if (isMissing(err)) throw new LocalToolError(`${tool} was not found on PATH.`, INSTALL_HINT);
+    throw new LocalToolError(`${tool} --version failed.`, INSTALL_HINT);
+  }
+}
+
+export interface PsqlOptions {
+  env: Record<string, string | undefined>;
+  /** Database to connect to; defaults to PGDATABASE of env. */
+  database?: string;
+  /** psql variables, referenced as :'name' (literal) or :"name" (identifier) in the script: no SQL injection. */
+  vars?: Record<string, string>;
+  scrubber: SecretScrubber;
+  signal?: AbortSignal;
+}
+
+export class PsqlError extends Error {
+  constructor(readonly stderr: string) {
+    super(stderr);
+  }
+}
+
+/**
+ * Runs a SQL script through psql's stdin (variables are interpolated only in script input, not -c).
+ * execa's own error text holds the command line, so it is never passed on: only scrubbed stderr.
+ */
+export async function psql(script: string, opts: PsqlOptions): Promise<string> {
+  const args = ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-w'];
+  for (const [name, value] of Object.entries(opts.vars ?? {})) args.push('-v', `${name}=${value}`);
+  if (opts.database) args.push('-d', `dbname=${quoteConninfo(opts.database)}`);
+  try {
+    const { stdout } = await execa('psql', args, {
+      input: script,
+      env: opts.env,
+      extendEnv: false,
+      cancelSignal: opts.signal,
+      killSignal: 'SIGINT',
+    });
+    return stdout.trim();
+  } catch (err) {
+    if (isMissing(err)) throw new LocalToolError('psql was not found on PATH.', INSTALL_HINT);
+    const stderr = (err as { stderr?: unknown }).stderr;
+    throw new PsqlError(opts.scrubber.scrub(typeof stderr === 'string' ? stderr.trim() : 'psql failed'));
+  }
+}
+
+/** A conninfo value in single quotes, so a database name with spaces or '=' stays one value. */
+export function quoteConninfo(value: string): string {
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
