@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { assertRestorable, maxArchiveVersion, parseArchiveHeader } from '../../src/restore/archive.js';
+import { ExitCode } from '../../src/exit-codes.js';
+
+/** A custom-format header as pg_dump writes it (ReadHead in pg_backup_archiver.c). */
+function header(major: number, minor: number, pgDump = '15.18'): Buffer {
+  const int = (v: number) => Buffer.from([v < 0 ? 1 : 0, Math.abs(v) & 0xff, 0, 0, 0]);
+  const str = (s: string) => Buffer.concat([int(Buffer.byteLength(s)), Buffer.from(s)]);
+  const compression = minor >= 15 ? Buffer.from([0]) : int(-1);
+  return Buffer.concat([
+    Buffer.from('PGDMP'),
+    Buffer.from([major, minor, 0, 4, 8, 1]),
+    compression,
+    ...[0, 1, 2, 3, 4, 126, 0].map(int),
+    str('orders'),
+    str('15.18 (Debian)'),
+    str(pgDump),
+  ]);
+}
+
+describe('pg_dump archive header', () => {
+  it('reads the format version and the pg_dump version', () => {
+    expect(parseArchiveHeader(header(1, 14))).toMatchObject({ format: 'custom', version: '1.14', pgDumpVersion: '15.18' });
+    expect(parseArchiveHeader(header(1, 16, '17.2'))).toMatchObject({ version: '1.16', pgDumpVersion: '17.2' });
+  });
+
+  it('refuses a file that is not a pg_dump archive with the integrity exit code', () => {
+    expect(() => parseArchiveHeader(Buffer.from('-- PostgreSQL database dump\nSET x;\n'))).toThrow(
+      expect.objectContaining({ exitCode: ExitCode.integrity }),
+    );
+  });
+
+  it('an archive newer than the local pg_restore is exit 11 naming both versions', () => {
+    const newer = parseArchiveHeader(header(1, 16, '17.2'));
+    let error: any;
+    try {
+      assertRestorable(newer, { major: 15, text: 'pg_restore (PostgreSQL) 15.18' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error?.exitCode).toBe(ExitCode.localTool);
+    expect(error.message).toContain('1.16');
+    expect(error.message).toContain('17.2');
+    expect(error.message).toContain('pg_restore (PostgreSQL) 15.18');
+    expect(() => assertRestorable(parseArchiveHeader(header(1, 14)), { major: 15, text: 'x' })).not.toThrow();
+    expect(maxArchiveVersion(16)).toEqual([1, 15]);
+  });
+});
