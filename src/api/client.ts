@@ -75,8 +75,10 @@ export class ApiClient {
   constructor(config: ClientConfig) {
     this.#config = config;
     this.#ownsDispatcher = !config.dispatcher;
-    // One keep-alive pool for the whole run: an --all walk reuses the same connection.
-    this.#dispatcher = config.dispatcher ?? new Agent({ keepAliveTimeout: 30_000, connections: 4 });
+    // One keep-alive connection for the whole run: an --all walk reuses the same socket
+    // (cli-contract 6). The client's requests are sequential, and with more than one connection
+    // allowed undici's pool opens a second socket while the first is still settling after a response.
+    this.#dispatcher = config.dispatcher ?? new Agent({ keepAliveTimeout: 30_000, connections: 1 });
     this.#origin = config.baseUrl;
   }
 

@@ -48,7 +48,8 @@ export async function runAuthStatus(session: Session): Promise<void> {
   const baseUrl = await session.baseUrl();
   const found = await findToken(session.ctx, baseUrl, (m) => session.ui.warn(m));
   if (!found) throw new AuthRequiredError(`Not logged in to ${baseUrl}.`);
-  const { data } = await (await session.api()).send(getProfile());
+  // The token just found, not a second lookup: a slow keychain is asked once, and the source shown is the one used.
+  const { data } = await (await session.apiWithToken(found.token)).send(getProfile());
   const p = data.profile;
   const now = session.now();
   if (p.expiresAt) {
