@@ -57,7 +57,9 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
     if (err instanceof CommanderError) {
       if (err.exitCode === 0) return ExitCode.ok;
       if (err.code === 'commander.help' || err.code === 'commander.executeSubCommandAsync') return ExitCode.usage;
-      err = new UsageError(err.message.replace(/^error:\s*/, ''), 'Run the command with --help for its options and examples.');
+      // Commander quotes unknown options whole: `--token=svc_...` must not come back on stderr.
+      const message = err.message.replace(/^error:\s*/, '').replace(/(--?[\w-]+)=\S+/g, '$1=…');
+      err = new UsageError(message, 'Run the command with --help for its options and examples.');
     }
     const failure = toCliError(err, ctx.signal);
     const safe = new CliError(failure.exitCode, scrubber.scrub(failure.message), {

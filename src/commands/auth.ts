@@ -79,6 +79,8 @@ export function registerAuth(program: Command, host: CommandHost): void {
     .command('login')
     .description('Store an API token in the OS keychain (or a 0600 file), after checking it with the service')
     .option('--with-token', 'read the token from standard input')
+    // Declared only to refuse it with a clear message: argv is visible to every local user in `ps`.
+    .argument('[token]')
     .addHelpText(
       'after',
       examples(
@@ -86,10 +88,16 @@ export function registerAuth(program: Command, host: CommandHost): void {
         'printf %s "$SVC_TOKEN" | svc auth login --with-token',
       ),
     )
-    .action((flags: { withToken?: boolean }, cmd: Command) =>
-      host.run(cmd, (s) =>
-        runAuthLogin(s, { withToken: flags.withToken === true, baseUrlFlag: cmd.optsWithGlobals().baseUrl !== undefined }),
-      ),
+    .action((token: string | undefined, flags: { withToken?: boolean }, cmd: Command) =>
+      host.run(cmd, (s) => {
+        if (token !== undefined) {
+          throw new UsageError(
+            'A token is never accepted on the command line (other users can read it in the process list). Nothing was stored.',
+            'Pipe it in: printf %s "$TOKEN" | svc auth login --with-token, or run svc auth login in a terminal.',
+          );
+        }
+        return runAuthLogin(s, { withToken: flags.withToken === true, baseUrlFlag: cmd.optsWithGlobals().baseUrl !== undefined });
+      }),
     );
   auth
     .command('status')

@@ -27,7 +27,9 @@ export async function readJsonFile(path: string): Promise<Record<string, unknown
 export async function writeJsonFile(path: string, value: unknown, mode: number): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(value, null, 2)}\n`, { mode });
+  // A stale temp file could have looser permissions: remove it, then create exclusively with `mode`.
+  await rm(tmp, { force: true });
+  await writeFile(tmp, `${JSON.stringify(value, null, 2)}\n`, { mode, flag: 'wx' });
   await chmod(tmp, mode);
   await rename(tmp, path);
 }
