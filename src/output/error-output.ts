@@ -10,10 +10,11 @@ export function writeError(stderr: Writable, err: CliError, json: boolean, paint
       error: {
         code: d.code,
         message: err.message,
-        requestId: d.requestId,
+        requestId: d.requestId ?? null,
         requiredScope: d.requiredScope,
+        // The service's nextAction, or svc's own advice where the service gave none.
         nextAction: d.nextAction ?? d.hint,
-        status: d.status,
+        status: d.status ?? null,
       },
     };
     stderr.write(`${JSON.stringify(envelope)}\n`);
@@ -23,7 +24,8 @@ export function writeError(stderr: Writable, err: CliError, json: boolean, paint
   if (d.requiredScope) lines.push(`  required scope: ${d.requiredScope}`);
   if (d.nextAction) lines.push(`  next action: ${d.nextAction}`);
   if (d.hint && d.hint !== d.nextAction) lines.push(`  ${d.hint}`);
-  if (d.status !== undefined || d.requestId !== undefined) {
+  // Any error that came from a service exchange names its request id, even when none was returned.
+  if (d.status !== undefined || 'requestId' in d) {
     lines.push(`  request id: ${d.requestId ?? '(none returned)'}${d.status ? `  (HTTP ${d.status})` : ''}`);
   }
   stderr.write(`${lines.join('\n')}\n`);
