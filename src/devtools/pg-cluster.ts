@@ -1,0 +1,415 @@
+/**
+ * A throwaway PostgreSQL cluster for tests, the local sandbox and demos: initdb into a fresh temp
+ * dir, SCRAM password auth over 127.0.0.1 only, removed again by stop(). Development tooling, not
+ * part of the CLI's runtime.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { chmod, chown, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { execa, execaSync } from 'execa';
+
+export interface PgCluster {
+  readonly host: '127.0.0.1';
+  readonly port: number;
+  readonly user: 'postgres';
+  readonly password: string;
+  /** Directory of the server binaries used (initdb, pg_ctl, psql, pg_dump, pg_restore). */
+  readonly binDir: string;
+  readonly dataDir: string;
+  /** `postgresql://postgres[:password]@127.0.0.1:<port>/<database>`, components URI-encoded. */
+  dsn(database: string, withPassword?: boolean): string;
+  /**
+   * Runs SQL (any number of statements, fed on stdin) with `psql -X -q -w -A -t -v ON_ERROR_STOP=1`
+   * over TCP, the password in PGPASSWORD (never argv); returns stdout trimmed.
+   */
+  psql(sql: string, database?: string): Promise<string>;
+  /** Fast shutdown, then removes the temp dir. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export interface StartClusterOptions {
+  /** Defaults to a random one. */
+  password?: string;
+  /** Progress lines (steps, port), never secrets. */
+  log?: (line: string) => void;
+  /** Extra server settings (`-c name=value`), e.g. `{ log_statement: 'all' }`. */
+  settings?: Record<string, string>;
+}
+
+/** A failure of the throwaway cluster: names the step and carries the tail of the server log. */
+export class PgClusterError extends Error {
+  readonly logTail: string | undefined;
+
+  constructor(message: string, logTail?: string) {
+    super(logTail ? `${message}\n--- server log (last lines) ---\n${logTail}` : message);
+    this.name = 'PgClusterError';
+    this.logTail = logTail;
+  }
+}
+
+const PG_ROOT = '/usr/lib/postgresql';
+const START_ATTEMPTS = 5;
+const STOP_GRACE_MS = 20_000;
+
+/** The highest /usr/lib/postgresql/<version>/bin holding both initdb and postgres. */
+export function findPgBinDir(): string | undefined {
+  let entries: string[];
+  try {
+    entries = readdirSync(PG_ROOT);
+  } catch {
+    return undefined;
+  }
+  const versions = entries
+    .filter((v) => /^\d+(\.\d+)?$/.test(v))
+    .sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a));
+  for (const v of versions) {
+    const bin = join(PG_ROOT, v, 'bin');
+    if (existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'postgres'))) return bin;
+  }
+  return undefined;
+}
+
+function isRoot(): boolean {
+  return process.getuid?.() === 0;
+}
+
+function findRunuser(): string | undefined {
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/sbin', '/usr/bin', '/bin'];
+  for (const dir of dirs) {
+    if (dir && existsSync(join(dir, 'runuser'))) return join(dir, 'runuser');
+  }
+  return undefined;
+}
+
+let postgresIds: { uid: number; gid: number } | null | undefined;
+
+/** uid/gid of the `postgres` OS user (the server refuses to run as root). */
+function postgresUser(): { uid: number; gid: number } | undefined {
+  if (postgresIds === undefined) {
+    const uid = execaSync('id', ['-u', 'postgres'], { reject: false });
+    const gid = execaSync('id', ['-g', 'postgres'], { reject: false });
+    postgresIds =
+      uid.exitCode === 0 && gid.exitCode === 0
+        ? { uid: Number(String(uid.stdout).trim()), gid: Number(String(gid.stdout).trim()) }
+        : null;
+  }
+  return postgresIds ?? undefined;
+}
+
+/** Whether startCluster() can work here: server binaries, and as root also runuser and a postgres user. */
+export function pgServerAvailable(): boolean {
+  if (!findPgBinDir()) return false;
+  if (!isRoot()) return true;
+  return findRunuser() !== undefined && postgresUser() !== undefined;
+}
+
+/**
+ * Why PostgreSQL-backed tests should be skipped here, or undefined to run them. Under CI they never
+ * skip: a missing server must fail the build rather than silently test nothing.
+ */
+export function pgSkipReason(env: Record<string, string | undefined> = process.env): string | undefined {
+  const ci = env.CI;
+  if (ci && ci !== 'false' && ci !== '0') return undefined;
+  if (pgServerAvailable()) return undefined;
+  return (
+    `no PostgreSQL server found (${PG_ROOT}/*/bin with initdb and postgres` +
+    `${isRoot() ? ', plus runuser and a postgres OS user when root' : ''}); set CI=true to make this a failure`
+  );
+}
+
+/** process.env without PG* settings (PGDATA, service files, sslmode, a stray PGPASSWORD) that would steer our tools elsewhere. */
+function inheritedEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && !k.startsWith('PG')) env[k] = v;
+  }
+  env.LC_MESSAGES = 'C';
+  return env;
+}
+
+/** Environment for client tools (psql, pg_dump, pg_restore) aimed at the cluster; use with extendEnv: false. */
+export function clientEnv(cluster: Pick<PgCluster, 'host' | 'port' | 'user' | 'password'>): Record<string, string> {
+  return {
+    ...inheritedEnv(),
+    PGHOST: cluster.host,
+    PGPORT: String(cluster.port),
+    PGUSER: cluster.user,
+    PGPASSWORD: cluster.password,
+    PGCLIENTENCODING: 'UTF8',
+    PGCONNECT_TIMEOUT: '10',
+  };
+}
+
+export function redact(text: string, password: string): string {
+  if (!password) return text;
+  let out = text.split(password).join('***');
+  const encoded = encodeURIComponent(password);
+  if (encoded !== password) out = out.split(encoded).join('***');
+  return out;
+}
+
+function tail(text: string, lines = 30): string {
+  return text.trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+async function readLogTail(logFile: string): Promise<string | undefined> {
+  try {
+    const text = await readFile(logFile, 'utf8');
+    return text.trim() ? tail(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Single-quotes for /bin/sh: pg_ctl hands its -o string to a shell. */
+function shQuote(s: string): string {
+  return `'${s.replaceAll("'", `'\\''`)}'`;
+}
+
+function readPid(dataDir: string): number | undefined {
+  try {
+    const pid = Number.parseInt(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0] ?? '', 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether pid is still running. A zombie counts as gone: the postmaster is reparented when pg_ctl
+ * exits, and in a container PID 1 may never reap it.
+ */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ESRCH') return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return existsSync(`/proc/${pid}`) || process.platform !== 'linux';
+  }
+}
+
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // Already gone.
+  }
+}
+
+async function waitGone(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (alive(pid)) {
+    if (Date.now() >= deadline) return false;
+    await sleep(50);
+  }
+  return true;
+}
+
+interface Live {
+  pid: number | undefined;
+  baseDir: string;
+}
+
+const live = new Set<Live>();
+let exitHookInstalled = false;
+
+/** A caller that forgot stop(): immediate-shutdown the postmaster (it takes its children along) and clean up. */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const c of live) {
+      if (c.pid) signal(c.pid, 'SIGQUIT');
+      try {
+        rmSync(c.baseDir, { recursive: true, force: true });
+      } catch {
+        // Best effort while the server is going down.
+      }
+    }
+    live.clear();
+  });
+}
+
+export async function startCluster(opts: StartClusterOptions = {}): Promise<PgCluster> {
+  const log = opts.log ?? (() => {});
+  const binDir = findPgBinDir();
+  if (!binDir) throw new PgClusterError(`no PostgreSQL server binaries found under ${PG_ROOT}/*/bin`);
+  const password = opts.password ?? randomBytes(18).toString('base64url');
+  if (!password || /[\r\n]/.test(password)) throw new PgClusterError('the cluster password must be non-empty and on one line');
+
+  let runAs: { runuser: string; uid: number; gid: number } | undefined;
+  if (isRoot()) {
+    const runuser = findRunuser();
+    const ids = postgresUser();
+    if (!runuser || !ids) {
+      throw new PgClusterError('running as root needs runuser and a `postgres` OS user to run the server as');
+    }
+    runAs = { runuser, ...ids };
+  }
+
+  const baseDir = await mkdtemp(join(tmpdir(), 'svc-pg-'));
+  const dataDir = join(baseDir, 'data');
+  const logFile = join(baseDir, 'server.log');
+  const pwFile = join(baseDir, 'pwfile');
+  const entry: Live = { pid: undefined, baseDir };
+
+  /** Server-side commands run as postgres when we are root; cwd in the temp dir because initdb/pg_ctl need a readable one. */
+  const server = (bin: string, args: string[], timeout: number) => {
+    const file = join(binDir, bin);
+    const [cmd, argv] = runAs ? [runAs.runuser, ['-u', 'postgres', '--', file, ...args]] : [file, args];
+    return execa(cmd, argv, { cwd: baseDir, reject: false, timeout, stdin: 'ignore', all: true, env: inheritedEnv(), extendEnv: false });
+  };
+
+  const fail = async (what: string, output?: string): Promise<never> => {
+    const logTail = await readLogTail(logFile);
+    const detail = output?.trim() ? `: ${tail(output, 15)}` : '';
+    throw new PgClusterError(redact(`${what}${detail}`, password), logTail && redact(logTail, password));
+  };
+
+  try {
+    if (runAs) {
+      await chown(baseDir, runAs.uid, runAs.gid);
+      await chmod(baseDir, 0o700);
+    }
+    await writeFile(pwFile, `${password}\n`, { mode: 0o600 });
+    if (runAs) await chown(pwFile, runAs.uid, runAs.gid);
+
+    log(`initdb ${dataDir} (${binDir})`);
+    let init;
+    try {
+      init = await server(
+        'initdb',
+        ['-D', dataDir, '--auth=scram-sha-256', `--pwfile=${pwFile}`, '-U', 'postgres', '--encoding=UTF8', '--locale=C', '--no-sync'],
+        120_000,
+      );
+    } finally {
+      await unlink(pwFile).catch(() => {});
+    }
+    if (init.exitCode !== 0) await fail(`initdb failed (exit ${init.exitCode ?? init.signal})`, String(init.all ?? ''));
+
+    // Replace initdb's pg_hba: SCRAM everywhere, TCP from loopback only, no trust and no replication.
+    // Writing over the existing file keeps its owner (postgres) and mode.
+    await writeFile(
+      join(dataDir, 'pg_hba.conf'),
+      [
+        '# Written by svc devtools: SCRAM password auth only, TCP from 127.0.0.1 only.',
+        'local   all   all                  scram-sha-256',
+        'host    all   all   127.0.0.1/32   scram-sha-256',
+        '',
+      ].join('\n'),
+    );
+
+    let port = 0;
+    for (let attempt = 1; ; attempt++) {
+      port = await freePort();
+      const serverOpts = [
+        '-c listen_addresses=127.0.0.1',
+        `-p ${port}`,
+        `-k ${shQuote(baseDir)}`,
+        '-c fsync=off',
+        '-c synchronous_commit=off',
+        '-c full_page_writes=off',
+        '-c shared_buffers=32MB',
+        '-c password_encryption=scram-sha-256',
+        ...Object.entries(opts.settings ?? {}).map(([k, v]) => `-c ${shQuote(`${k}=${v}`)}`),
+      ].join(' ');
+      log(`starting server on 127.0.0.1:${port}`);
+      const start = await server('pg_ctl', ['start', '-D', dataDir, '-w', '-t', '60', '-l', logFile, '-o', serverOpts], 90_000);
+      if (start.exitCode === 0) break;
+      const logText = (await readLogTail(logFile)) ?? '';
+      const collided = /could not bind|address already in use|could not create any TCP\/IP sockets/i.test(logText);
+      if (!collided || attempt >= START_ATTEMPTS) {
+        await fail(`pg_ctl start failed on 127.0.0.1:${port} (exit ${start.exitCode ?? start.signal}, attempt ${attempt})`, String(start.all ?? ''));
+      }
+      log(`port ${port} was taken, retrying`);
+    }
+
+    entry.pid = readPid(dataDir);
+    if (!entry.pid) await fail('the server started but left no postmaster.pid');
+    live.add(entry);
+    installExitHook();
+    log(`PostgreSQL running on 127.0.0.1:${port}, pid ${entry.pid}`);
+
+    let stopped: Promise<void> | undefined;
+    const cluster: PgCluster = {
+      host: '127.0.0.1',
+      port,
+      user: 'postgres',
+      password,
+      binDir,
+      dataDir,
+      dsn(database, withPassword = false) {
+        const auth = withPassword ? `postgres:${encodeURIComponent(password)}` : 'postgres';
+        return `postgresql://${auth}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+      },
+      async psql(sql, database = 'postgres') {
+        const r = await execa(
+          join(binDir, 'psql'),
+          ['-X', '-q', '-w', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', database, '-f', '-'],
+          { input: sql, env: clientEnv(cluster), extendEnv: false, reject: false, timeout: 300_000 },
+        );
+        if (r.exitCode !== 0) {
+          const why = String(r.stderr).trim() || (r.timedOut ? 'timed out' : `exit ${r.exitCode ?? r.signal}`);
+          throw new PgClusterError(redact(`psql on database "${database}" (127.0.0.1:${port}) failed: ${why}`, password));
+        }
+        return String(r.stdout).trim();
+      },
+      stop() {
+        stopped ??= stopServer();
+        return stopped;
+      },
+    };
+
+    const stopServer = async (): Promise<void> => {
+      const pid = readPid(dataDir) ?? entry.pid;
+      if (pid) {
+        signal(pid, 'SIGINT'); // fast shutdown: roll back sessions, checkpoint, exit
+        if (!(await waitGone(pid, STOP_GRACE_MS))) {
+          log(`postmaster ${pid} ignored SIGINT for ${STOP_GRACE_MS / 1000} s; killing it`);
+          signal(pid, 'SIGKILL');
+          if (!(await waitGone(pid, 5_000))) {
+            live.delete(entry);
+            await fail(`postmaster ${pid} of ${dataDir} did not exit after SIGINT and SIGKILL`);
+          }
+        }
+      }
+      live.delete(entry);
+      await rm(baseDir, { recursive: true, force: true });
+      log(`stopped PostgreSQL on 127.0.0.1:${port}`);
+    };
+
+    return cluster;
+  } catch (err) {
+    // Leave nothing behind from a half-started cluster.
+    const pid = readPid(dataDir);
+    if (pid) {
+      signal(pid, 'SIGQUIT');
+      await waitGone(pid, 5_000);
+    }
+    live.delete(entry);
+    await rm(baseDir, { recursive: true, force: true }).catch(() => {});
+    throw err;
+  }
+}
