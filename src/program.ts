@@ -8,6 +8,7 @@ import { examples, type CommandHost } from './commands/host.js';
 import { registerProfile } from './commands/profile.js';
 import { registerRecovery } from './commands/recovery.js';
 import { registerRestore } from './commands/restore.js';
+import { registerSandbox } from './commands/sandbox.js';
 import { registerTools } from './commands/tools.js';
 import { VERSION } from './version.js';
 
@@ -48,5 +49,6 @@ Exit codes: 0 ok, 1 unexpected, 2 usage, 3 auth, 4 permission, 5 not found, 6 co
   registerRestore(program, host);
   registerRecovery(program, host);
   registerTools(program, host);
+  registerSandbox(program, host);
   return program;
 }

@@ -1,0 +1,134 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { CliError, UsageError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+import { fields, table, text } from '../output/writer.js';
+import {
+  DEFAULT_SANDBOX_PORT,
+  SANDBOX_NOTICE,
+  SandboxDataError,
+  startSandbox,
+  type RunningSandbox,
+  type SandboxTokenInfo,
+} from '../sandbox/index.js';
+import type { Session } from '../session.js';
+import { examples, type CommandHost } from './host.js';
+
+export interface SandboxFlags {
+  port?: string;
+  data?: string;
+}
+
+export interface SandboxOptions {
+  port: number;
+  dataDir?: string;
+}
+
+const port = z.string().regex(/^\d{1,5}$/).transform(Number).pipe(z.int().min(0).max(65535));
+
+export function sandboxOptions(flags: SandboxFlags): SandboxOptions {
+  const parsed = port.safeParse(flags.port ?? String(DEFAULT_SANDBOX_PORT));
+  if (!parsed.success) throw new UsageError(`Invalid --port "${flags.port}": use 0 to 65535 (0 picks a free port).`);
+  if (flags.data !== undefined && flags.data.trim() === '') throw new UsageError('Invalid --data: it must not be empty.');
+  return { port: parsed.data, dataDir: flags.data };
+}
+
+async function start(session: Session, opts: SandboxOptions): Promise<RunningSandbox> {
+  try {
+    return await startSandbox({
+      port: opts.port,
+      dataDir: opts.dataDir,
+      onRequest: (e) => session.ui.info(`${e.method} ${e.path} ${e.status} ${e.ms}ms ${e.token ?? '-'} ${e.requestId}`),
+      onInternalError: (m) => session.ui.warn(`sandbox bug, answered as 500: ${m}`),
+    });
+  } catch (err) {
+    if (err instanceof SandboxDataError) {
+      throw new CliError(ExitCode.usage, `The sandbox data set cannot be served: ${err.message}`, {
+        code: 'sandbox_data',
+        hint: 'Pass --data DIR with the layout of fixtures/ (api/, sandbox/, artifacts/).',
+      });
+    }
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new CliError(ExitCode.usage, `Port ${opts.port} on 127.0.0.1 is already in use.`, {
+        code: 'port_in_use',
+        hint: 'Pass --port 0 for a free port, or stop whatever listens there.',
+      });
+    }
+    throw err;
+  }
+}
+
+const tokenColumns = [
+  { header: 'NAME', value: (t: SandboxTokenInfo) => t.name },
+  { header: 'TOKEN', value: (t: SandboxTokenInfo) => t.token },
+  { header: 'PURPOSE', value: (t: SandboxTokenInfo) => t.purpose },
+];
+
+/** Starts the sandbox, prints where it is and its demo tokens, and serves until `stop` aborts. */
+export async function runSandbox(session: Session, opts: SandboxOptions, stop: AbortSignal): Promise<void> {
+  const sandbox = await start(session, opts);
+  try {
+    const full = sandbox.tokens.find((t) => t.name === 'full') ?? sandbox.tokens[0];
+    session.out.render({ notice: SANDBOX_NOTICE, baseUrl: sandbox.baseUrl, dataDir: sandbox.dataDir, tokens: sandbox.tokens }, [
+      text(`svc sandbox: ${SANDBOX_NOTICE}`, 'yellow'),
+      fields([
+        ['base url', sandbox.baseUrl],
+        ['data', sandbox.dataDir],
+      ]),
+      // Fixed, documented demo tokens: printing them is the point (they open nothing but this process).
+      table(sandbox.tokens, tokenColumns, 'The data set defines no tokens.'),
+      text(
+        [
+          'Try it:',
+          `  export SVC_BASE_URL=${sandbox.baseUrl}`,
+          ...(full ? [`  export SVC_API_KEY=${full.token}`] : []),
+          '  svc databases list --all',
+        ].join('\n'),
+        'dim',
+      ),
+    ]);
+    session.ui.info(`Sandbox listening on ${sandbox.baseUrl}; Ctrl-C stops it.`);
+    if (!stop.aborted) await new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }));
+  } finally {
+    await sandbox.stop();
+  }
+  session.ui.info('Sandbox stopped.');
+}
+
+/**
+ * main.ts turns SIGINT into ctx.signal. A server is also stopped with SIGTERM (docker stop, CI
+ * cancellation), which would otherwise kill the process without closing the listener.
+ */
+export function sigtermSignal(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onTerm = () => controller.abort();
+  process.once('SIGTERM', onTerm);
+  return { signal: controller.signal, dispose: () => process.off('SIGTERM', onTerm) };
+}
+
+export function registerSandbox(program: Command, host: CommandHost, termination = sigtermSignal): void {
+  program
+    .command('sandbox')
+    .description('Run a local stand-in of the API v1 on 127.0.0.1 for development and CI (never the service)')
+    .option('--port <n>', `port on 127.0.0.1; 0 picks a free one (default ${DEFAULT_SANDBOX_PORT})`)
+    .option('--data <dir>', 'data set laid out like fixtures/ (api/, sandbox/, artifacts/)')
+    .addHelpText(
+      'after',
+      `\n${SANDBOX_NOTICE}\nIt prints its base URL and fixed demo tokens (full, read-only, no-scope, expired, revoked,\norg-b, tiny-budget) and serves until Ctrl-C or SIGTERM.\n${examples(
+        'svc sandbox',
+        'svc sandbox --port 0 --json > sandbox.json &',
+        'SVC_BASE_URL=http://127.0.0.1:4010 SVC_API_KEY=svc_sandbox_3eb1d95aaff52a54cd98169b4d6d4c70 svc backups trigger db_orders --wait',
+      )}`,
+    )
+    .action((flags: SandboxFlags, cmd: Command) =>
+      host.run(cmd, async (session) => {
+        const opts = sandboxOptions(flags);
+        const term = termination();
+        try {
+          await runSandbox(session, opts, AbortSignal.any([session.ctx.signal, term.signal]));
+        } finally {
+          term.dispose();
+        }
+      }),
+    );
+}

@@ -1,0 +1,105 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DEFAULT_DATA_DIR, loadSandboxData, SandboxDataError } from './data.js';
+import { SandboxApp, type RequestLogEntry } from './server.js';
+
+export { DEFAULT_DATA_DIR, SandboxDataError };
+export type { RequestLogEntry };
+
+/** Said in the help text, the banner and the --json document: the sandbox must never pass for the service. */
+export const SANDBOX_NOTICE =
+  'A local stand-in for the Backup Protection Service API v1, for development and CI only. ' +
+  'It is not the service: fixture data held in memory, no database is backed up or restored by it, and nothing survives a restart.';
+
+export const DEFAULT_SANDBOX_PORT = 4010;
+
+export interface StartSandboxOptions {
+  /** 0 picks a free port. Default 4010. The sandbox listens on 127.0.0.1 only. */
+  port?: number;
+  /** A directory laid out like fixtures/ (api/, sandbox/, artifacts/). Default: the repository's fixtures. */
+  dataDir?: string;
+  /** The sandbox clock (token expiry, rate-limit windows, URL expiry, timestamps); tests pass a fake one. */
+  now?: () => Date;
+  onRequest?: (entry: RequestLogEntry) => void;
+  /** A sandbox bug (e.g. a body that would fail the client's schema), answered to the client as a 500. */
+  onInternalError?: (message: string) => void;
+}
+
+export interface SandboxTokenInfo {
+  name: string;
+  token: string;
+  purpose: string;
+  organizationId: string;
+  organizationSlug: string;
+  scopes: string[];
+  expiresAt: string | null;
+  revoked: boolean;
+  rateLimit: { limit: number; windowSeconds: number };
+}
+
+export interface RunningSandbox {
+  baseUrl: string;
+  port: number;
+  dataDir: string;
+  tokens: SandboxTokenInfo[];
+  /** The one artifact every completed backup restores from, with its real size and SHA-256. */
+  artifact: { path: string; sizeBytes: number; sha256: string };
+  /** The token of the given name (full, read-only, no-scope, expired, revoked, org-b, tiny-budget). */
+  token(name: string): string;
+  stop(): Promise<void>;
+}
+
+/** Loads the data set, starts the HTTP server on 127.0.0.1 and resolves once it listens. */
+export async function startSandbox(opts: StartSandboxOptions = {}): Promise<RunningSandbox> {
+  const data = await loadSandboxData(opts.dataDir ?? DEFAULT_DATA_DIR);
+  let baseUrl = '';
+  const app = new SandboxApp(data, {
+    now: opts.now ?? (() => new Date()),
+    baseUrl: () => baseUrl,
+    onRequest: opts.onRequest,
+    onInternalError: opts.onInternalError,
+  });
+  const server = createServer((req, res) => void app.handle(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? DEFAULT_SANDBOX_PORT, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  baseUrl = `http://127.0.0.1:${port}`;
+
+  const tokens: SandboxTokenInfo[] = app.tokens.map((t) => ({
+    name: t.name,
+    token: t.token,
+    purpose: t.purpose,
+    organizationId: t.profile.organizationId,
+    organizationSlug: t.profile.organizationSlug,
+    scopes: [...t.profile.scopes],
+    expiresAt: t.expiresAt ?? null,
+    revoked: t.revoked,
+    rateLimit: t.rateLimit,
+  }));
+  let stopped: Promise<void> | undefined;
+  return {
+    baseUrl,
+    port,
+    dataDir: data.dir,
+    tokens,
+    artifact: { path: data.artifact.path, sizeBytes: data.artifact.sizeBytes, sha256: data.artifact.sha256 },
+    token(name) {
+      const t = tokens.find((x) => x.name === name);
+      if (!t) throw new Error(`The sandbox data set has no token named ${name}.`);
+      return t.token;
+    },
+    stop() {
+      stopped ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Keep-alive sockets of finished clients would otherwise hold close() open for seconds.
+        server.closeAllConnections();
+      });
+      return stopped;
+    },
+  };
+}

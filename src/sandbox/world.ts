@@ -1,0 +1,334 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { BackupJobDetail, BackupJobState, BackupJobSummary } from '../api/schemas/backups.js';
+import type { ProtectedDatabaseSummary } from '../api/schemas/databases.js';
+import type { BackupDestinationSummary } from '../api/schemas/destinations.js';
+import type { EvidenceItem } from '../api/schemas/evidence.js';
+import type { RecoveryWindowDecision } from '../api/schemas/recovery.js';
+import type { RestoreExecutionCoordinates, RestoreJob, RestoreMode } from '../api/schemas/restores.js';
+import type { BackupOutcome, RecoveryWindowProof, SandboxData } from './data.js';
+
+/** An item with its place in the keyset order: pages are cut on `seq`, never on offsets. */
+export interface Keyed<T> {
+  seq: number;
+  value: T;
+}
+
+interface BackupRecord {
+  seq: number;
+  job: BackupJobDetail;
+  /** Only jobs started in this sandbox advance; the fixture jobs are a snapshot. */
+  live: boolean;
+  outcome?: BackupOutcome;
+}
+
+interface RestoreRecord {
+  organizationId: string;
+  job: RestoreJob;
+}
+
+/** The ad-hoc backup lifecycle: one step per getBackup poll. */
+const BACKUP_STEPS: BackupJobState[] = ['queued', 'claimed', 'running', 'finalizing', 'completed'];
+
+/** Seconds in the style of the recovery fixtures: "15 minutes", "3 hours". */
+function duration(seconds: number): string {
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  if (seconds < 60) return plural(seconds, 'second');
+  if (seconds < 2 * 3600) return plural(Math.round(seconds / 60), 'minute');
+  if (seconds < 2 * 86400) return plural(Math.round(seconds / 3600), 'hour');
+  return plural(Math.round(seconds / 86400), 'day');
+}
+
+export const isoSeconds = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+export interface ArtifactUrlSigner {
+  (artifactKey: string): string;
+}
+
+/**
+ * The sandbox's state: the loaded data set, cloned, plus everything created through the API.
+ * Every lookup takes the caller's organization; another organization's resource is simply not found.
+ */
+export class SandboxWorld {
+  readonly #data: SandboxData;
+  readonly #now: () => Date;
+  readonly #databases: Keyed<ProtectedDatabaseSummary>[];
+  readonly #destinations: Keyed<BackupDestinationSummary>[];
+  readonly #backups: BackupRecord[];
+  readonly #evidence = new Map<string, EvidenceItem>();
+  readonly #restores: RestoreRecord[];
+  readonly #windows: RecoveryWindowProof[];
+  #nextSeq: number;
+  #nextBackupNumber: number;
+
+  constructor(data: SandboxData, now: () => Date) {
+    this.#data = data;
+    this.#now = now;
+    const clone = structuredClone(data);
+    this.#databases = clone.databases.map((value, seq) => ({ seq, value }));
+    this.#destinations = clone.destinations.map((value, seq) => ({ seq, value }));
+    this.#backups = clone.backupJobs.map((job, seq) => ({ seq, job, live: false }));
+    this.#nextSeq = this.#backups.length;
+    for (const item of clone.evidence) this.#evidence.set(item.backupJobId, item);
+    this.#restores = clone.restoreJobs.map((job) => ({ organizationId: this.#orgOfDatabase(job.databaseId)!, job }));
+    const numbers = this.#backups.map((b) => Number(/(\d+)$/.exec(b.job.id)?.[1] ?? 0));
+    this.#nextBackupNumber = Math.max(0, ...numbers) + 1;
+    this.#overlayArtifact(clone.recoveryWindows);
+    this.#windows = clone.recoveryWindows;
+  }
+
+  /**
+   * Every completed backup's artifact is the one real sandbox artifact, so a restore verifies end to end.
+   * Its real size and digest replace the fixtures' placeholders wherever the artifact is described.
+   */
+  #overlayArtifact(windows: RecoveryWindowProof[]): void {
+    const { sizeBytes, sha256 } = this.#data.artifact;
+    for (const { job } of this.#backups) {
+      if (!job.artifact) continue;
+      job.artifact.sizeBytes = sizeBytes;
+      job.artifact.checksumSha256 = sha256;
+      const ev = this.#evidence.get(job.id);
+      if (ev) {
+        ev.sizeBytes = sizeBytes;
+        ev.checksumSha256 = sha256;
+      }
+    }
+    for (const w of windows) {
+      const base = w.proof.baselineArtifact;
+      if (base.backupJobId && base.checksumSha256 && this.#backup(base.backupJobId)?.job.artifact) base.checksumSha256 = sha256;
+    }
+  }
+
+  #orgOfDatabase(databaseId: string): string | undefined {
+    return this.#databases.find((d) => d.value.id === databaseId)?.value.organizationId;
+  }
+
+  #backup(id: string): BackupRecord | undefined {
+    return this.#backups.find((b) => b.job.id === id);
+  }
+
+  get proofSemantics() {
+    return this.#data.proofSemantics;
+  }
+
+  get tools() {
+    return this.#data.tools;
+  }
+
+  databases(org: string): Keyed<ProtectedDatabaseSummary>[] {
+    return this.#databases.filter((d) => d.value.organizationId === org);
+  }
+
+  database(org: string, id: string): ProtectedDatabaseSummary | undefined {
+    return this.databases(org).find((d) => d.value.id === id)?.value;
+  }
+
+  destinations(org: string): Keyed<BackupDestinationSummary>[] {
+    return this.#destinations.filter((d) => d.value.organizationId === org);
+  }
+
+  destination(org: string, id: string): BackupDestinationSummary | undefined {
+    return this.destinations(org).find((d) => d.value.id === id)?.value;
+  }
+
+  /** Oldest first, like backups-list.json: new jobs append, so the keyset is a high-watermark. */
+  backupsOf(databaseId: string): Keyed<BackupJobSummary>[] {
+    return this.#backups
+      .filter((b) => b.job.protectedDatabaseId === databaseId)
+      .map(({ seq, job }) => ({
+        seq,
+        value: {
+          id: job.id,
+          protectedDatabaseId: job.protectedDatabaseId,
+          state: job.state,
+          trigger: job.trigger,
+          attempt: job.attempt,
+          enqueuedAt: job.enqueuedAt,
+          claimedAt: job.claimedAt ?? null,
+        },
+      }));
+  }
+
+  backup(org: string, id: string): BackupJobDetail | undefined {
+    const rec = this.#backup(id);
+    return rec && rec.job.organizationId === org ? rec.job : undefined;
+  }
+
+  /** getBackup: a job started here moves one state forward per poll, then is shown. */
+  pollBackup(org: string, id: string): BackupJobDetail | undefined {
+    const rec = this.#backup(id);
+    if (!rec || rec.job.organizationId !== org) return undefined;
+    if (rec.live) this.#advance(rec);
+    return rec.job;
+  }
+
+  #advance(rec: BackupRecord): void {
+    const job = rec.job;
+    const step = BACKUP_STEPS.indexOf(job.state);
+    if (step < 0 || step === BACKUP_STEPS.length - 1) return;
+    const now = isoSeconds(this.#now());
+    if (rec.outcome && rec.outcome.failAfter === job.state) {
+      job.state = rec.outcome.state;
+      job.errorKind = rec.outcome.errorKind;
+      job.errorMessage = rec.outcome.errorMessage;
+      return;
+    }
+    job.state = BACKUP_STEPS[step + 1]!;
+    if (job.state === 'claimed') job.claimedAt = now;
+    if (job.state === 'running') job.startedAt = now;
+    if (job.state === 'completed') {
+      job.completedAt = now;
+      const prefix = `${job.organizationId}/${job.protectedDatabaseId}/${job.id}`;
+      job.artifact = {
+        artifactKey: `${prefix}/dump.pgcustom`,
+        manifestObjectKey: `${prefix}/manifest.json`,
+        sizeBytes: this.#data.artifact.sizeBytes,
+        checksumSha256: this.#data.artifact.sha256,
+        recordedAt: now,
+      };
+      this.#evidence.set(job.id, {
+        ...job.artifact,
+        backupJobId: job.id,
+        integrityVerification: null,
+        auditEvents: [{ kind: 'backup.completed', at: now }],
+      });
+      const db = this.#databases.find((d) => d.value.id === job.protectedDatabaseId)?.value;
+      if (db && (!db.lastSuccessfulBackupAt || Date.parse(db.lastSuccessfulBackupAt) < Date.parse(now))) {
+        db.lastSuccessfulBackupAt = now;
+      }
+    }
+  }
+
+  /** triggerBackup on a database of the caller's organization (checked by the caller). */
+  triggerBackup(db: ProtectedDatabaseSummary): BackupJobDetail {
+    const previous = [...this.#backups].reverse().find((b) => b.job.protectedDatabaseId === db.id && b.job.destinationId);
+    const destinationId =
+      previous?.job.destinationId ?? this.destinations(db.organizationId).find((d) => d.value.state === 'verified')?.value.id;
+    const job: BackupJobDetail = {
+      id: `bj_${String(this.#nextBackupNumber++).padStart(4, '0')}`,
+      organizationId: db.organizationId,
+      protectedDatabaseId: db.id,
+      ...(destinationId ? { destinationId } : {}),
+      state: 'queued',
+      trigger: 'adhoc',
+      attempt: 0,
+      enqueuedAt: isoSeconds(this.#now()),
+    };
+    this.#backups.push({ seq: this.#nextSeq++, job, live: true, outcome: this.#data.backupOutcomes[db.id] });
+    return job;
+  }
+
+  /** Newest first, like evidence-list.json; keyed on the backup job's place. */
+  evidence(org: string, databaseId?: string): Keyed<EvidenceItem>[] {
+    const out: Keyed<EvidenceItem>[] = [];
+    for (const rec of this.#backups) {
+      const item = this.#evidence.get(rec.job.id);
+      if (!item || rec.job.organizationId !== org) continue;
+      if (databaseId !== undefined && rec.job.protectedDatabaseId !== databaseId) continue;
+      out.push({ seq: rec.seq, value: item });
+    }
+    return out.reverse();
+  }
+
+  evidenceItem(org: string, backupJobId: string): EvidenceItem | undefined {
+    return this.backup(org, backupJobId) ? this.#evidence.get(backupJobId) : undefined;
+  }
+
+  /**
+   * createRestore for a completed backup (checked by the caller). The job stays `queued`: the API has
+   * no operation through which the client-local engine reports progress.
+   */
+  createRestore(
+    backup: BackupJobDetail & { artifact: NonNullable<BackupJobDetail['artifact']> },
+    mode: RestoreMode,
+    presign: ArtifactUrlSigner,
+  ): { restoreJob: RestoreJob; execution: RestoreExecutionCoordinates } {
+    const id = randomUUID();
+    const { artifact } = backup;
+    const restoreJob: RestoreJob = {
+      id,
+      databaseId: backup.protectedDatabaseId,
+      manifestHash: createHash('sha256').update(`${artifact.manifestObjectKey}\n${artifact.checksumSha256}`).digest('hex'),
+      mode,
+      state: 'queued',
+      createdAt: isoSeconds(this.#now()),
+      finalizedAt: null,
+      heartbeatAt: null,
+      errorKind: null,
+      errorMessage: null,
+      proof: { completedBackup: true, verifiedRestore: false, provenRecoverability: false },
+    };
+    this.#restores.push({ organizationId: backup.organizationId, job: restoreJob });
+    return {
+      restoreJob,
+      execution: {
+        jobId: id,
+        lockToken: `lk_${randomBytes(24).toString('hex')}`,
+        presignedS3Url: presign(artifact.artifactKey),
+        manifestObjectKey: artifact.manifestObjectKey,
+        expectedSizeBytes: this.#data.artifact.sizeBytes,
+        expectedSha256: this.#data.artifact.sha256,
+      },
+    };
+  }
+
+  restore(org: string, id: string): RestoreJob | undefined {
+    return this.#restores.find((r) => r.job.id === id && r.organizationId === org)?.job;
+  }
+
+  #windowsOf(databaseId: string): RecoveryWindowDecision[] {
+    return this.#windows
+      .map((w) => w.window)
+      .filter((w) => w.databaseId === databaseId)
+      .sort((a, b) => Date.parse(a.snapshotTime) - Date.parse(b.snapshotTime));
+  }
+
+  recoverySummary(databaseId: string) {
+    const fixture = this.#data.recoverySummaries.get(databaseId);
+    if (fixture) return fixture;
+    const latest = this.#windowsOf(databaseId).at(-1) ?? null;
+    return latest
+      ? { databaseId, latest, reason: null, summary: latest.summary, recommendedAction: latest.recommendedAction }
+      : {
+          databaseId,
+          latest: null,
+          reason: 'no_recovery_window',
+          summary: 'No recovery window has been recorded for this database.',
+          recommendedAction: 'Run a backup and a restore drill to establish a recovery window.',
+        };
+  }
+
+  /** The latest restore-ready window whose snapshot precedes the incident; the gap is measured from its validated end. */
+  recoveryCandidate(databaseId: string, incidentTime: string) {
+    const incident = Date.parse(incidentTime);
+    const window = this.#windowsOf(databaseId)
+      .filter((w) => w.restoreAvailable && Date.parse(w.snapshotTime) <= incident)
+      .at(-1);
+    if (!window) {
+      return {
+        databaseId,
+        incidentTime,
+        recommended: null,
+        reason: 'no_restore_ready_window',
+        summary: 'No restore-ready snapshot precedes the incident time.',
+        recommendedAction: 'Pick a later incident time, or check the recovery summary for this database.',
+      };
+    }
+    const gap = Math.max(0, Math.round((incident - Date.parse(window.validatedThrough)) / 1000));
+    return {
+      databaseId,
+      incidentTime,
+      recommended: { ...window, gapBeforeIncidentSeconds: gap },
+      reason: null,
+      summary:
+        gap === 0
+          ? `The incident falls inside window ${window.windowId}, validated through ${window.validatedThrough}.`
+          : `The closest restore-ready candidate is ${duration(gap)} before the incident.`,
+      recommendedAction: `Restore window ${window.windowId} into a new database and compare.`,
+    };
+  }
+
+  recoveryWindow(org: string, windowId: string): RecoveryWindowProof | undefined {
+    const w = this.#windows.find((x) => x.window.windowId === windowId);
+    return w && this.#orgOfDatabase(w.window.databaseId) === org ? w : undefined;
+  }
+}

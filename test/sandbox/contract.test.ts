@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiClient, Operation } from '../../src/api/client.js';
+import * as operations from '../../src/api/operations.js';
+import { ROUTES, type OperationName } from '../../src/sandbox/routes.js';
+import { fixture } from '../helpers/fixtures.js';
+import { clientFor, startTestSandbox, type TestSandbox } from './harness.js';
+
+/**
+ * "The sandbox and the client cannot drift apart": every operation of src/api/operations.ts, built by
+ * the client's own factory and sent by its own ApiClient, must answer 2xx with a body that passes the
+ * client's response schema. A new operation without a sample here fails to compile.
+ */
+const samples: Record<OperationName, () => Operation> = {
+  getProfile: () => operations.getProfile(),
+  listDatabases: () => operations.listDatabases({}),
+  getDatabase: () => operations.getDatabase('db_orders'),
+  listDestinations: () => operations.listDestinations({ limit: 10 }),
+  getDestination: () => operations.getDestination('dst_eu_s3'),
+  listDatabaseBackups: () => operations.listDatabaseBackups('db_orders', {}),
+  triggerBackup: () => operations.triggerBackup('db_orders', 'contract-trigger-1'),
+  getBackup: () => operations.getBackup('bj_0007'),
+  listEvidence: () => operations.listEvidence({ databaseId: 'db_orders' }),
+  getEvidence: () => operations.getEvidence('bj_0007'),
+  createRestore: () =>
+    operations.createRestore(
+      { backupJobId: 'bj_0007', targetRedactedDsn: 'postgresql://app@127.0.0.1:5432/orders_restored', mode: 'new_database', confirmDestructive: false },
+      'contract-restore-1',
+    ),
+  getRestore: () => operations.getRestore('rj_0001'),
+  getRecoverySummary: () => operations.getRecoverySummary('db_orders'),
+  getRecoveryCandidate: () => operations.getRecoveryCandidate('db_orders', '2026-11-21T12:00:00Z'),
+  getRecoveryWindowProof: () => operations.getRecoveryWindowProof('rw_0003'),
+  getMcpToolCatalog: () => operations.getMcpToolCatalog(),
+};
+
+let sb: TestSandbox;
+let client: ApiClient;
+
+/** A fresh sandbox per describe block: mutations of one block never show in another. */
+function freshSandbox(): void {
+  beforeAll(async () => {
+    sb = await startTestSandbox();
+    client = clientFor(sb, 'full');
+  });
+  afterAll(async () => {
+    await client.close();
+    await sb.stop();
+  });
+}
+
+describe('every client operation against the sandbox', () => {
+  freshSandbox();
+  const names = Object.keys(operations).sort();
+
+  it('covers exactly the operations of src/api/operations.ts', () => {
+    expect(Object.keys(ROUTES).sort()).toEqual(names);
+    expect(Object.keys(samples).sort()).toEqual(names);
+  });
+
+  it.each(names)('%s answers its success status with a body the client accepts', async (name) => {
+    const op = samples[name as OperationName]();
+    const route = ROUTES[name as OperationName];
+    expect(op.method).toBe(route.method);
+    const result = await client.send(op); // throws ContractError on a schema mismatch
+    expect(result.status).toBe(route.success);
+    expect(result.requestId).toMatch(/^req_[0-9a-f]{24}$/);
+    expect(sb.internalErrors).toEqual([]);
+  });
+});
+
+describe('organization A is the unit-test fixtures', () => {
+  freshSandbox();
+  it('lists the databases of databases-page1/page2 in the same pages', async () => {
+    const p1 = await client.send(operations.listDatabases({}));
+    expect(p1.data.databases).toEqual(fixture('databases-page1').databases);
+    const p2 = await client.send(operations.listDatabases({ cursor: p1.data.nextCursor! }));
+    expect(p2.data.databases).toEqual(fixture('databases-page2').databases);
+    expect(p2.data.nextCursor).toBeNull();
+  });
+
+  it('answers the get fixtures as they are', async () => {
+    expect((await client.send(operations.getDatabase('db_orders'))).data).toEqual(fixture('database-get'));
+    expect((await client.send(operations.getDestination('dst_eu_s3'))).data).toEqual(fixture('destination-get'));
+    expect((await client.send(operations.listDestinations({}))).data).toEqual({ ...fixture('destinations-list'), nextCursor: null });
+    expect((await client.send(operations.getBackup('bj_0006'))).data).toEqual(fixture('backup-get-failed'));
+    expect((await client.send(operations.getRestore('rj_0001'))).data).toEqual(fixture('restore-get'));
+    expect((await client.send(operations.getRecoverySummary('db_orders'))).data).toEqual(fixture('recovery-summary'));
+    expect((await client.send(operations.getMcpToolCatalog())).data).toEqual(fixture('tools'));
+    const { expiresAt: _e, ...profile } = fixture('profile').profile;
+    expect((await client.send(operations.getProfile())).data.profile).toEqual({ ...profile, expiresAt: '2027-02-19T12:00:00Z' });
+  });
+
+  it('derives the recovery candidate of the fixture for the fixture incident time', async () => {
+    const res = await client.send(operations.getRecoveryCandidate('db_orders', '2026-11-21T12:00:00Z'));
+    expect(res.data).toEqual(fixture('recovery-candidate'));
+  });
+
+  it('lists the backups-list jobs, with the failed job of backup-get-failed before them', async () => {
+    const res = await client.send(operations.listDatabaseBackups('db_orders', {}));
+    expect(res.data.backupJobs.map((b) => b.id)).toEqual(['bj_0006', 'bj_0007', 'bj_0008', 'bj_0009']);
+    expect(res.data.backupJobs.slice(1)).toEqual(fixture('backups-list').backupJobs);
+  });
+
+  it('replaces only the artifact size and digest with the real sandbox artifact', async () => {
+    const { sizeBytes, sha256 } = sb.artifact;
+    const real = { sizeBytes, checksumSha256: sha256 };
+
+    const completed = fixture('backup-get-completed');
+    expect((await client.send(operations.getBackup('bj_0007'))).data).toEqual({ ...completed, artifact: { ...completed.artifact, ...real } });
+
+    const evidence = fixture('evidence-list');
+    const listed = await client.send(operations.listEvidence({ databaseId: 'db_orders' }));
+    expect(listed.data.evidence).toEqual([{ ...evidence.evidence[0], ...real }]);
+    expect(listed.data.proofSemantics).toEqual(evidence.proofSemantics);
+    expect((await client.send(operations.getEvidence('bj_0007'))).data).toEqual({
+      ...fixture('evidence-get'),
+      evidence: { ...fixture('evidence-get').evidence, ...real },
+    });
+
+    const proof = fixture('recovery-proof');
+    expect((await client.send(operations.getRecoveryWindowProof('rw_0003'))).data).toEqual({
+      ...proof,
+      proof: { ...proof.proof, baselineArtifact: { ...proof.proof.baselineArtifact, checksumSha256: sha256 } },
+    });
+  });
+});
