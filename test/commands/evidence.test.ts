@@ -35,7 +35,7 @@ const listCases: Case[] = [
     code: 0,
     stdout: [
       /BACKUP JOB\s+SIZE\s+SHA-256\s+RECORDED\s+INTEGRITY CHECK\s+AUDIT EVENTS/,
-      /bj_0007\s+47\.1 KiB\s+9f2c6a1e4b0d…\s+5h ago\s+passed\s+2/,
+      /bj_0007\s+92\.9 KiB\s+431f169e3007…\s+5h ago\s+passed\s+2/,
       /bj_0005\s+1\.0 MiB\s+000000000000…\s+2d ago\s+not verified\s+1/,
       SEMANTICS_TITLE,
       COMPLETED_MEANS,
@@ -157,8 +157,8 @@ const getCases: Case[] = [
     stdout: [
       /backup job:\s+bj_0007/,
       /artifact:\s+org_acme\/db_orders\/bj_0007\/dump\.pgcustom/,
-      /size:\s+47\.1 KiB \(48213 bytes\)/,
-      /sha-256:\s+9f2c6a1e4b0d8c7f3a5e2d1c0b9a8f7e6d5c4b3a29180f7e6d5c4b3a2918f7e6/,
+      /size:\s+92\.9 KiB \(95129 bytes\)/,
+      /sha-256:\s+431f169e300744698502594d4d92c131b38fb76bf98380e7c946648478391a55/,
       /recorded:\s+2026-11-21T06:01:40Z \(5h ago\)/,
       /Integrity verification\n\s+result:\s+passed\n\s+verified:\s+2026-11-21T06:05:00Z \(5h ago\)/,
       /backup\.completed\s+2026-11-21T06:01:40Z \(5h ago\)/,

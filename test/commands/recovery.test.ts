@@ -196,7 +196,7 @@ const proofCases: Case[] = [
       /Proof\n/,
       /baseline backup job:\s+bj_0007/,
       /baseline retained:\s+yes/,
-      /baseline sha-256:\s+9f2c6a1e4b0d8c7f3a5e2d1c0b9a8f7e6d5c4b3a29180f7e6d5c4b3a2918f7e6/,
+      /baseline sha-256:\s+431f169e300744698502594d4d92c131b38fb76bf98380e7c946648478391a55/,
       /cursor chain target:\s+0\/3A000060/,
       /cursor chain segments:\s+12/,
       /cursor chain contiguous:\s+yes/,
