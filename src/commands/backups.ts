@@ -7,7 +7,7 @@ import { fields, text, type Block, type Column, type Field } from '../output/wri
 import type { Session } from '../session.js';
 import { idempotencyKey, positiveSeconds, requireId, type PageFlags } from './args.js';
 import { examples, type CommandHost } from './host.js';
-import { runList } from './list.js';
+import { allOption, cursorOption, limitOption, runList } from './list.js';
 import { assertSucceeded, POLL_INTERVAL_MS, pollUntilDone, type PollSpec } from './poll.js';
 import { COMPLETED_IS_NOT_PROOF, notProofNote } from './proof.js';
 
@@ -123,9 +123,9 @@ export function registerBackups(program: Command, host: CommandHost): Command {
     .command('list')
     .description("List a database's backup jobs (listDatabaseBackups)")
     .argument('<databaseId>', 'database id')
-    .option('--limit <n>', 'page size')
-    .option('--cursor <cursor>', 'start from this page cursor')
-    .option('--all', 'follow every page and print them as one list')
+    .addOption(limitOption())
+    .addOption(cursorOption())
+    .addOption(allOption())
     .addHelpText('after', examples('svc backups list db_123', 'svc backups list db_123 --all --json'))
     .action((id: string, flags: PageFlags, cmd: Command) =>
       host.run(cmd, (s) => runBackupsList(s, requireId(id, 'database id'), flags)),

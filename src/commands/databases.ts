@@ -6,7 +6,7 @@ import { fields, type Column } from '../output/writer.js';
 import type { Session } from '../session.js';
 import { requireId, type PageFlags } from './args.js';
 import { examples, type CommandHost } from './host.js';
-import { runList } from './list.js';
+import { allOption, cursorOption, limitOption, runList } from './list.js';
 import { notProofNote } from './proof.js';
 
 const columns = (now: Date): Column<ProtectedDatabaseSummary>[] => [
@@ -55,9 +55,9 @@ export function registerDatabases(program: Command, host: CommandHost): void {
   databases
     .command('list')
     .description('List protected databases (listDatabases)')
-    .option('--limit <n>', 'page size')
-    .option('--cursor <cursor>', 'start from this page cursor')
-    .option('--all', 'follow every page and print them as one list')
+    .addOption(limitOption())
+    .addOption(cursorOption())
+    .addOption(allOption())
     .addHelpText('after', examples('svc databases list', 'svc databases list --all --json | jq -r ".databases[].id"'))
     .action((flags: PageFlags, cmd: Command) => host.run(cmd, (s) => runDatabasesList(s, flags)));
   databases

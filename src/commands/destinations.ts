@@ -6,7 +6,7 @@ import { fields, type Column } from '../output/writer.js';
 import type { Session } from '../session.js';
 import { requireId, type PageFlags } from './args.js';
 import { examples, type CommandHost } from './host.js';
-import { runList } from './list.js';
+import { allOption, cursorOption, limitOption, runList } from './list.js';
 
 const columns = (now: Date): Column<BackupDestinationSummary>[] => [
   { header: 'ID', value: (d) => d.id },
@@ -52,9 +52,9 @@ export function registerDestinations(program: Command, host: CommandHost): void 
   destinations
     .command('list')
     .description('List backup destinations (listDestinations)')
-    .option('--limit <n>', 'page size')
-    .option('--cursor <cursor>', 'start from this page cursor')
-    .option('--all', 'follow every page and print them as one list')
+    .addOption(limitOption())
+    .addOption(cursorOption())
+    .addOption(allOption())
     .addHelpText('after', examples('svc destinations list', 'svc destinations list --all --json'))
     .action((flags: PageFlags, cmd: Command) => host.run(cmd, (s) => runDestinationsList(s, flags)));
   destinations

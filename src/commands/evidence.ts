@@ -6,7 +6,7 @@ import { fields, table, type Column } from '../output/writer.js';
 import type { Session } from '../session.js';
 import { requireId, type PageFlags } from './args.js';
 import { examples, type CommandHost } from './host.js';
-import { runList } from './list.js';
+import { allOption, cursorOption, limitOption, runList } from './list.js';
 import { proofSemanticsBlock } from './proof.js';
 
 const integrity = (e: EvidenceItem): string =>
@@ -75,9 +75,9 @@ export function registerEvidence(program: Command, host: CommandHost): void {
     .command('list')
     .description('List evidence items (listEvidence)')
     .option('--database <databaseId>', 'only evidence of this database')
-    .option('--limit <n>', 'page size')
-    .option('--cursor <cursor>', 'start from this page cursor')
-    .option('--all', 'follow every page and print them as one list')
+    .addOption(limitOption())
+    .addOption(cursorOption())
+    .addOption(allOption())
     .addHelpText('after', examples('svc evidence list --database db_123', 'svc evidence list --all --json'))
     .action((flags: PageFlags & { database?: string }, cmd: Command) => host.run(cmd, (s) => runEvidenceList(s, flags)));
   evidence

@@ -1,3 +1,4 @@
+import { Option } from 'commander';
 import type { z } from 'zod';
 import type { Operation } from '../api/client.js';
 import type { PageParams } from '../api/operations.js';
@@ -32,3 +33,8 @@ export async function runList<Item>(session: Session, flags: PageFlags, spec: Li
     session.ui.info(`More results: add --cursor ${next}, or --all for every page.`);
   }
 }
+
+/** The paging flags every list command shares (cli-contract 3). */
+export const limitOption = () => new Option('--limit <n>', 'page size');
+export const cursorOption = () => new Option('--cursor <cursor>', 'start from this page cursor');
+export const allOption = () => new Option('--all', 'follow nextCursor to the last page and print one merged list');
