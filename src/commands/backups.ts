@@ -61,7 +61,7 @@ export function backupDetailBlocks(job: BackupJobDetail, now: Date): Block[] {
       ),
     );
   }
-  blocks.push(notProofNote());
+  if (job.state === 'completed') blocks.push(notProofNote());
   return blocks;
 }
 
@@ -113,7 +113,8 @@ export async function runBackupsTrigger(session: Session, opts: TriggerOptions):
       ? [text(`Backup completed: artifact ${formatBytes(job.artifact.sizeBytes)}, SHA-256 ${job.artifact.checksumSha256}.`, 'green')]
       : [];
   session.out.render(job, [...summary, ...backupDetailBlocks(job, session.now())]);
-  if (job.state === 'completed') session.ui.info(COMPLETED_IS_NOT_PROOF);
+  // Human output carries the caveat on stdout; under --json it goes to stderr so it is still seen.
+  if (job.state === 'completed' && session.settings.json) session.ui.info(COMPLETED_IS_NOT_PROOF);
   assertSucceeded(spec, job);
 }
 

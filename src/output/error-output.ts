@@ -23,7 +23,8 @@ export function writeError(stderr: Writable, err: CliError, json: boolean, paint
   const lines = [`${paint('red', 'error:')} ${err.message}`];
   if (d.requiredScope) lines.push(`  required scope: ${d.requiredScope}`);
   if (d.nextAction) lines.push(`  next action: ${d.nextAction}`);
-  if (d.hint && d.hint !== d.nextAction) lines.push(`  ${d.hint}`);
+  // The service's own next action beats svc's generic advice.
+  if (d.hint && !d.nextAction) lines.push(`  ${d.hint}`);
   // Any error that came from a service exchange names its request id, even when none was returned.
   if (d.status !== undefined || 'requestId' in d) {
     lines.push(`  request id: ${d.requestId ?? '(none returned)'}${d.status ? `  (HTTP ${d.status})` : ''}`);

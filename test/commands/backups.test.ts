@@ -161,7 +161,7 @@ const getCases: Case[] = [
     stderrEmpty: true,
   },
   {
-    name: 'failed: error kind and message, no artifact, still the not-proof note',
+    name: 'failed: error kind and message, no artifact, no proof caveat (nothing completed)',
     argv: ['backups', 'get', 'bj_0006'],
     routes: [{ path: '/backups/bj_0006', fixture: 'backup-get-failed' }],
     code: 0,
@@ -170,9 +170,8 @@ const getCases: Case[] = [
       /attempt:\s+2/,
       /error:\s+source_unreachable: The source database refused the connection\./,
       /enqueued:\s+2026-11-20T10:00:00Z \(1d ago\)/,
-      NOT_PROOF,
     ],
-    stdoutNot: ['Artifact', /completed:/],
+    stdoutNot: ['Artifact', /completed:/, NOT_PROOF],
   },
   {
     name: '--json: exactly the response body',
