@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { LocalToolError } from '../errors.js';
+import { InterruptedError, LocalToolError } from '../errors.js';
 import type { SecretScrubber } from '../secrets.js';
 
 export interface PgToolVersion {
@@ -63,6 +63,7 @@ export async function psql(script: string, opts: PsqlOptions): Promise<string> {
     return stdout.trim();
   } catch (err) {
     if (isMissing(err)) throw new LocalToolError('psql was not found on PATH.', INSTALL_HINT);
+    if (opts.signal?.aborted) throw new InterruptedError('Interrupted while talking to the target database; nothing was restored.');
     const stderr = (err as { stderr?: unknown }).stderr;
     throw new PsqlError(opts.scrubber.scrub(typeof stderr === 'string' ? stderr.trim() : 'psql failed'));
   }
