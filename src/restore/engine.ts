@@ -9,6 +9,7 @@ import { downloadArtifact } from './download.js';
 import { runPgRestore, pgRestoreArgs } from './pg-restore.js';
 import { createTargetDatabase, type PreflightResult } from './preflight.js';
 import { redactedDsn, type Target } from './target.js';
+import { trackTempDir, untrackTempDir } from './temp-dirs.js';
 import { assertFreeSpace, privateRunDir } from './workdir.js';
 
 export interface EngineOptions {
@@ -64,6 +65,7 @@ export async function executeRestore(
   try {
     await assertFreeSpace(opts.workDir, coords.expectedSizeBytes);
     runDir = await privateRunDir(opts.workDir);
+    trackTempDir(runDir);
 
     const progress = await byteProgress(ui, 'Downloading artifact');
     const artifact = await downloadArtifact({
@@ -76,7 +78,6 @@ export async function executeRestore(
       timeoutMs: session.settings.timeoutMs,
       sleep: ctx.sleep,
       random: ctx.random,
-      dispatcher: ctx.dispatcher,
       onProgress: (received, total) => progress.update(received, total),
       onNotice: (m) => ui.warn(m),
     }).finally(() => progress.stop());
@@ -110,6 +111,7 @@ export async function executeRestore(
     throw explainFailure(err, phase, opts, ctx.signal.aborted);
   } finally {
     if (runDir && !keep) await rm(runDir, { recursive: true, force: true });
+    if (runDir) untrackTempDir(runDir);
     await pre.pgEnv.dispose();
   }
 }

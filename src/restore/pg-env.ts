@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Target } from './target.js';
+import { trackTempDir, untrackTempDir } from './temp-dirs.js';
 
 /** Escapes a .pgpass field: backslash and colon (libpq docs, "The Password File"). */
 function pgpassField(value: string): string {
@@ -34,10 +35,17 @@ export async function createPgEnv(target: Target, baseEnv: Record<string, string
   if (target.password === undefined) return { env, dispose: async () => {} };
 
   const dir = await mkdtemp(join(tmpdir(), 'svc-pgpass-'));
+  trackTempDir(dir);
   const file = join(dir, 'pgpass');
   const line = ['*', '*', '*', pgpassField(target.user), pgpassField(target.password)].join(':');
   await writeFile(file, `${line}\n`, { mode: 0o600 });
   env.PGPASSFILE = file;
   delete env.PGPASSWORD;
-  return { env, dispose: () => rm(dir, { recursive: true, force: true }) };
+  return {
+    env,
+    dispose: async () => {
+      await rm(dir, { recursive: true, force: true });
+      untrackTempDir(dir);
+    },
+  };
 }

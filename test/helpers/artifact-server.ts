@@ -153,8 +153,11 @@ export async function startArtifactServer(filePath: string, opts: { name?: strin
     const cut = req.method === 'GET' && cutPending && mode.cutAfter !== undefined ? mode.cutAfter : undefined;
     if (cut !== undefined) {
       cutPending = false;
-      // 'finish' means the truncated body has reached the socket: now hang up mid-response.
-      res.once('finish', () => res.socket?.destroy());
+      // 'finish' means the truncated body has reached the socket: now hang up mid-response. The
+      // socket is taken now: by 'finish' node has detached it from res, and a keep-alive client
+      // would otherwise wait for the missing bytes until the server's keep-alive timeout.
+      const socket = res.socket;
+      res.once('finish', () => socket?.destroy());
     }
     const { corrupt, slow } = mode;
     await serveFile(req, res, filePath, {
