@@ -75,9 +75,15 @@ async function checkTarget(input: PreflightInput, pgEnv: PgEnv, scrubber: Secret
   }
   const exists = (await run("SELECT count(*) FROM pg_database WHERE datname = :'target';", MAINTENANCE_DB)) !== '0';
   if (!exists) return true;
+  // Anything user-made counts: relations, functions, types and schemas beyond the default public one.
   const objects = await run(
-    `SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_toast%' AND n.nspname NOT LIKE 'pg\\_temp%';`,
+    `WITH user_ns AS (
+       SELECT oid, nspname FROM pg_namespace
+       WHERE nspname NOT IN ('pg_catalog', 'information_schema') AND nspname NOT LIKE 'pg\\_%')
+     SELECT (SELECT count(*) FROM pg_class c JOIN user_ns n ON n.oid = c.relnamespace)
+          + (SELECT count(*) FROM pg_proc p JOIN user_ns n ON n.oid = p.pronamespace)
+          + (SELECT count(*) FROM pg_type t JOIN user_ns n ON n.oid = t.typnamespace WHERE t.typtype IN ('e', 'd', 'r', 'm', 'c') AND t.typrelid = 0)
+          + (SELECT count(*) FROM user_ns WHERE nspname <> 'public');`,
     target.database,
   );
   if (objects !== '0') {
