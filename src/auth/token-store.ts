@@ -13,6 +13,12 @@ export interface ResolvedToken {
 export type Warn = (message: string) => void;
 
 /**
+ * No keytar, or no D-Bus session bus to find a Secret Service on (libsecret: "Could not connect",
+ * "Cannot autolaunch D-Bus"): the normal headless case, not worth a warning on every command.
+ */
+const NO_KEYCHAIN = /not installed|no keychain|Could not connect|Cannot autolaunch D-Bus/;
+
+/**
  * SVC_API_KEY, then the keychain entry for this base URL, then the 0600 file (cli-contract 2).
  * Tokens are stored per base URL, so a sandbox token never goes to production.
  */
@@ -25,7 +31,7 @@ export async function findToken(ctx: Context, baseUrl: string, warn: Warn): Prom
   } catch (err) {
     if (!(err instanceof KeychainUnavailable)) throw err;
     // A missing keychain is the normal headless case; only a hung or refusing one is worth a warning.
-    if (!/not installed|no keychain/.test(err.message)) warn(`Keychain unavailable (${err.message}); reading ${credentialsPath(ctx.env)}.`);
+    if (!NO_KEYCHAIN.test(err.message)) warn(`Keychain unavailable (${err.message}); reading ${credentialsPath(ctx.env)}.`);
   }
   const fromFile = await readFileToken(ctx.env, baseUrl);
   return fromFile ? { token: fromFile, source: 'file' } : undefined;
@@ -58,7 +64,7 @@ export async function removeToken(ctx: Context, baseUrl: string, warn: Warn): Pr
     if (await withKeychain(ctx, (k) => k.deletePassword(KEYCHAIN_SERVICE, baseUrl))) removed.push('keychain');
   } catch (err) {
     if (!(err instanceof KeychainUnavailable)) throw err;
-    if (!/not installed|no keychain/.test(err.message)) warn(`Keychain unavailable (${err.message}).`);
+    if (!NO_KEYCHAIN.test(err.message)) warn(`Keychain unavailable (${err.message}).`);
   }
   if (await removeFileToken(ctx.env, baseUrl)) removed.push('file');
   return removed;

@@ -1,0 +1,116 @@
+/**
+ * auth login / status / logout through the built bin/svc, with a private HOME and XDG_CONFIG_HOME and
+ * no usable keychain (helpers.cleanEnv points D-Bus nowhere; keytar, when installed, fails at once),
+ * so the token lands in the 0600 credentials file. One login/logout cycle per output mode, in order.
+ */
+import { readFileSync, statSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, cleanupE2e, ensureBuilt, errorEnvelope, startE2eSandbox, svc, tempDir, type E2eSandbox } from './helpers.js';
+
+let sb: E2eSandbox;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  sb = await startE2eSandbox();
+});
+
+afterAll(async () => {
+  await sb?.stop();
+  cleanupE2e();
+});
+
+const NO_KEYCHAIN = /^warning: No usable keychain \(.+\): the token is stored in (\S+credentials\.json) with mode 0600\.$/m;
+
+describe('human output: login, status, logout', () => {
+  const home = tempDir('auth-human');
+  const env = () => cleanEnv({ HOME: home, SVC_BASE_URL: sb.baseUrl });
+  const credentials = join(home, '.config', 'svc', 'credentials.json');
+
+  it('login --with-token verifies the token, then stores it in a 0600 file where there is no keychain', async () => {
+    const r = await svc(['auth', 'login', '--with-token'], { env: env(), input: `${sb.token('full')}\n` });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`Logged in to ${sb.baseUrl} as acme (key key_cli_01); token stored in the file.`);
+    expect(r.stdout).toMatch(/^scopes: +databases:read, /m);
+    expect(r.stderr).toMatch(NO_KEYCHAIN);
+    expect(NO_KEYCHAIN.exec(r.stderr)?.[1]).toBe(credentials);
+    expect(statSync(credentials).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(credentials, 'utf8'))).toEqual({ tokens: { [sb.baseUrl]: sb.token('full') } });
+  });
+
+  it('status names the file as the source, and the key, organization and scopes; never the token', async () => {
+    const r = await svc(['auth', 'status'], { env: env() });
+    expect(r.code).toBe(0);
+    // No session bus is the normal headless case: reading the file says nothing about the keychain.
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^token source: +credentials file \(0600\)$/m);
+    expect(r.stdout).toMatch(/^api key id: +key_cli_01$/m);
+    expect(r.stdout).toMatch(/^organization: +acme \(org_acme\)$/m);
+  });
+
+  it('logout removes it; status is then exit 3', async () => {
+    const r = await svc(['auth', 'logout'], { env: env() });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toBe(`Removed the token for ${sb.baseUrl} from the file.\n`);
+    expect(existsSync(credentials)).toBe(false);
+
+    const status = await svc(['auth', 'status'], { env: env() });
+    expect(status).toMatchObject({ code: 3, stdout: '' });
+    expect(status.stderr).toContain(`error: Not logged in to ${sb.baseUrl}.`);
+  });
+});
+
+describe('--json: login with --base-url (remembered in config.json), status, logout', () => {
+  const home = tempDir('auth-json');
+  // No SVC_BASE_URL: after login the base URL comes from config.json.
+  const env = () => cleanEnv({ HOME: home });
+
+  it('login --with-token --base-url --json', async () => {
+    const r = await svc(['auth', 'login', '--with-token', '--base-url', sb.baseUrl, '--json'], { env: env(), input: sb.token('read-only') });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ baseUrl: sb.baseUrl, storedIn: 'file', profile: { apiKeyId: 'key_agent_ro', scopes: ['databases:read'] } });
+    expect(JSON.parse(readFileSync(join(home, '.config', 'svc', 'config.json'), 'utf8'))).toEqual({ baseUrl: sb.baseUrl });
+  });
+
+  it('status --json', async () => {
+    const r = await svc(['auth', 'status', '--json'], { env: env() });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ baseUrl: sb.baseUrl, source: 'file', profile: { clientKind: 'mcp_external' } });
+  });
+
+  it('logout --json', async () => {
+    const r = await svc(['auth', 'logout', '--json'], { env: env() });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ baseUrl: sb.baseUrl, removedFrom: ['file'] });
+  });
+});
+
+describe('refusals', () => {
+  it('2: a token on the command line is refused, and not echoed', async () => {
+    const token = sb.token('full');
+    const r = await svc(['auth', 'login', token], { env: cleanEnv({ SVC_BASE_URL: sb.baseUrl }) });
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toContain('A token is never accepted on the command line');
+  });
+
+  it('3: a revoked token is not stored', async () => {
+    const home = tempDir('auth-revoked');
+    const r = await svc(['auth', 'login', '--with-token', '--json'], { env: cleanEnv({ HOME: home, SVC_BASE_URL: sb.baseUrl }), input: sb.token('revoked') });
+    expect(r).toMatchObject({ code: 3, stdout: '' });
+    expect(errorEnvelope(r.stderr)).toMatchObject({ code: 'unauthorized', status: 401 });
+    expect(existsSync(join(home, '.config', 'svc'))).toBe(false);
+  });
+
+  // Exit 1 is "unexpected error, including a response outside the contract". The sandbox cannot answer
+  // outside the contract (it checks every body against the client's own schemas and never redirects),
+  // so the reachable exit-1 path is a local one: a credentials file that is not JSON.
+  it('1: a corrupt credentials file', async () => {
+    const home = tempDir('auth-corrupt');
+    mkdirSync(join(home, '.config', 'svc'), { recursive: true });
+    writeFileSync(join(home, '.config', 'svc', 'credentials.json'), '{ not json', { mode: 0o600 });
+    const r = await svc(['databases', 'list'], { env: cleanEnv({ HOME: home, SVC_BASE_URL: sb.baseUrl }) });
+    expect(r).toMatchObject({ code: 1, stdout: '' });
+    expect(r.stderr).toContain(`error: ${join(home, '.config', 'svc', 'credentials.json')} is not a JSON object.`);
+    expect(r.stderr).toContain('Fix or delete the file');
+  });
+});

@@ -1,0 +1,197 @@
+/**
+ * Mutations, waiting and interrupting, and `svc sandbox` itself, through the built bin/svc.
+ * The sandbox advances a triggered backup one state per poll and svc polls every 2 s, so a --wait
+ * takes about 6 s: the tests run concurrently to overlap those waits.
+ * Exit codes here: 0, 6, 7, 9 (wait timeout), 11 (no pg_restore), 12, 130.
+ */
+import { randomUUID } from 'node:crypto';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  cleanupE2e,
+  ensureBuilt,
+  errorEnvelope,
+  expectNoSecrets,
+  REQUEST_ID_LINE,
+  spawnSvc,
+  startE2eSandbox,
+  svc,
+  tempDir,
+  waitForOutput,
+  type E2eSandbox,
+} from './helpers.js';
+
+let sb: E2eSandbox;
+/** A restore job created through the API: the sandbox keeps it `queued` forever. */
+let queuedRestoreId: string;
+
+const ARTIFACT_SHA = '431f169e300744698502594d4d92c131b38fb76bf98380e7c946648478391a55';
+
+beforeAll(async () => {
+  await ensureBuilt();
+  sb = await startE2eSandbox();
+  const res = await request(`${sb.baseUrl}/api/v1/restores`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${sb.token('full')}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    body: JSON.stringify({ backupJobId: 'bj_0007', targetRedactedDsn: 'postgresql://app@127.0.0.1:5432/e2e_watch', mode: 'new_database', confirmDestructive: false }),
+  });
+  expect(res.statusCode).toBe(202);
+  queuedRestoreId = ((await res.body.json()) as { restoreJob: { id: string } }).restoreJob.id;
+});
+
+afterAll(async () => {
+  await sb?.stop();
+  cleanupE2e();
+});
+
+// One concurrent suite: the 2 s polls of the --wait tests overlap everything else.
+describe.concurrent('jobs, waits, interrupts and svc sandbox', () => {
+  it('backups trigger (human): accepted, then the same idempotency key replays the same job; on another database it is exit 6', async () => {
+    const key = `e2e-${randomUUID()}`;
+    const first = await svc(['backups', 'trigger', 'db_orders', '--idempotency-key', key], { env: sb.env() });
+    expect(first.code).toBe(0);
+    const job = /^backup job: +(bj_\d+)$/m.exec(first.stdout)?.[1];
+    expect(job).toBeDefined();
+    expect(first.stdout).toMatch(/^state: +queued$/m);
+    expect(first.stdout).toContain(`Follow it with: svc backups get ${job}`);
+
+    const replay = await svc(['backups', 'trigger', 'db_orders', '--idempotency-key', key, '--json'], { env: sb.env() });
+    expect(replay.code).toBe(0);
+    expect(JSON.parse(replay.stdout)).toMatchObject({ backupJobId: job });
+
+    const conflict = await svc(['backups', 'trigger', 'db_billing', '--idempotency-key', key], { env: sb.env() });
+    expect(conflict).toMatchObject({ code: 6, stdout: '' });
+    expect(conflict.stderr).toMatch(/^error: This idempotency key was already used with a different request body\.$/m);
+    expect(conflict.stderr).toContain('(HTTP 409)');
+  });
+
+  it('backups trigger --json: the 202 body', async () => {
+    const r = await svc(['backups', 'trigger', 'db_orders', '--json'], { env: sb.env() });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ backupJobId: expect.stringMatching(/^bj_\d+$/), state: 'queued', enqueuedAt: expect.any(String) });
+  });
+
+  it('backups trigger --wait follows queued -> completed (plain state lines on stderr) and shows the artifact (exit 0)', async () => {
+    const r = await svc(['backups', 'trigger', 'db_orders', '--wait'], { env: sb.env() });
+    expect(r.code).toBe(0);
+    const job = /^Backup (bj_\d+): claimed$/m.exec(r.stderr)?.[1];
+    expect(r.stderr.split('\n').filter(Boolean)).toEqual(['claimed', 'running', 'finalizing', 'completed'].map((s) => `Backup ${job}: ${s}`));
+    expect(r.stdout).toContain(`Backup completed: artifact 92.9 KiB (95129 bytes), SHA-256 ${ARTIFACT_SHA}.`);
+    expect(r.stdout).toMatch(new RegExp(`^id: +${job}$`, 'm'));
+    expect(r.stdout).toMatch(/^state: +completed$/m);
+    expect(r.stdout).toContain('A completed backup is not proof of recoverability');
+  });
+
+  it('backups trigger --wait --json: the final job detail on stdout', async () => {
+    const r = await svc(['backups', 'trigger', 'db_orders', '--wait', '--json'], { env: sb.env() });
+    expect(r.code).toBe(0);
+    const job = JSON.parse(r.stdout);
+    expect(job).toMatchObject({ protectedDatabaseId: 'db_orders', state: 'completed', trigger: 'adhoc', artifact: { checksumSha256: ARTIFACT_SHA } });
+    expect(r.stderr).toContain(`Backup ${job.id}: completed`);
+  });
+
+  it('12: backups trigger --wait on the database whose backups fail', async () => {
+    const r = await svc(['backups', 'trigger', 'db_billing', '--wait'], { env: sb.env() });
+    expect(r.code).toBe(12);
+    expect(r.stdout).toMatch(/^state: +failed_terminal$/m);
+    expect(r.stdout).toMatch(/^error: +source_unreachable: The source database refused the connection\.$/m);
+    expect(r.stderr).toMatch(/^error: Backup bj_\d+ ended failed_terminal: source_unreachable: The source database refused the connection\.$/m);
+  });
+
+  it('7: backups trigger on the paused database (412), human and --json', async () => {
+    const r = await svc(['backups', 'trigger', 'db_analytics'], { env: sb.env() });
+    expect(r).toMatchObject({ code: 7, stdout: '' });
+    expect(r.stderr).toMatch(/^error: Protected database db_analytics is paused; ad-hoc backups need an active database\.$/m);
+    expect(r.stderr).toMatch(/^ {2}next action: Resume the database in the dashboard/m);
+    expect(r.stderr).toMatch(REQUEST_ID_LINE);
+    const json = await svc(['backups', 'trigger', 'db_analytics', '--json'], { env: sb.env() });
+    expect(json.code).toBe(7);
+    expect(errorEnvelope(json.stderr)).toMatchObject({ code: 'precondition_failed', status: 412 });
+  });
+
+  it('130: SIGINT during backups trigger --wait stops the wait and says the job goes on', async () => {
+    const child = spawnSvc(['backups', 'trigger', 'db_orders', '--wait'], { env: sb.env() });
+    await waitForOutput(child, 'stderr', /Backup bj_\d+: claimed\n/);
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode).toBe(130);
+    expect(String(r.stderr)).toMatch(/^error: Stopped waiting; Backup bj_\d+ goes on at the service\.$/m);
+    expect(String(r.stdout)).toBe('');
+    expectNoSecrets(`${r.stdout}${r.stderr}`);
+  });
+
+  // restore get --watch
+  it('restore get --watch on a completed job: shown at once, exit 0', async () => {
+    const r = await svc(['restore', 'get', 'rj_0001', '--watch'], { env: sb.env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^state: +completed$/m);
+    expect(r.stderr).toBe('Restore rj_0001: completed\n');
+  });
+
+  it('9: restore get --watch on a queued job outlives a short --wait-timeout', async () => {
+    const r = await svc(['restore', 'get', queuedRestoreId, '--watch', '--wait-timeout', '0.01'], { env: sb.env() });
+    expect(r).toMatchObject({ code: 9, stdout: '' });
+    expect(r.stderr).toContain(`error: Gave up waiting after 0s: Restore ${queuedRestoreId} is still queued.`);
+  });
+
+  it('9: restore get --watch timeout as a --json envelope', async () => {
+    const r = await svc(['restore', 'get', queuedRestoreId, '--watch', '--wait-timeout', '0.01', '--json'], { env: sb.env() });
+    expect(r).toMatchObject({ code: 9, stdout: '' });
+    expect(errorEnvelope(r.stderr.split('\n').filter((l) => l.startsWith('{')).join(''))).toMatchObject({ code: 'wait_timeout' });
+  });
+
+  it('130: SIGINT during restore get --watch', async () => {
+    const child = spawnSvc(['restore', 'get', queuedRestoreId, '--watch'], { env: sb.env() });
+    await waitForOutput(child, 'stderr', new RegExp(`Restore ${queuedRestoreId}: queued\\n`));
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode).toBe(130);
+    expect(String(r.stderr)).toContain(`error: Stopped waiting; Restore ${queuedRestoreId} goes on at the service.`);
+    expectNoSecrets(`${r.stdout}${r.stderr}`);
+  });
+
+  // restore create without the PostgreSQL client tools (no other test here POSTs /restores)
+  it('11: restore create with pg_restore missing from PATH is found out before any request', async () => {
+    const restoresBefore = sb.requests.filter((e) => e.path === '/api/v1/restores').length;
+    const r = await svc(['restore', 'create', '--backup', 'bj_0007', '--target', 'postgresql://postgres@127.0.0.1:5432/e2e_nowhere'], {
+      env: sb.env('full', { PATH: tempDir('empty-path') }),
+    });
+    expect(r).toMatchObject({ code: 11, stdout: '' });
+    expect(r.stderr).toContain('error: pg_restore was not found on PATH.');
+    expect(r.stderr).toContain('apt-get install postgresql-client');
+    expect(sb.requests.filter((e) => e.path === '/api/v1/restores').length).toBe(restoresBefore);
+  });
+
+  // svc sandbox
+  it('svc sandbox --port 0 --json: one document with the base URL, serves a real call, exits 0 on SIGINT', async () => {
+    const child = spawnSvc(['sandbox', '--port', '0', '--json'], { env: sb.env(null), printsSecrets: true });
+    const doc = JSON.parse(await waitForOutput(child, 'stdout', /\n}\n$/));
+    expect(doc.notice).toContain('It is not the service');
+    expect(doc.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const full = doc.tokens.find((t: { name: string }) => t.name === 'full').token;
+
+    const call = await svc(['databases', 'get', 'db_orders', '--json'], { env: sb.env(null, { SVC_BASE_URL: doc.baseUrl, SVC_API_KEY: full }) });
+    expect(call.code).toBe(0);
+    expect(JSON.parse(call.stdout).database.id).toBe('db_orders');
+
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stderr)).toMatch(/^GET \/api\/v1\/databases\/db_orders 200 \d+ms full req_[0-9a-f]+$/m);
+    expect(String(r.stderr)).toMatch(/Sandbox stopped\.\n$/);
+  });
+
+  it('svc sandbox (human): a banner with the base URL, the tokens and how to use them; exits 0 on SIGINT', async () => {
+    const child = spawnSvc(['sandbox', '--port', '0'], { env: sb.env(null), printsSecrets: true });
+    const banner = await waitForOutput(child, 'stdout', /svc databases list --all\n/);
+    expect(banner).toContain('It is not the service');
+    for (const name of ['full', 'read-only', 'no-scope', 'expired', 'revoked', 'org-b', 'tiny-budget']) expect(banner).toMatch(new RegExp(`^${name} `, 'm'));
+    const baseUrl = /^base url: +(http:\/\/127\.0\.0\.1:\d+)$/m.exec(banner)?.[1];
+    expect(banner).toContain(`export SVC_BASE_URL=${baseUrl}`);
+    const res = await request(`${baseUrl}/api/v1/mcp/tools`, { headers: { authorization: `Bearer ${sb.token('no-scope')}` } });
+    expect(res.statusCode).toBe(200);
+    await res.body.dump();
+    child.kill('SIGINT');
+    expect((await child).exitCode).toBe(0);
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * restore create / restore run through the built bin/svc: createRestore against the sandbox, the
+ * presigned download from it, and pg_restore into one throwaway PostgreSQL cluster shared by the file.
+ * Exit codes here: 0, 2 (non-empty target), 6 (same idempotency key, other target), 7 (backup not
+ * completed), 10 (tampered expectedSha256). Skips without a PostgreSQL server, except under CI.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { delimiter } from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pgSkipReason, startCluster, type PgCluster } from '../../src/devtools/pg-cluster.js';
+import { describeDatabase } from '../../src/devtools/seed.js';
+import { cleanupE2e, ensureBuilt, errorEnvelope, registerSecret, startE2eSandbox, svc, type E2eSandbox } from './helpers.js';
+
+const skip = pgSkipReason();
+if (skip) console.warn(`test/e2e/restore.test.ts skipped: ${skip}`);
+
+const ARTIFACT_SHA = '431f169e300744698502594d4d92c131b38fb76bf98380e7c946648478391a55';
+/** What fixtures/artifacts/acme-orders.pgdump holds (fixtures/pg/seed.sql). */
+const SEED_TABLES = { customers: 1000, orders: 5000 };
+/** Coordinates and lock tokens must never be printed, whoever made them. */
+const NO_COORDINATES = /lk_[0-9a-f]{16}|X-Amz-Signature|\/artifacts\//;
+
+describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
+  // Characters that need escaping in a URI and in a PGPASSFILE line.
+  const password = `e2e:p@ss/w%rd\\${randomBytes(6).toString('hex')}`;
+  let sb: E2eSandbox;
+  let cluster: PgCluster;
+
+  beforeAll(async () => {
+    registerSecret(password);
+    registerSecret(encodeURIComponent(password));
+    const [built, sandbox, pg] = await Promise.allSettled([ensureBuilt(), startE2eSandbox(), startCluster({ password })]);
+    // Keep whatever started, so afterAll stops it even when another part failed.
+    if (sandbox.status === 'fulfilled') sb = sandbox.value;
+    if (pg.status === 'fulfilled') cluster = pg.value;
+    for (const r of [built, sandbox, pg]) if (r.status === 'rejected') throw r.reason;
+  });
+
+  afterAll(async () => {
+    await Promise.all([cluster?.stop(), sb?.stop()]);
+    cleanupE2e();
+  });
+
+  /** The cluster's own client tools first on PATH: the same major version as the server. */
+  const env = (extra: Record<string, string> = {}) => sb.env('full', { PATH: `${cluster.binDir}${delimiter}${process.env.PATH}`, ...extra });
+  const withPassword = (db: string) => ({ SVC_TARGET_DSN: cluster.dsn(db, true) });
+  const databaseExists = async (db: string) => (await cluster.psql(`SELECT count(*) FROM pg_database WHERE datname = '${db}'`)) === '1';
+
+  /** A createRestore 202 body from the sandbox, as automation would fetch it for `svc restore run`. */
+  async function createRestoreBody(target: string): Promise<any> {
+    const res = await request(`${sb.baseUrl}/api/v1/restores`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sb.token('full')}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      body: JSON.stringify({ backupJobId: 'bj_0007', targetRedactedDsn: cluster.dsn(target), mode: 'new_database', confirmDestructive: false }),
+    });
+    expect(res.statusCode).toBe(202);
+    const body = (await res.body.json()) as any;
+    registerSecret(body.execution.lockToken);
+    registerSecret(body.execution.presignedS3Url);
+    registerSecret(new URL(body.execution.presignedS3Url).search.slice(1));
+    return body;
+  }
+
+  const key = `e2e-restore-${randomUUID()}`;
+
+  it('restore create (human, password in SVC_TARGET_DSN): a new database with exactly the artifact\'s rows', async () => {
+    const r = await svc(['restore', 'create', '--backup', 'bj_0007', '--idempotency-key', key], { env: env(withPassword('e2e_human')) });
+    expect(r.code, r.stderr).toBe(0);
+    const target = cluster.dsn('e2e_human');
+    expect(r.stdout).toMatch(new RegExp(`^Restored backup into ${target.replaceAll('.', '\\.')} \\(new database\\) in \\d+\\.\\ds\\.$`, 'm'));
+    expect(r.stdout).toMatch(/^artifact: +92\.9 KiB \(95129 bytes\), verified$/m);
+    expect(r.stdout).toContain(`sha-256:               ${ARTIFACT_SHA}`);
+    expect(r.stdout).toMatch(/^pg_restore exit code: +0$/m);
+    expect(r.stdout).toMatch(/^proof: verified restore: +no$/m);
+    expect(r.stderr).toMatch(/^Restore job [0-9a-f-]{36} created \(new_database\)\.$/m);
+    expect(r.stderr).toContain(`Verified 92.9 KiB (95129 bytes), SHA-256 ${ARTIFACT_SHA}.`);
+    expect(r.stderr).toContain('Created database "e2e_human" (TEMPLATE template0).');
+    expect(r.stderr).not.toContain('warning');
+    expect(`${r.stdout}${r.stderr}`).not.toMatch(NO_COORDINATES);
+    expect((await describeDatabase(cluster, 'e2e_human')).tables).toEqual(SEED_TABLES);
+  });
+
+  it('6: the same --idempotency-key with another target is a conflict, and nothing is created', async () => {
+    const r = await svc(['restore', 'create', '--backup', 'bj_0007', '--idempotency-key', key], { env: env(withPassword('e2e_other')) });
+    expect(r).toMatchObject({ code: 6, stdout: '' });
+    expect(r.stderr).toMatch(/^error: This idempotency key was already used with a different request body\.$/m);
+    expect(r.stderr).toContain('(HTTP 409)');
+    expect(await databaseExists('e2e_other')).toBe(false);
+  });
+
+  it('2: a new-database restore never writes into an existing, non-empty database', async () => {
+    const r = await svc(['restore', 'create', '--backup', 'bj_0007'], { env: env(withPassword('e2e_human')) });
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toContain('The target database "e2e_human" already exists and is not empty');
+  });
+
+  it('7: restoring a backup that is not completed (412), and nothing is created', async () => {
+    const r = await svc(['restore', 'create', '--backup', 'bj_0008'], { env: env(withPassword('e2e_running')) });
+    expect(r).toMatchObject({ code: 7, stdout: '' });
+    expect(r.stderr).toMatch(/^error: Backup job bj_0008 is running, not completed\.$/m);
+    expect(r.stderr).toMatch(/^ {2}next action: Pick a completed backup: svc backups list db_orders\.$/m);
+    expect(await databaseExists('e2e_running')).toBe(false);
+  });
+
+  it('restore create --json: {restoreJob, execution}, never the lock token or the presigned URL', async () => {
+    const r = await svc(['restore', 'create', '--backup', 'bj_0007', '--json'], { env: env(withPassword('e2e_json')) });
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(Object.keys(doc).sort()).toEqual(['execution', 'restoreJob']);
+    expect(doc.execution).toEqual({ artifactBytes: 95129, sha256: ARTIFACT_SHA, verified: true, pgRestoreExitCode: 0, durationMs: expect.any(Number) });
+    expect(doc.restoreJob).toMatchObject({ databaseId: 'db_orders', mode: 'new_database', state: 'queued' });
+    expect(`${r.stdout}${r.stderr}`).not.toMatch(NO_COORDINATES);
+    expect((await describeDatabase(cluster, 'e2e_json')).tables).toEqual(SEED_TABLES);
+  });
+
+  it('restore run (human, password in PGPASSWORD): the createRestore body on stdin, restored', async () => {
+    const body = await createRestoreBody('e2e_run');
+    const r = await svc(['restore', 'run', '--target', cluster.dsn('e2e_run')], { env: env({ PGPASSWORD: password }), input: JSON.stringify(body) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`Restored backup into ${cluster.dsn('e2e_run')} (new database)`);
+    expect(r.stdout).toMatch(new RegExp(`^id: +${body.restoreJob.id}$`, 'm'));
+    expect(`${r.stdout}${r.stderr}`).not.toMatch(NO_COORDINATES);
+    expect((await describeDatabase(cluster, 'e2e_run')).tables).toEqual(SEED_TABLES);
+  });
+
+  it('10: restore run --json with a tampered expectedSha256 runs nothing (a password in --target is warned about, never echoed)', async () => {
+    const body = await createRestoreBody('e2e_tampered');
+    body.execution.expectedSha256 = 'f'.repeat(64);
+    const r = await svc(['restore', 'run', '--target', cluster.dsn('e2e_tampered', true), '--json'], { env: env(), input: JSON.stringify(body) });
+    expect(r).toMatchObject({ code: 10, stdout: '' });
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^warning: The password in --target is visible to other local users in the process list/);
+    const error = errorEnvelope(lines.at(-1)!);
+    expect(error).toMatchObject({ code: 'artifact_integrity', status: null });
+    expect(error.message).toContain(ARTIFACT_SHA);
+    expect(await databaseExists('e2e_tampered')).toBe(false);
+  });
+});
