@@ -171,7 +171,7 @@ async function main() {
   // Request log of the in-process sandbox: how the demo learns which job `backups trigger --wait` followed,
   // and proof that the restore downloaded the sandbox's artifact.
   const requests = [];
-  const sandbox = await startSandbox({ port: 0, onRequest: (e) => requests.push(e) });
+  const sandbox = await startSandbox({ port: 0, recentTimestamps: true, onRequest: (e) => requests.push(e) });
   cleanups.push(() => sandbox.stop());
   stopped.push('the sandbox');
   checkInterrupted();

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import { backupJobDetail, listDatabaseBackupsResponse, type BackupJobDetail } from '../api/schemas/backups.js';
 import { id, nonNegativeInt, sha256Hex } from '../api/schemas/common.js';
 import { listDatabasesResponse, protectedDatabaseSummary, type ProtectedDatabaseSummary } from '../api/schemas/databases.js';
@@ -137,11 +137,31 @@ export type ListName = 'databases' | 'destinations' | 'backupJobs' | 'evidence';
 /** A data set that cannot be served: names the file and the problem. */
 export class SandboxDataError extends Error {}
 
+/**
+ * The moment the fixtures are written relative to: their "5h ago" is 5 h before this. The unit tests'
+ * fake clock stands here too. The sandbox can move every fixture timestamp by (now - epoch), so its
+ * data reads as recent whenever it runs.
+ */
+export const FIXTURE_EPOCH = new Date('2026-11-21T12:00:00Z');
+
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Moves every timestamp in fixture JSON by `shiftMs`; everything else is left as written. */
+function shiftTimestamps(shiftMs: number): ((key: string, value: unknown) => unknown) | undefined {
+  if (shiftMs === 0) return undefined;
+  return (_key, value) =>
+    typeof value === 'string' && ISO_TIMESTAMP.test(value)
+      ? new Date(Date.parse(value) + shiftMs).toISOString().replace('.000Z', 'Z')
+      : value;
+}
+
+let timestampReviver: ((key: string, value: unknown) => unknown) | undefined;
+
 function readJson<S extends z.ZodType>(dir: string, rel: string, schema: S): z.infer<S> {
   const file = path.join(dir, rel);
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(readFileSync(file, 'utf8'), timestampReviver as Parameters<typeof JSON.parse>[1]);
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (err as Error).message;
     throw new SandboxDataError(`${file}: ${reason}`);
@@ -195,7 +215,16 @@ const byTimeThenId = <T extends { id: string }>(time: (t: T) => string) => (a: T
   Date.parse(time(a)) - Date.parse(time(b)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** Reads and cross-checks a data directory; every id reference must resolve inside one organization. */
-export async function loadSandboxData(dirArg: string = DEFAULT_DATA_DIR): Promise<SandboxData> {
+export async function loadSandboxData(dirArg: string = DEFAULT_DATA_DIR, opts: { shiftMs?: number } = {}): Promise<SandboxData> {
+  timestampReviver = shiftTimestamps(opts.shiftMs ?? 0);
+  try {
+    return await loadData(dirArg);
+  } finally {
+    timestampReviver = undefined;
+  }
+}
+
+async function loadData(dirArg: string): Promise<SandboxData> {
   const dir = path.resolve(dirArg);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new SandboxDataError(`${dir}: not a directory (expected api/, sandbox/ and artifacts/ inside)`);

@@ -1,17 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_DATA_DIR, loadSandboxData, SandboxDataError } from './data.js';
+import { DEFAULT_DATA_DIR, FIXTURE_EPOCH, loadSandboxData, SandboxDataError } from './data.js';
+import { DEFAULT_SANDBOX_PORT } from './notice.js';
 import { SandboxApp, type RequestLogEntry } from './server.js';
 
 export { DEFAULT_DATA_DIR, SandboxDataError };
 export type { RequestLogEntry };
 
-/** Said in the help text, the banner and the --json document: the sandbox must never pass for the service. */
-export const SANDBOX_NOTICE =
-  'A local stand-in for the Backup Protection Service API v1, for development and CI only. ' +
-  'It is not the service: fixture data held in memory, no database is backed up or restored by it, and nothing survives a restart.';
-
-export const DEFAULT_SANDBOX_PORT = 4010;
+export { DEFAULT_SANDBOX_PORT, SANDBOX_NOTICE } from './notice.js';
 
 export interface StartSandboxOptions {
   /** 0 picks a free port. Default 4010. The sandbox listens on 127.0.0.1 only. */
@@ -21,6 +17,8 @@ export interface StartSandboxOptions {
   /** The sandbox clock (token expiry, rate-limit windows, URL expiry, timestamps); tests pass a fake one. */
   now?: () => Date;
   onRequest?: (entry: RequestLogEntry) => void;
+  /** Move the fixtures' timestamps so that FIXTURE_EPOCH falls on the sandbox's start: data reads as recent. */
+  recentTimestamps?: boolean;
   /** A sandbox bug (e.g. a body that would fail the client's schema), answered to the client as a 500. */
   onInternalError?: (message: string) => void;
 }
@@ -51,10 +49,12 @@ export interface RunningSandbox {
 
 /** Loads the data set, starts the HTTP server on 127.0.0.1 and resolves once it listens. */
 export async function startSandbox(opts: StartSandboxOptions = {}): Promise<RunningSandbox> {
-  const data = await loadSandboxData(opts.dataDir ?? DEFAULT_DATA_DIR);
+  const now = opts.now ?? (() => new Date());
+  const shiftMs = opts.recentTimestamps ? now().getTime() - FIXTURE_EPOCH.getTime() : 0;
+  const data = await loadSandboxData(opts.dataDir ?? DEFAULT_DATA_DIR, { shiftMs });
   let baseUrl = '';
   const app = new SandboxApp(data, {
-    now: opts.now ?? (() => new Date()),
+    now,
     baseUrl: () => baseUrl,
     onRequest: opts.onRequest,
     onInternalError: opts.onInternalError,

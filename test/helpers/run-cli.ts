@@ -1,6 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { run } from '../../src/cli.js';
 import type { Context, KeytarLike, Prompter } from '../../src/context.js';
+import { FIXTURE_EPOCH } from '../../src/sandbox/data.js';
 
 export interface CliRun {
   code: number;
@@ -20,7 +21,8 @@ export interface RunOptions {
   now?: Date;
 }
 
-export const TEST_NOW = new Date('2026-11-21T12:00:00Z');
+/** The fake clock stands at the fixtures' epoch, so their relative ages read as written. */
+export const TEST_NOW = FIXTURE_EPOCH;
 
 function collect(stream: PassThrough): () => string {
   const chunks: Buffer[] = [];
