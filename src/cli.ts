@@ -6,7 +6,7 @@ import { ExitCode } from './exit-codes.js';
 import { writeError } from './output/error-output.js';
 import { buildProgram } from './program.js';
 import { SecretScrubber } from './secrets.js';
-import { Session } from './session.js';
+import type { Session } from './session.js';
 import { colorEnabled, painter } from './ui/style.js';
 
 function applyToTree(cmd: Command, fn: (c: Command) => void): void {
@@ -32,15 +32,18 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
   scrubber.add(ctx.env.SVC_API_KEY);
 
   const host: CommandHost = {
-    async run(cmd, work) {
+    async run(cmd, load, work) {
       const flags = cmd.optsWithGlobals();
       json = flags.json === true;
-      session = new Session(ctx, flags, scrubber);
-      await work(session);
+      // Loaded here, not at start-up, and side by side: the command's module and the session's
+      // (settings, the API client, the writer) are only needed once a command runs.
+      const [module, { Session }] = await Promise.all([load(), import('./session.js')]);
+      session = await Session.open(ctx, flags, scrubber);
+      await work(module, session);
     },
   };
 
-  const program = buildProgram(host);
+  const program = buildProgram(host, argv);
   applyToTree(program, (c) =>
     c.exitOverride().configureOutput({
       writeOut: (s) => ctx.stdout.write(s),

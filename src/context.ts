@@ -1,5 +1,4 @@
 import type { Readable, Writable } from 'node:stream';
-import type { Dispatcher } from 'undici';
 
 /** Interactive questions; the real one uses @clack/prompts, tests hand in a fake. */
 export interface Prompter {
@@ -24,8 +23,6 @@ export interface Context {
   random(): number;
   now(): Date;
   prompter: Prompter;
-  /** For tests only: a dispatcher the API client should use instead of its own pool. */
-  dispatcher?: Dispatcher;
   /** For tests only: replaces the lazily loaded keytar module; null means "no keychain". */
   keytar?: KeytarLike | null;
 }

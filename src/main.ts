@@ -18,11 +18,20 @@ export async function main(): Promise<void> {
 
   const ctx: Context = {
     stdout: process.stdout,
-    stderr: process.stderr,
-    stdin: process.stdin,
+    // Getters: node builds process.stdin and process.stderr on first access, which most runs never need.
+    get stderr() {
+      return process.stderr;
+    },
+    get stdin() {
+      return process.stdin;
+    },
     stdoutIsTTY: process.stdout.isTTY === true,
-    stderrIsTTY: process.stderr.isTTY === true,
-    stdinIsTTY: process.stdin.isTTY === true,
+    get stderrIsTTY() {
+      return process.stderr.isTTY === true;
+    },
+    get stdinIsTTY() {
+      return process.stdin.isTTY === true;
+    },
     env: process.env,
     signal: interrupt.signal,
     sleep,

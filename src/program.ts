@@ -1,19 +1,66 @@
 import { Command, Option } from 'commander';
-import { registerAuth } from './commands/auth.js';
-import { registerBackups } from './commands/backups.js';
-import { registerDatabases } from './commands/databases.js';
-import { registerDestinations } from './commands/destinations.js';
-import { registerEvidence } from './commands/evidence.js';
+import { registerAuth } from './commands/auth/index.js';
+import { registerBackups } from './commands/backups/index.js';
+import { registerDatabases } from './commands/databases/index.js';
+import { registerDestinations } from './commands/destinations/index.js';
+import { registerEvidence } from './commands/evidence/index.js';
 import { examples, type CommandHost } from './commands/host.js';
-import { registerProfile } from './commands/profile.js';
-import { registerRecovery } from './commands/recovery.js';
-import { registerRestore } from './commands/restore.js';
-import { registerSandbox } from './commands/sandbox.js';
-import { registerTools } from './commands/tools.js';
+import { registerProfile } from './commands/profile/index.js';
+import { registerRecovery } from './commands/recovery/index.js';
+import { registerRestore } from './commands/restore/index.js';
+import { registerSandbox } from './commands/sandbox/index.js';
+import { registerTools } from './commands/tools/index.js';
 import { VERSION } from './version.js';
 
-/** The commander root with the global options of cli-contract 1, accepted before or after the subcommand. */
-export function buildProgram(host: CommandHost): Command {
+type Register = (command: Command, host: CommandHost) => void;
+
+/**
+ * The top-level commands in help order. A group's verbs are attached only when the command line
+ * names that group (or cannot be read up front): `svc --help` needs just the names and
+ * descriptions, and `svc databases list` never builds the other groups.
+ */
+const COMMANDS: Array<{ name: string; description: string; register: Register } | { name: string; leaf: (program: Command, host: CommandHost) => void }> = [
+  { name: 'auth', description: 'Log in, check and log out (tokens never go on the command line)', register: registerAuth },
+  { name: 'profile', leaf: registerProfile },
+  { name: 'databases', description: 'Protected databases (created in the dashboard only)', register: registerDatabases },
+  { name: 'destinations', description: 'Backup destinations (object storage; never shows credentials)', register: registerDestinations },
+  { name: 'backups', description: 'Backup jobs of a protected database', register: registerBackups },
+  { name: 'evidence', description: 'Evidence recorded about backups (artifact, integrity checks, audit events)', register: registerEvidence },
+  { name: 'restore', description: 'Restore jobs, executed locally by this client', register: registerRestore },
+  { name: 'recovery', description: 'Recovery summary, incident-time candidates and recovery-window proof', register: registerRecovery },
+  { name: 'tools', description: 'The external-agent tool catalog (getMcpToolCatalog)', register: registerTools },
+  { name: 'sandbox', leaf: registerSandbox },
+];
+
+/** Global options that take a value (cli-contract 1): their value is not the command name. */
+const VALUE_OPTIONS = new Set(['--base-url', '--timeout', '--max-retries']);
+
+/**
+ * Which groups to build for argv: none for a command line without a command (root help, version)
+ * or with a single-verb command (always built), the one named by the first operand, or all of them
+ * when that operand is anything else (`help`, a typo that deserves suggestions).
+ */
+export function groupsToBuild(argv: readonly string[] | undefined): 'all' | 'none' | string {
+  if (!argv) return 'all';
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') return argv[i + 1] === undefined ? 'none' : 'all';
+    if (arg.startsWith('-')) {
+      if (VALUE_OPTIONS.has(arg)) i++;
+      continue;
+    }
+    const named = COMMANDS.find((c) => c.name === arg);
+    if (!named) return 'all';
+    return 'leaf' in named ? 'none' : arg;
+  }
+  return 'none';
+}
+
+/**
+ * The commander root with the global options of cli-contract 1, accepted before or after the subcommand.
+ * With argv, only the group it names gets its verbs (see COMMANDS); without, every command is built.
+ */
+export function buildProgram(host: CommandHost, argv?: readonly string[]): Command {
   const program = new Command('svc')
     .description('Command-line client and client-local restore executor for the Backup Protection Service API v1')
     .version(VERSION, '-V, --version')
@@ -40,15 +87,14 @@ Exit codes: 0 ok, 1 unexpected, 2 usage, 3 auth, 4 permission, 5 not found, 6 co
 `,
     );
 
-  registerAuth(program, host);
-  registerProfile(program, host);
-  registerDatabases(program, host);
-  registerDestinations(program, host);
-  registerBackups(program, host);
-  registerEvidence(program, host);
-  registerRestore(program, host);
-  registerRecovery(program, host);
-  registerTools(program, host);
-  registerSandbox(program, host);
+  const build = groupsToBuild(argv);
+  for (const c of COMMANDS) {
+    if ('leaf' in c) {
+      c.leaf(program, host);
+      continue;
+    }
+    const group = program.command(c.name).description(c.description);
+    if (build === 'all' || build === c.name) c.register(group, host);
+  }
   return program;
 }

@@ -1,7 +1,7 @@
 import { ApiClient } from './api/client.js';
 import { requireToken } from './auth/token-store.js';
 import type { Context } from './context.js';
-import { Writer } from './output/writer.js';
+import { Writer, type TableDrawer } from './output/writer.js';
 import type { SecretScrubber } from './secrets.js';
 import { resolveBaseUrl, resolveSettings, type GlobalFlags, type Settings } from './settings.js';
 import { Reporter } from './ui/reporter.js';
@@ -17,15 +17,24 @@ export class Session {
   #client: ApiClient | undefined;
   #baseUrl: string | undefined;
 
-  constructor(
+  /** Settings from the global flags, then the output layer: the table drawer (cli-table3) only for human output. */
+  static async open(ctx: Context, flags: GlobalFlags, secrets: SecretScrubber): Promise<Session> {
+    const settings = resolveSettings(flags, ctx.env);
+    const drawTable = settings.json ? undefined : (await import('./output/table.js')).drawTable;
+    return new Session(ctx, flags, secrets, settings, drawTable);
+  }
+
+  private constructor(
     readonly ctx: Context,
     private readonly flags: GlobalFlags,
     readonly secrets: SecretScrubber,
+    settings: Settings,
+    drawTable: TableDrawer | undefined,
   ) {
-    this.settings = resolveSettings(flags, ctx.env);
+    this.settings = settings;
     this.paint = painter(colorEnabled(ctx.stdoutIsTTY, ctx.env, this.settings.color));
     const errPaint = painter(colorEnabled(ctx.stderrIsTTY, ctx.env, this.settings.color));
-    this.out = new Writer(ctx.stdout, this.settings.json, this.paint);
+    this.out = new Writer(ctx.stdout, this.settings.json, this.paint, drawTable);
     this.ui = new Reporter(ctx.stderr, this.settings.quiet, progressAllowed(ctx.stderrIsTTY, ctx.env, this.settings.quiet), errPaint);
   }
 
@@ -65,7 +74,6 @@ export class Session {
       sleep: this.ctx.sleep,
       random: this.ctx.random,
       signal: this.ctx.signal,
-      dispatcher: this.ctx.dispatcher,
       log: this.settings.verbose ? (line) => this.ui.debug(line) : undefined,
     });
   }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { normalizeBaseUrl } from './api/base-url.js';
 import { readConfig } from './config/config-file.js';
 import type { Context } from './context.js';

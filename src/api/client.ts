@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { loadUndici, networkErrorCode } from './undici.js';
 import type { z } from 'zod';
 import { ApiError, ConnectionError, CliError, ContractError, InterruptedError, TimeoutError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
@@ -39,7 +39,6 @@ export interface ClientConfig {
   log?: (line: string) => void;
   /** Aborted on SIGINT. */
   signal?: AbortSignal;
-  dispatcher?: Dispatcher;
 }
 
 type Attempt =
@@ -60,30 +59,35 @@ function safeJson(text: string): unknown {
   }
 }
 
-function networkReason(error: unknown): string {
-  const code = (error as { code?: unknown })?.code;
-  return typeof code === 'string' ? code : 'connection failed';
-}
 
 /** The one HTTP client: auth, timeouts, retries with Retry-After, idempotency keys, request ids, validation. */
 export class ApiClient {
   readonly #config: ClientConfig;
-  readonly #dispatcher: Dispatcher;
-  readonly #ownsDispatcher: boolean;
   readonly #origin: string;
+  #undici: Promise<{ agent: Dispatcher; request: typeof import('undici').request }> | undefined;
 
   constructor(config: ClientConfig) {
     this.#config = config;
-    this.#ownsDispatcher = !config.dispatcher;
-    // One keep-alive connection for the whole run: an --all walk reuses the same socket
-    // (cli-contract 6). The client's requests are sequential, and with more than one connection
-    // allowed undici's pool opens a second socket while the first is still settling after a response.
-    this.#dispatcher = config.dispatcher ?? new Agent({ keepAliveTimeout: 30_000, connections: 1 });
     this.#origin = config.baseUrl;
   }
 
+  /**
+   * undici is loaded on the first request, not at start-up: `--help` and local errors never pay for it.
+   * One keep-alive connection for the whole run: an --all walk reuses the same socket (cli-contract 6).
+   * The client's requests are sequential, and with more than one connection allowed undici's pool
+   * opens a second socket while the first is still settling after a response.
+   */
+  #transport(): Promise<{ agent: Dispatcher; request: typeof import('undici').request }> {
+    this.#undici ??= loadUndici().then(({ Agent, request }) => ({
+      agent: new Agent({ keepAliveTimeout: 30_000, connections: 1 }),
+      request,
+    }));
+    return this.#undici;
+  }
+
   async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+    const transport = await this.#undici?.catch(() => undefined);
+    await transport?.agent.close();
   }
 
   async send<S extends z.ZodType>(op: Operation<S>): Promise<ApiResult<z.infer<S>>> {
@@ -97,7 +101,8 @@ export class ApiClient {
     let body: string | undefined;
     if (op.method === 'POST') {
       headers['content-type'] = 'application/json';
-      headers['idempotency-key'] = op.idempotencyKey ?? randomUUID();
+      // node:crypto loads only here: a read-only run never needs it.
+      headers['idempotency-key'] = op.idempotencyKey ?? (await import('node:crypto')).randomUUID();
       body = JSON.stringify(op.body ?? {});
     }
 
@@ -141,8 +146,10 @@ export class ApiClient {
   async #attempt(url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<Attempt> {
     const timeout = AbortSignal.timeout(this.#config.timeoutMs);
     const signal = this.#config.signal ? AbortSignal.any([timeout, this.#config.signal]) : timeout;
+    // Outside the try: failing to load the transport is a bug to report, not a network error to retry.
+    const { agent, request } = await this.#transport();
     try {
-      const res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body, signal, dispatcher: this.#dispatcher });
+      const res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body, signal, dispatcher: agent });
       const text = await res.body.text();
       return { kind: 'response', status: res.statusCode, headers: res.headers, text };
     } catch (error) {
@@ -157,7 +164,7 @@ export class ApiClient {
     if (!log) return;
     const retry = attempt > 0 ? ` (retry ${attempt})` : '';
     if (outcome.kind === 'timeout') return log(`http ${method} ${path} timed out after ${ms}ms${retry}`);
-    if (outcome.kind === 'network') return log(`http ${method} ${path} failed: ${networkReason(outcome.error)} after ${ms}ms${retry}`);
+    if (outcome.kind === 'network') return log(`http ${method} ${path} failed: ${networkErrorCode(outcome.error)} after ${ms}ms${retry}`);
     const h = outcome.headers;
     const parts = [`http ${method} ${path} ${outcome.status} ${ms}ms${retry}`];
     const requestId = header(h, 'x-request-id');
@@ -176,7 +183,7 @@ export class ApiClient {
     }
     if (outcome.kind === 'network') {
       return new ConnectionError(
-        `Could not reach the service at ${host}: ${networkReason(outcome.error)}.`,
+        `Could not reach the service at ${host}: ${networkErrorCode(outcome.error)}.`,
         'Check the base URL and your network, then try again.',
       );
     }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PageParams } from '../api/operations.js';
 import { UsageError } from '../errors.js';
 

@@ -1,4 +1,3 @@
-import { Option } from 'commander';
 import type { z } from 'zod';
 import type { Operation } from '../api/client.js';
 import type { PageParams } from '../api/operations.js';
@@ -34,7 +33,3 @@ export async function runList<Item>(session: Session, flags: PageFlags, spec: Li
   }
 }
 
-/** The paging flags every list command shares (cli-contract 3). */
-export const limitOption = () => new Option('--limit <n>', 'page size');
-export const cursorOption = () => new Option('--cursor <cursor>', 'start from this page cursor');
-export const allOption = () => new Option('--all', 'follow nextCursor to the last page and print one merged list');

@@ -1,4 +1,3 @@
-import Table from 'cli-table3';
 import type { Writable } from 'node:stream';
 import type { Paint, Style } from '../ui/style.js';
 
@@ -20,13 +19,8 @@ export const table = <T>(rows: T[], columns: Column<T>[], empty: string): Block 
 export const fields = (items: Field[], title?: string): Block => ({ kind: 'fields', fields: items, title });
 export const text = (value: string, style?: Style): Block => ({ kind: 'text', text: value, style });
 
-/** Plain aligned columns, like `gh` and `heroku`: easy to read and to grep. */
-const BORDERLESS = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '',
-  right: '', 'right-mid': '', middle: '',
-};
+/** Draws a non-empty table (output/table.ts); loaded for human output only, so --json never pays for cli-table3. */
+export type TableDrawer = (rows: unknown[], columns: Column<any>[], paint: Paint) => string;
 
 /** The one output layer: stdout carries results only, in human form or as exactly one JSON document. */
 export class Writer {
@@ -34,6 +28,7 @@ export class Writer {
     private readonly stdout: Writable,
     private readonly json: boolean,
     private readonly paint: Paint,
+    private readonly drawTable?: TableDrawer,
   ) {}
 
   /** Ends a command: the validated body as JSON, or the human blocks. */
@@ -69,16 +64,7 @@ export class Writer {
 
   #table(rows: unknown[], columns: Column<any>[], empty: string): string {
     if (rows.length === 0) return empty;
-    const t = new Table({
-      head: columns.map((c) => this.paint('bold', c.header)),
-      chars: BORDERLESS,
-      style: { head: [], border: [], compact: true, 'padding-left': 0, 'padding-right': 2 },
-    });
-    for (const row of rows) t.push(columns.map((c) => c.value(row)));
-    return t
-      .toString()
-      .split('\n')
-      .map((line) => line.trimEnd())
-      .join('\n');
+    if (!this.drawTable) throw new Error('Writer: human output needs a table drawer (Session.open loads it)');
+    return this.drawTable(rows, columns, this.paint);
   }
 }

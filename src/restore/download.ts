@@ -2,7 +2,8 @@ import { createHash, type Hash } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { loadUndici, networkErrorCode } from '../api/undici.js';
 import { IntegrityError, InterruptedError } from '../errors.js';
 import { isRetryableStatus, parseRetryAfterMs, retryDelayMs } from '../api/retry-policy.js';
 
@@ -22,7 +23,6 @@ export interface DownloadOptions {
   onProgress?: (received: number, total: number) => void;
   /** Told when a transfer resumes or restarts: "resumed at 1.2 MiB". */
   onNotice?: (message: string) => void;
-  dispatcher?: Dispatcher;
 }
 
 export interface DownloadResult {
@@ -31,6 +31,10 @@ export interface DownloadResult {
   sha256: string;
 }
 
+/**
+ * Bytes the file stream may hold before the download waits for the disk. Large, so writes go out
+ * as few big writev calls; bounded, so memory stays flat whatever the artifact's size.
+ */
 const WRITE_BUFFER = 4 * 1024 * 1024;
 const EXPIRED_HINT = 'Run the restore again to get fresh download coordinates (presigned URLs are short-lived).';
 
@@ -98,6 +102,9 @@ class Transient extends Error {}
  * starts over); memory stays bounded whatever the size. Size and digest are checked at the end.
  */
 export async function downloadArtifact(opts: DownloadOptions): Promise<DownloadResult> {
+  // Its own pool, apart from the API client's: nothing of the API's (its token above all) can reach it.
+  const { Agent, request } = await loadUndici();
+  const dispatcher = new Agent({ connections: 1, keepAliveTimeout: 10_000 });
   const sink = new Sink(join(opts.dir, 'artifact.dump'));
   const total = opts.expectedSize;
   let failures = 0;
@@ -105,7 +112,7 @@ export async function downloadArtifact(opts: DownloadOptions): Promise<DownloadR
     for (;;) {
       const before = sink.received;
       try {
-        await transfer(opts, sink);
+        await transfer(opts, sink, dispatcher, request);
         break;
       } catch (err) {
         if (!(err instanceof Transient)) throw err;
@@ -135,10 +142,17 @@ export async function downloadArtifact(opts: DownloadOptions): Promise<DownloadR
   } catch (err) {
     await sink.close().catch(() => {});
     throw err;
+  } finally {
+    await dispatcher.destroy();
   }
 }
 
-async function transfer(opts: DownloadOptions, sink: Sink): Promise<void> {
+async function transfer(
+  opts: DownloadOptions,
+  sink: Sink,
+  dispatcher: Dispatcher,
+  request: typeof import('undici').request,
+): Promise<void> {
   const total = opts.expectedSize;
   const resumeAt = sink.received;
   let res: Dispatcher.ResponseData;
@@ -148,14 +162,14 @@ async function transfer(opts: DownloadOptions, sink: Sink): Promise<void> {
       // Deliberately no Authorization: the bearer token never goes to the artifact store.
       headers: resumeAt > 0 ? { range: `bytes=${resumeAt}-` } : {},
       signal: opts.signal,
-      dispatcher: opts.dispatcher,
+      dispatcher,
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
     });
   } catch (err) {
     if (opts.signal.aborted) throw new InterruptedError();
     // undici's messages can quote the URL; only the error code is kept.
-    throw new Transient((err as { code?: string }).code ?? 'connection failed');
+    throw new Transient(networkErrorCode(err));
   }
 
   const status = res.statusCode;
@@ -209,7 +223,7 @@ async function transfer(opts: DownloadOptions, sink: Sink): Promise<void> {
   } catch (err) {
     if (err instanceof IntegrityError) throw err;
     if (opts.signal.aborted) throw new InterruptedError();
-    throw new Transient((err as { code?: string }).code ?? 'connection lost');
+    throw new Transient(networkErrorCode(err, 'connection lost'));
   }
   // A body that ends cleanly but short is resumed like a cut one.
   if (sink.received < total) throw new Transient('transfer ended early');

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { id, nextCursor, nonNegativeInt, requestObject, responseObject, sha256Hex, timestamp } from './common.js';
 
 export const backupJobStates = [

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Responses tolerate unknown fields (the alpha surface may grow) and keep them for --json. */
 export const responseObject = z.looseObject;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { id, nextCursor, responseObject, retentionDays, timestamp } from './common.js';
 
 export const providers = ['supabase', 'neon', 'rds', 'aurora'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { id, nextCursor, responseObject, retentionDays, timestamp } from './common.js';
 
 export const destinationKinds = ['aws_s3', 'minio', 'gcs_s3_compat', 'wasabi', 'backblaze_b2'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Error body of api-v1.md 2.12, parsed leniently: an error must still be reported if it is malformed. */
 export const errorBody = z.looseObject({

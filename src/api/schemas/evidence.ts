@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { id, nextCursor, nonNegativeInt, responseObject, sha256Hex, timestamp } from './common.js';
 
 export const integrityResults = ['passed', 'failed', 'timed_out'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { id, responseObject, timestamp } from './common.js';
 
 export const clientKinds = ['web', 'cli', 'mcp_external'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { id, nonNegativeInt, responseObject, sha256Hex, timestamp } from './common.js';
 
 export const proofStatuses = ['verified', 'incomplete', 'broken', 'expired'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { id, nonNegativeInt, requestObject, responseObject, sha256Hex, timestamp } from './common.js';
 
 export const restoreModes = ['new_database', 'in_place'] as const;

@@ -1,13 +1,11 @@
-import type { Command } from 'commander';
 import { text as readStream } from 'node:stream/consumers';
-import { getProfile } from '../api/operations.js';
-import { findToken, removeToken, storeToken } from '../auth/token-store.js';
-import { writeConfig } from '../config/config-file.js';
-import { AuthRequiredError, UsageError } from '../errors.js';
-import { fields, text } from '../output/writer.js';
-import type { Session } from '../session.js';
-import { examples, type CommandHost } from './host.js';
-import { profileFields } from './profile.js';
+import { getProfile } from '../../api/operations/profile.js';
+import { findToken, removeToken, storeToken } from '../../auth/token-store.js';
+import { writeConfig } from '../../config/config-file.js';
+import { AuthRequiredError, UsageError } from '../../errors.js';
+import { fields, text } from '../../output/writer.js';
+import type { Session } from '../../session.js';
+import { profileFields } from '../profile/run.js';
 
 const EXPIRY_WARNING_DAYS = 7;
 
@@ -71,42 +69,4 @@ export async function runAuthLogout(session: Session): Promise<void> {
   session.out.render({ baseUrl, removedFrom: removed }, [
     text(removed.length ? `Removed the token for ${baseUrl} from the ${removed.join(' and ')}.` : `No stored token for ${baseUrl}.`),
   ]);
-}
-
-export function registerAuth(program: Command, host: CommandHost): void {
-  const auth = program.command('auth').description('Log in, check and log out (tokens never go on the command line)');
-  auth
-    .command('login')
-    .description('Store an API token in the OS keychain (or a 0600 file), after checking it with the service')
-    .option('--with-token', 'read the token from standard input')
-    // Declared only to refuse it with a clear message: argv is visible to every local user in `ps`.
-    .argument('[token]')
-    .addHelpText(
-      'after',
-      examples(
-        'svc auth login --base-url https://backup.example.com',
-        'printf %s "$SVC_TOKEN" | svc auth login --with-token',
-      ),
-    )
-    .action((token: string | undefined, flags: { withToken?: boolean }, cmd: Command) =>
-      host.run(cmd, (s) => {
-        if (token !== undefined) {
-          throw new UsageError(
-            'A token is never accepted on the command line (other users can read it in the process list). Nothing was stored.',
-            'Pipe it in: printf %s "$TOKEN" | svc auth login --with-token, or run svc auth login in a terminal.',
-          );
-        }
-        return runAuthLogin(s, { withToken: flags.withToken === true, baseUrlFlag: cmd.optsWithGlobals().baseUrl !== undefined });
-      }),
-    );
-  auth
-    .command('status')
-    .description('Show where the token comes from, its key, organization, scopes and expiry')
-    .addHelpText('after', examples('svc auth status', 'svc auth status --json'))
-    .action((_f, cmd: Command) => host.run(cmd, runAuthStatus));
-  auth
-    .command('logout')
-    .description('Remove the stored token from the keychain and the credentials file')
-    .addHelpText('after', examples('svc auth logout'))
-    .action((_f, cmd: Command) => host.run(cmd, runAuthLogout));
 }

@@ -1,15 +1,13 @@
-import type { Command } from 'commander';
 import { randomUUID } from 'node:crypto';
-import { getBackup, listDatabaseBackups, triggerBackup } from '../api/operations.js';
-import type { BackupJobDetail, BackupJobState, BackupJobSummary } from '../api/schemas/backups.js';
-import { formatBytes, orDash, relativeAge, timestampWithAge } from '../output/format.js';
-import { fields, text, type Block, type Column, type Field } from '../output/writer.js';
-import type { Session } from '../session.js';
-import { idempotencyKey, positiveSeconds, requireId, type PageFlags } from './args.js';
-import { examples, type CommandHost } from './host.js';
-import { allOption, cursorOption, limitOption, runList } from './list.js';
-import { assertSucceeded, POLL_INTERVAL_MS, pollUntilDone, type PollSpec } from './poll.js';
-import { COMPLETED_IS_NOT_PROOF, notProofNote } from './proof.js';
+import { getBackup, listDatabaseBackups, triggerBackup } from '../../api/operations/backups.js';
+import type { BackupJobDetail, BackupJobState, BackupJobSummary } from '../../api/schemas/backups.js';
+import { formatBytes, orDash, relativeAge, timestampWithAge } from '../../output/format.js';
+import { fields, text, type Block, type Column, type Field } from '../../output/writer.js';
+import type { Session } from '../../session.js';
+import { idempotencyKey, positiveSeconds, requireId, type PageFlags } from '../args.js';
+import { runList } from '../list.js';
+import { assertSucceeded, POLL_INTERVAL_MS, pollUntilDone, type PollSpec } from '../poll.js';
+import { COMPLETED_IS_NOT_PROOF, notProofNote } from '../proof.js';
 
 const columns = (now: Date): Column<BackupJobSummary>[] => [
   { header: 'ID', value: (b) => b.id },
@@ -20,7 +18,8 @@ const columns = (now: Date): Column<BackupJobSummary>[] => [
   { header: 'CLAIMED', value: (b) => (b.claimedAt ? relativeAge(b.claimedAt, now) : '-') },
 ];
 
-export function runBackupsList(session: Session, databaseId: string, flags: PageFlags): Promise<void> {
+export function runBackupsList(session: Session, rawId: string, flags: PageFlags): Promise<void> {
+  const databaseId = requireId(rawId, 'database id');
   return runList(session, flags, {
     op: (page) => listDatabaseBackups(databaseId, page),
     itemsKey: 'backupJobs',
@@ -65,7 +64,8 @@ export function backupDetailBlocks(job: BackupJobDetail, now: Date): Block[] {
   return blocks;
 }
 
-export async function runBackupsGet(session: Session, backupJobId: string): Promise<void> {
+export async function runBackupsGet(session: Session, rawId: string): Promise<void> {
+  const backupJobId = requireId(rawId, 'backup job id');
   const { data } = await (await session.api()).send(getBackup(backupJobId));
   session.out.render(data, backupDetailBlocks(data, session.now()));
 }
@@ -79,6 +79,21 @@ export interface TriggerOptions {
   idempotencyKey?: string;
   wait: boolean;
   waitTimeoutMs: number;
+}
+
+export interface TriggerFlags {
+  idempotencyKey?: string;
+  wait?: boolean;
+  waitTimeout: string;
+}
+
+export function triggerOptions(rawId: string, flags: TriggerFlags): TriggerOptions {
+  return {
+    databaseId: requireId(rawId, 'database id'),
+    idempotencyKey: idempotencyKey(flags.idempotencyKey),
+    wait: flags.wait === true,
+    waitTimeoutMs: positiveSeconds(flags.waitTimeout, '--wait-timeout') * 1000,
+  };
 }
 
 export async function runBackupsTrigger(session: Session, opts: TriggerOptions): Promise<void> {
@@ -116,47 +131,4 @@ export async function runBackupsTrigger(session: Session, opts: TriggerOptions):
   // Human output carries the caveat on stdout; under --json it goes to stderr so it is still seen.
   if (job.state === 'completed' && session.settings.json) session.ui.info(COMPLETED_IS_NOT_PROOF);
   assertSucceeded(spec, job);
-}
-
-export function registerBackups(program: Command, host: CommandHost): Command {
-  const backups = program.command('backups').description('Backup jobs of a protected database');
-  backups
-    .command('list')
-    .description("List a database's backup jobs (listDatabaseBackups)")
-    .argument('<databaseId>', 'database id')
-    .addOption(limitOption())
-    .addOption(cursorOption())
-    .addOption(allOption())
-    .addHelpText('after', examples('svc backups list db_123', 'svc backups list db_123 --all --json'))
-    .action((id: string, flags: PageFlags, cmd: Command) =>
-      host.run(cmd, (s) => runBackupsList(s, requireId(id, 'database id'), flags)),
-    );
-  backups
-    .command('get')
-    .description('Show a backup job and its artifact (getBackup)')
-    .argument('<backupJobId>', 'backup job id')
-    .addHelpText('after', examples('svc backups get bj_123', 'svc backups get bj_123 --json | jq .artifact.checksumSha256'))
-    .action((id: string, _flags, cmd: Command) => host.run(cmd, (s) => runBackupsGet(s, requireId(id, 'backup job id'))));
-  backups
-    .command('trigger')
-    .description('Start an ad-hoc backup job (triggerBackup); --wait follows it to the end')
-    .argument('<databaseId>', 'database id')
-    .option('--idempotency-key <key>', 'reuse a key to make a retried trigger safe (1-200 characters; default: a new UUID)')
-    .option('--wait', 'poll the job until it completes or fails (exit 12 on failure)')
-    .option('--wait-timeout <seconds>', 'give up waiting after this long (exit 9); the job goes on', '3600')
-    .addHelpText(
-      'after',
-      examples('svc backups trigger db_123', 'svc backups trigger db_123 --wait', 'svc backups trigger db_123 --idempotency-key nightly-2026-11-21 --json'),
-    )
-    .action((id: string, flags: { idempotencyKey?: string; wait?: boolean; waitTimeout: string }, cmd: Command) =>
-      host.run(cmd, (s) =>
-        runBackupsTrigger(s, {
-          databaseId: requireId(id, 'database id'),
-          idempotencyKey: idempotencyKey(flags.idempotencyKey),
-          wait: flags.wait === true,
-          waitTimeoutMs: positiveSeconds(flags.waitTimeout, '--wait-timeout') * 1000,
-        }),
-      ),
-    );
-  return backups;
 }

@@ -1,13 +1,11 @@
-import type { Command } from 'commander';
-import { getDatabase, listDatabases } from '../api/operations.js';
-import type { ProtectedDatabaseSummary } from '../api/schemas/databases.js';
-import { orDash, relativeAge, timestampWithAge } from '../output/format.js';
-import { fields, type Column } from '../output/writer.js';
-import type { Session } from '../session.js';
-import { requireId, type PageFlags } from './args.js';
-import { examples, type CommandHost } from './host.js';
-import { allOption, cursorOption, limitOption, runList } from './list.js';
-import { notProofNote } from './proof.js';
+import { getDatabase, listDatabases } from '../../api/operations/databases.js';
+import type { ProtectedDatabaseSummary } from '../../api/schemas/databases.js';
+import { orDash, relativeAge, timestampWithAge } from '../../output/format.js';
+import { fields, type Column } from '../../output/writer.js';
+import type { Session } from '../../session.js';
+import { requireId, type PageFlags } from '../args.js';
+import { runList } from '../list.js';
+import { notProofNote } from '../proof.js';
 
 const columns = (now: Date): Column<ProtectedDatabaseSummary>[] => [
   { header: 'ID', value: (d) => d.id },
@@ -28,7 +26,8 @@ export function runDatabasesList(session: Session, flags: PageFlags): Promise<vo
   });
 }
 
-export async function runDatabasesGet(session: Session, databaseId: string): Promise<void> {
+export async function runDatabasesGet(session: Session, rawId: string): Promise<void> {
+  const databaseId = requireId(rawId, 'database id');
   const { data } = await (await session.api()).send(getDatabase(databaseId));
   const d = data.database;
   const now = session.now();
@@ -48,22 +47,4 @@ export async function runDatabasesGet(session: Session, databaseId: string): Pro
     ]),
     notProofNote(),
   ]);
-}
-
-export function registerDatabases(program: Command, host: CommandHost): void {
-  const databases = program.command('databases').description('Protected databases (created in the dashboard only)');
-  databases
-    .command('list')
-    .description('List protected databases (listDatabases)')
-    .addOption(limitOption())
-    .addOption(cursorOption())
-    .addOption(allOption())
-    .addHelpText('after', examples('svc databases list', 'svc databases list --all --json | jq -r ".databases[].id"'))
-    .action((flags: PageFlags, cmd: Command) => host.run(cmd, (s) => runDatabasesList(s, flags)));
-  databases
-    .command('get')
-    .description('Show one protected database (getDatabase)')
-    .argument('<databaseId>', 'database id')
-    .addHelpText('after', examples('svc databases get db_123'))
-    .action((id: string, _flags, cmd: Command) => host.run(cmd, (s) => runDatabasesGet(s, requireId(id, 'database id'))));
 }

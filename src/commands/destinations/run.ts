@@ -1,12 +1,10 @@
-import type { Command } from 'commander';
-import { getDestination, listDestinations } from '../api/operations.js';
-import type { BackupDestinationSummary } from '../api/schemas/destinations.js';
-import { orDash, relativeAge, timestampWithAge } from '../output/format.js';
-import { fields, type Column } from '../output/writer.js';
-import type { Session } from '../session.js';
-import { requireId, type PageFlags } from './args.js';
-import { examples, type CommandHost } from './host.js';
-import { allOption, cursorOption, limitOption, runList } from './list.js';
+import { getDestination, listDestinations } from '../../api/operations/destinations.js';
+import type { BackupDestinationSummary } from '../../api/schemas/destinations.js';
+import { orDash, relativeAge, timestampWithAge } from '../../output/format.js';
+import { fields, type Column } from '../../output/writer.js';
+import type { Session } from '../../session.js';
+import { requireId, type PageFlags } from '../args.js';
+import { runList } from '../list.js';
 
 const columns = (now: Date): Column<BackupDestinationSummary>[] => [
   { header: 'ID', value: (d) => d.id },
@@ -27,7 +25,8 @@ export function runDestinationsList(session: Session, flags: PageFlags): Promise
   });
 }
 
-export async function runDestinationsGet(session: Session, destinationId: string): Promise<void> {
+export async function runDestinationsGet(session: Session, rawId: string): Promise<void> {
+  const destinationId = requireId(rawId, 'destination id');
   const { data } = await (await session.api()).send(getDestination(destinationId));
   const d = data.destination;
   const now = session.now();
@@ -45,22 +44,4 @@ export async function runDestinationsGet(session: Session, destinationId: string
       ['created', timestampWithAge(d.createdAt, now)],
     ]),
   ]);
-}
-
-export function registerDestinations(program: Command, host: CommandHost): void {
-  const destinations = program.command('destinations').description('Backup destinations (object storage; never shows credentials)');
-  destinations
-    .command('list')
-    .description('List backup destinations (listDestinations)')
-    .addOption(limitOption())
-    .addOption(cursorOption())
-    .addOption(allOption())
-    .addHelpText('after', examples('svc destinations list', 'svc destinations list --all --json'))
-    .action((flags: PageFlags, cmd: Command) => host.run(cmd, (s) => runDestinationsList(s, flags)));
-  destinations
-    .command('get')
-    .description('Show one backup destination (getDestination)')
-    .argument('<destinationId>', 'destination id')
-    .addHelpText('after', examples('svc destinations get dst_123'))
-    .action((id: string, _flags, cmd: Command) => host.run(cmd, (s) => runDestinationsGet(s, requireId(id, 'destination id'))));
 }

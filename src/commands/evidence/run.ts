@@ -1,13 +1,11 @@
-import type { Command } from 'commander';
-import { getEvidence, listEvidence } from '../api/operations.js';
-import type { EvidenceItem, ProofSemantics } from '../api/schemas/evidence.js';
-import { formatBytes, relativeAge, timestampWithAge } from '../output/format.js';
-import { fields, table, type Column } from '../output/writer.js';
-import type { Session } from '../session.js';
-import { requireId, type PageFlags } from './args.js';
-import { examples, type CommandHost } from './host.js';
-import { allOption, cursorOption, limitOption, runList } from './list.js';
-import { proofSemanticsBlock } from './proof.js';
+import { getEvidence, listEvidence } from '../../api/operations/evidence.js';
+import type { EvidenceItem, ProofSemantics } from '../../api/schemas/evidence.js';
+import { formatBytes, relativeAge, timestampWithAge } from '../../output/format.js';
+import { fields, table, type Column } from '../../output/writer.js';
+import type { Session } from '../../session.js';
+import { requireId, type PageFlags } from '../args.js';
+import { runList } from '../list.js';
+import { proofSemanticsBlock } from '../proof.js';
 
 const integrity = (e: EvidenceItem): string =>
   e.integrityVerification ? e.integrityVerification.result : 'not verified';
@@ -32,7 +30,8 @@ export function runEvidenceList(session: Session, flags: PageFlags & { database?
   });
 }
 
-export async function runEvidenceGet(session: Session, backupJobId: string): Promise<void> {
+export async function runEvidenceGet(session: Session, rawId: string): Promise<void> {
+  const backupJobId = requireId(rawId, 'backup job id');
   const { data } = await (await session.api()).send(getEvidence(backupJobId));
   const e = data.evidence;
   const now = session.now();
@@ -67,23 +66,4 @@ export async function runEvidenceGet(session: Session, backupJobId: string): Pro
     ),
     proofSemanticsBlock(data.proofSemantics),
   ]);
-}
-
-export function registerEvidence(program: Command, host: CommandHost): void {
-  const evidence = program.command('evidence').description('Evidence recorded about backups (artifact, integrity checks, audit events)');
-  evidence
-    .command('list')
-    .description('List evidence items (listEvidence)')
-    .option('--database <databaseId>', 'only evidence of this database')
-    .addOption(limitOption())
-    .addOption(cursorOption())
-    .addOption(allOption())
-    .addHelpText('after', examples('svc evidence list --database db_123', 'svc evidence list --all --json'))
-    .action((flags: PageFlags & { database?: string }, cmd: Command) => host.run(cmd, (s) => runEvidenceList(s, flags)));
-  evidence
-    .command('get')
-    .description('Show the evidence of one backup job (getEvidence)')
-    .argument('<backupJobId>', 'backup job id')
-    .addHelpText('after', examples('svc evidence get bj_123'))
-    .action((id: string, _flags, cmd: Command) => host.run(cmd, (s) => runEvidenceGet(s, requireId(id, 'backup job id'))));
 }

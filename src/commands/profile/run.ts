@@ -1,10 +1,8 @@
-import type { Command } from 'commander';
-import { getProfile } from '../api/operations.js';
-import type { PublicApiProfile } from '../api/schemas/profile.js';
-import { orDash, timestampWithAge } from '../output/format.js';
-import { fields, type Field } from '../output/writer.js';
-import type { Session } from '../session.js';
-import { examples, type CommandHost } from './host.js';
+import { getProfile } from '../../api/operations/profile.js';
+import type { PublicApiProfile } from '../../api/schemas/profile.js';
+import { orDash, timestampWithAge } from '../../output/format.js';
+import { fields, type Field } from '../../output/writer.js';
+import type { Session } from '../../session.js';
 
 export function profileFields(p: PublicApiProfile, now: Date): Field[] {
   return [
@@ -21,12 +19,4 @@ export function profileFields(p: PublicApiProfile, now: Date): Field[] {
 export async function runProfile(session: Session): Promise<void> {
   const { data } = await (await session.api()).send(getProfile());
   session.out.render(data, [fields(profileFields(data.profile, session.now()))]);
-}
-
-export function registerProfile(program: Command, host: CommandHost): void {
-  program
-    .command('profile')
-    .description('Show the API key in use: organization, scopes, expiry (getProfile)')
-    .addHelpText('after', examples('svc profile', 'svc profile --json | jq -r .profile.scopes[]'))
-    .action((_opts, cmd: Command) => host.run(cmd, runProfile));
 }

@@ -1,11 +1,9 @@
-import type { Command } from 'commander';
-import { getRecoveryCandidate, getRecoverySummary, getRecoveryWindowProof } from '../api/operations.js';
-import type { RecoveryWindowDecision } from '../api/schemas/recovery.js';
-import { orDash, timestampWithAge, yesNo } from '../output/format.js';
-import { fields, text, type Block } from '../output/writer.js';
-import type { Session } from '../session.js';
-import { isoTimestamp, requireId } from './args.js';
-import { examples, type CommandHost } from './host.js';
+import { getRecoveryCandidate, getRecoverySummary, getRecoveryWindowProof } from '../../api/operations/recovery.js';
+import type { RecoveryWindowDecision } from '../../api/schemas/recovery.js';
+import { orDash, timestampWithAge, yesNo } from '../../output/format.js';
+import { fields, text, type Block } from '../../output/writer.js';
+import type { Session } from '../../session.js';
+import { isoTimestamp, requireId } from '../args.js';
 
 function windowBlock(w: RecoveryWindowDecision, now: Date, title: string): Block {
   return fields(
@@ -39,7 +37,8 @@ function verdictBlocks(body: { reason: string | null; summary: string; recommend
   ];
 }
 
-export async function runRecoverySummary(session: Session, databaseId: string): Promise<void> {
+export async function runRecoverySummary(session: Session, rawId: string): Promise<void> {
+  const databaseId = requireId(rawId, 'database id');
   const { data } = await (await session.api()).send(getRecoverySummary(databaseId));
   const now = session.now();
   session.out.render(data, [
@@ -48,7 +47,9 @@ export async function runRecoverySummary(session: Session, databaseId: string): 
   ]);
 }
 
-export async function runRecoveryCandidate(session: Session, databaseId: string, incidentTime: string): Promise<void> {
+export async function runRecoveryCandidate(session: Session, rawId: string, rawIncidentTime: string): Promise<void> {
+  const databaseId = requireId(rawId, 'database id');
+  const incidentTime = isoTimestamp(rawIncidentTime, '--incident-time');
   const { data } = await (await session.api()).send(getRecoveryCandidate(databaseId, incidentTime));
   const now = session.now();
   session.out.render(data, [
@@ -60,7 +61,8 @@ export async function runRecoveryCandidate(session: Session, databaseId: string,
   ]);
 }
 
-export async function runRecoveryProof(session: Session, windowId: string): Promise<void> {
+export async function runRecoveryProof(session: Session, rawId: string): Promise<void> {
+  const windowId = requireId(rawId, 'window id');
   const { data } = await (await session.api()).send(getRecoveryWindowProof(windowId));
   const now = session.now();
   const { baselineArtifact, cursorChain, schemaDigest } = data.proof;
@@ -79,31 +81,4 @@ export async function runRecoveryProof(session: Session, windowId: string): Prom
       'Proof',
     ),
   ]);
-}
-
-export function registerRecovery(program: Command, host: CommandHost): void {
-  const recovery = program.command('recovery').description('Recovery summary, incident-time candidates and recovery-window proof');
-  recovery
-    .command('summary')
-    .description("Show a database's latest recovery window decision (getRecoverySummary)")
-    .argument('<databaseId>', 'database id')
-    .addHelpText('after', examples('svc recovery summary db_123'))
-    .action((id: string, _f, cmd: Command) => host.run(cmd, (s) => runRecoverySummary(s, requireId(id, 'database id'))));
-  recovery
-    .command('candidate')
-    .description('Find the closest restore-ready candidate before an incident (getRecoveryCandidate)')
-    .argument('<databaseId>', 'database id')
-    .requiredOption('--incident-time <iso8601>', 'when the incident happened, e.g. 2026-11-20T14:30:00Z')
-    .addHelpText('after', examples('svc recovery candidate db_123 --incident-time 2026-11-20T14:30:00Z'))
-    .action((id: string, flags: { incidentTime: string }, cmd: Command) =>
-      host.run(cmd, (s) =>
-        runRecoveryCandidate(s, requireId(id, 'database id'), isoTimestamp(flags.incidentTime, '--incident-time')),
-      ),
-    );
-  recovery
-    .command('proof')
-    .description('Show the proof behind a recovery window (getRecoveryWindowProof)')
-    .argument('<windowId>', 'recovery window id')
-    .addHelpText('after', examples('svc recovery proof rw_123'))
-    .action((id: string, _f, cmd: Command) => host.run(cmd, (s) => runRecoveryProof(s, requireId(id, 'window id'))));
 }

@@ -1,8 +1,7 @@
-import type { Command } from 'commander';
-import { z } from 'zod';
-import { CliError, UsageError } from '../errors.js';
-import { ExitCode } from '../exit-codes.js';
-import { fields, table, text } from '../output/writer.js';
+import * as z from 'zod';
+import { CliError, UsageError } from '../../errors.js';
+import { ExitCode } from '../../exit-codes.js';
+import { fields, table, text } from '../../output/writer.js';
 import {
   DEFAULT_SANDBOX_PORT,
   SANDBOX_NOTICE,
@@ -10,9 +9,8 @@ import {
   startSandbox,
   type RunningSandbox,
   type SandboxTokenInfo,
-} from '../sandbox/index.js';
-import type { Session } from '../session.js';
-import { examples, type CommandHost } from './host.js';
+} from '../../sandbox/index.js';
+import type { Session } from '../../session.js';
 
 export interface SandboxFlags {
   port?: string;
@@ -38,6 +36,7 @@ async function start(session: Session, opts: SandboxOptions): Promise<RunningSan
     return await startSandbox({
       port: opts.port,
       dataDir: opts.dataDir,
+      recentTimestamps: true,
       onRequest: (e) => session.ui.info(`${e.method} ${e.path} ${e.status} ${e.ms}ms ${e.token ?? '-'} ${e.requestId}`),
       onInternalError: (m) => session.ui.warn(`sandbox bug, answered as 500: ${m}`),
     });
@@ -106,29 +105,13 @@ export function sigtermSignal(): { signal: AbortSignal; dispose(): void } {
   return { signal: controller.signal, dispose: () => process.off('SIGTERM', onTerm) };
 }
 
-export function registerSandbox(program: Command, host: CommandHost, termination = sigtermSignal): void {
-  program
-    .command('sandbox')
-    .description('Run a local stand-in of the API v1 on 127.0.0.1 for development and CI (never the service)')
-    .option('--port <n>', `port on 127.0.0.1; 0 picks a free one (default ${DEFAULT_SANDBOX_PORT})`)
-    .option('--data <dir>', 'data set laid out like fixtures/ (api/, sandbox/, artifacts/)')
-    .addHelpText(
-      'after',
-      `\n${SANDBOX_NOTICE}\nIt prints its base URL and fixed demo tokens (full, read-only, no-scope, expired, revoked,\norg-b, tiny-budget) and serves until Ctrl-C or SIGTERM.\n${examples(
-        'svc sandbox',
-        'svc sandbox --port 0 --json > sandbox.json &',
-        'SVC_BASE_URL=http://127.0.0.1:4010 SVC_API_KEY=svc_sandbox_3eb1d95aaff52a54cd98169b4d6d4c70 svc backups trigger db_orders --wait',
-      )}`,
-    )
-    .action((flags: SandboxFlags, cmd: Command) =>
-      host.run(cmd, async (session) => {
-        const opts = sandboxOptions(flags);
-        const term = termination();
-        try {
-          await runSandbox(session, opts, AbortSignal.any([session.ctx.signal, term.signal]));
-        } finally {
-          term.dispose();
-        }
-      }),
-    );
+/** `svc sandbox`: validated flags, then serve until SIGINT or SIGTERM. */
+export async function runSandboxCommand(session: Session, flags: SandboxFlags, termination = sigtermSignal): Promise<void> {
+  const opts = sandboxOptions(flags);
+  const term = termination();
+  try {
+    await runSandbox(session, opts, AbortSignal.any([session.ctx.signal, term.signal]));
+  } finally {
+    term.dispose();
+  }
 }

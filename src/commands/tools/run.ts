@@ -1,13 +1,11 @@
-import type { Command } from 'commander';
-import { getMcpToolCatalog } from '../api/operations.js';
-import { SUPPORTED_TOOL_CONTRACT, type ToolCatalog, type ToolEntry } from '../api/schemas/tools.js';
-import { CliError } from '../errors.js';
-import { ExitCode } from '../exit-codes.js';
-import { orDash } from '../output/format.js';
-import { fields, table, text } from '../output/writer.js';
-import type { Session } from '../session.js';
-import { requireId } from './args.js';
-import { examples, type CommandHost } from './host.js';
+import { getMcpToolCatalog } from '../../api/operations/tools.js';
+import { SUPPORTED_TOOL_CONTRACT, type ToolCatalog, type ToolEntry } from '../../api/schemas/tools.js';
+import { CliError } from '../../errors.js';
+import { ExitCode } from '../../exit-codes.js';
+import { orDash } from '../../output/format.js';
+import { fields, table, text } from '../../output/writer.js';
+import type { Session } from '../../session.js';
+import { requireId } from '../args.js';
 
 export type ToolKind = 'live' | 'no live route' | 'advisory';
 
@@ -65,7 +63,8 @@ export async function runToolsList(session: Session): Promise<void> {
   ]);
 }
 
-export async function runToolsGet(session: Session, name: string): Promise<void> {
+export async function runToolsGet(session: Session, rawName: string): Promise<void> {
+  const name = requireId(rawName, 'tool name');
   const catalog = await fetchCatalog(session);
   const tool = catalog.tools.find((t) => t.name === name);
   if (!tool) {
@@ -85,19 +84,4 @@ export async function runToolsGet(session: Session, name: string): Promise<void>
       ['description', tool.description],
     ]),
   ]);
-}
-
-export function registerTools(program: Command, host: CommandHost): void {
-  const tools = program.command('tools').description('The external-agent tool catalog (getMcpToolCatalog)');
-  tools
-    .command('list')
-    .description('List tools: live, no live route, or advisory, with their human gates')
-    .addHelpText('after', examples('svc tools list', 'svc tools list --json'))
-    .action((_f, cmd: Command) => host.run(cmd, runToolsList));
-  tools
-    .command('get')
-    .description('Show one tool of the catalog')
-    .argument('<name>', 'tool name, e.g. svc.backup.trigger')
-    .addHelpText('after', examples('svc tools get svc.backup.trigger'))
-    .action((name: string, _f, cmd: Command) => host.run(cmd, (s) => runToolsGet(s, requireId(name, 'tool name'))));
 }

@@ -1,0 +1,66 @@
+/**
+ * `npm run bench [-- --quick]`: builds (npm script), then runs every row and prints one table:
+ * figure, baseline, ratio, target, pass/fail. Each row is also a script of its own
+ * (`node bench/<row>.mjs [--quick]`). All fixtures (artifact files, a PostgreSQL cluster, a dump,
+ * servers) live in temp dirs and child processes that are removed at the end, on failure and on
+ * Ctrl-C. Needs curl, sha256sum, tee, GNU time (/usr/bin/time) and PostgreSQL client and server
+ * binaries; on Debian/Ubuntu: apt-get install -y curl time postgresql.
+ * Exit status 1 when a target is missed or a row could not run.
+ */
+import { execFileSync } from 'node:child_process';
+import { availableParallelism, cpus, totalmem } from 'node:os';
+import { cleanupAll, GNU_TIME, which } from './lib/common.mjs';
+import { printTable } from './lib/table.mjs';
+import * as download from './download.mjs';
+import * as list from './list.mjs';
+import * as paging from './paging.mjs';
+import * as restore from './restore.mjs';
+import * as startup from './startup.mjs';
+
+const quick = process.argv.includes('--quick');
+const log = (m) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${m}\n`);
+const started = performance.now();
+
+const version = (cmd, args = ['--version']) => {
+  if (!which(cmd)) return 'missing';
+  try {
+    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\n')[0].trim();
+  } catch {
+    return 'present';
+  }
+};
+
+process.stdout.write(
+  [
+    `svc bench${quick ? ' (--quick: fewer runs, smaller files)' : ''}`,
+    `node ${process.version}, ${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM`,
+    `curl: ${version('curl')}; GNU time: ${GNU_TIME ? 'yes' : 'missing (apt-get install -y time)'}; pg_restore: ${version('pg_restore')}`,
+    'Ratios compare medians of interleaved runs measured in this run, on this machine.',
+    '',
+  ].join('\n') + '\n',
+);
+
+const rows = [];
+try {
+  for (const [name, mod] of Object.entries({ startup, list, download, paging, restore })) {
+    log(`${name}: start`);
+    try {
+      rows.push(...(await mod.run({ quick, log })));
+    } catch (err) {
+      log(`${name}: could not run: ${err?.message ?? err}`);
+      rows.push({ what: `${name} (not run)`, figure: '-', baseline: '-', ratio: '-', targetText: '-', pass: undefined, note: String(err?.message ?? err).split('\n')[0] });
+    } finally {
+      await cleanupAll();
+    }
+  }
+} finally {
+  await cleanupAll();
+}
+
+process.stdout.write('\n');
+printTable(rows);
+const failed = rows.filter((r) => r.pass !== true);
+process.stdout.write(
+  `\n${rows.length - failed.length} of ${rows.length} targets met in ${((performance.now() - started) / 1000).toFixed(0)} s.\n`,
+);
+process.exitCode = failed.length ? 1 : 0;

@@ -1,0 +1,41 @@
+import type { Command } from 'commander';
+import type { PageFlags } from '../args.js';
+import { examples, type CommandHost } from '../host.js';
+import { allOption, cursorOption, limitOption } from '../paging-options.js';
+import type { TriggerFlags } from './run.js';
+
+/** The work lives in ./run.js, loaded only when one of these commands runs. */
+const load = () => import('./run.js');
+
+/** Adds the backups verbs to their group command (program.ts creates it). */
+export function registerBackups(backups: Command, host: CommandHost): void {
+  backups
+    .command('list')
+    .description("List a database's backup jobs (listDatabaseBackups)")
+    .argument('<databaseId>', 'database id')
+    .addOption(limitOption())
+    .addOption(cursorOption())
+    .addOption(allOption())
+    .addHelpText('after', examples('svc backups list db_123', 'svc backups list db_123 --all --json'))
+    .action((id: string, flags: PageFlags, cmd: Command) => host.run(cmd, load, (m, s) => m.runBackupsList(s, id, flags)));
+  backups
+    .command('get')
+    .description('Show a backup job and its artifact (getBackup)')
+    .argument('<backupJobId>', 'backup job id')
+    .addHelpText('after', examples('svc backups get bj_123', 'svc backups get bj_123 --json | jq .artifact.checksumSha256'))
+    .action((id: string, _flags, cmd: Command) => host.run(cmd, load, (m, s) => m.runBackupsGet(s, id)));
+  backups
+    .command('trigger')
+    .description('Start an ad-hoc backup job (triggerBackup); --wait follows it to the end')
+    .argument('<databaseId>', 'database id')
+    .option('--idempotency-key <key>', 'reuse a key to make a retried trigger safe (1-200 characters; default: a new UUID)')
+    .option('--wait', 'poll the job until it completes or fails (exit 12 on failure)')
+    .option('--wait-timeout <seconds>', 'give up waiting after this long (exit 9); the job goes on', '3600')
+    .addHelpText(
+      'after',
+      examples('svc backups trigger db_123', 'svc backups trigger db_123 --wait', 'svc backups trigger db_123 --idempotency-key nightly-2026-11-21 --json'),
+    )
+    .action((id: string, flags: TriggerFlags, cmd: Command) =>
+      host.run(cmd, load, (m, s) => m.runBackupsTrigger(s, m.triggerOptions(id, flags))),
+    );
+}

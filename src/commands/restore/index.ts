@@ -1,0 +1,59 @@
+import type { Command } from 'commander';
+import { examples, type CommandHost } from '../host.js';
+import type { RestoreFlags } from '../restore-exec.js';
+
+/** The restore engine (download, preflight, pg_restore, execa) is loaded only by create and run. */
+const loadEngine = () => import('../restore-exec.js');
+
+/** Adds the restore verbs to their group command (program.ts creates it). */
+export function registerRestore(restore: Command, host: CommandHost): void {
+  restore
+    .command('get')
+    .description('Show a restore job with its proof flags (getRestore)')
+    .argument('<restoreJobId>', 'restore job id')
+    .option('--watch', 'poll until the job reaches a final state (exit 12 if it failed)')
+    .option('--wait-timeout <seconds>', 'with --watch: give up after this long (exit 9)', '3600')
+    .addHelpText('after', examples('svc restore get rj_123', 'svc restore get rj_123 --watch', 'svc restore get rj_123 --json | jq .restoreJob.proof'))
+    .action((id: string, flags: { watch?: boolean; waitTimeout: string }, cmd: Command) =>
+      host.run(cmd, () => import('./run.js'), (m, s) => m.runRestoreGet(s, id, flags)),
+    );
+
+  const engineFlags = (c: Command): Command =>
+    c
+      .option('--target <dsn>', 'target database URI, postgresql://user@host:port/db (env: SVC_TARGET_DSN)')
+      .option('--jobs <n>', 'parallel pg_restore jobs (default: CPUs, at most 4); for --in-place it gives up atomicity')
+      .option('--work-dir <dir>', 'where the artifact is downloaded (default: the OS temp dir)')
+      .option('--keep-artifact', 'keep the verified artifact file after the restore')
+      .option('--in-place', 'replace the contents of the existing target database')
+      .option('--confirm', 'confirm an --in-place restore without a prompt (required when not on a terminal)');
+
+  engineFlags(
+    restore
+      .command('create')
+      .description('Create a restore job (createRestore) and run it here: download, verify SHA-256, pg_restore')
+      .requiredOption('--backup <backupJobId>', 'the completed backup job to restore'),
+  )
+    .option('--dry-run', 'run the preflight checks and print the plan; create nothing')
+    .option('--idempotency-key <key>', 'key for createRestore (1-200 characters; default: a new UUID)')
+    .addHelpText(
+      'after',
+      examples(
+        'SVC_TARGET_DSN=postgresql://app@localhost:5432/orders_restored svc restore create --backup bj_123',
+        'svc restore create --backup bj_123 --target postgresql://app@db.internal/orders --in-place --confirm',
+        'svc restore create --backup bj_123 --target postgresql://app@localhost/orders_check --dry-run',
+      ) +
+        '\nnew_database (default) creates the target database (TEMPLATE template0) and refuses a non-empty one.\n' +
+        'in_place drops and recreates the archive\'s objects in the existing database, in one transaction unless --jobs is given.\n',
+    )
+    .action((flags: RestoreFlags & { backup: string }, cmd: Command) =>
+      host.run(cmd, loadEngine, (m, s) => m.runRestoreCreate(s, m.backupIdArg(flags.backup), flags)),
+    );
+
+  engineFlags(
+    restore
+      .command('run')
+      .description('Run the local restore engine on a createRestore response read from stdin (for automation)'),
+  )
+    .addHelpText('after', examples('curl ... -X POST $SVC_BASE_URL/api/v1/restores ... > restore.json && svc restore run --target "$DSN" < restore.json'))
+    .action((flags: RestoreFlags, cmd: Command) => host.run(cmd, loadEngine, (m, s) => m.runRestoreRun(s, flags)));
+}

@@ -1,0 +1,28 @@
+import type { Command } from 'commander';
+import { DEFAULT_SANDBOX_PORT, SANDBOX_NOTICE } from '../../sandbox/notice.js';
+import { examples, type CommandHost } from '../host.js';
+import type { SandboxFlags } from './run.js';
+
+/** The sandbox (its data loader, server and schemas) is loaded only when `svc sandbox` runs. */
+export function registerSandbox(
+  program: Command,
+  host: CommandHost,
+  termination?: () => { signal: AbortSignal; dispose(): void },
+): void {
+  program
+    .command('sandbox')
+    .description('Run a local stand-in of the API v1 on 127.0.0.1 for development and CI (never the service)')
+    .option('--port <n>', `port on 127.0.0.1; 0 picks a free one (default ${DEFAULT_SANDBOX_PORT})`)
+    .option('--data <dir>', 'data set laid out like fixtures/ (api/, sandbox/, artifacts/)')
+    .addHelpText(
+      'after',
+      `\n${SANDBOX_NOTICE}\nIt prints its base URL and fixed demo tokens (full, read-only, no-scope, expired, revoked,\norg-b, tiny-budget) and serves until Ctrl-C or SIGTERM.\n${examples(
+        'svc sandbox',
+        'svc sandbox --port 0 --json > sandbox.json &',
+        'SVC_BASE_URL=http://127.0.0.1:4010 SVC_API_KEY=svc_sandbox_3eb1d95aaff52a54cd98169b4d6d4c70 svc backups trigger db_orders --wait',
+      )}`,
+    )
+    .action((flags: SandboxFlags, cmd: Command) =>
+      host.run(cmd, () => import('./run.js'), (m, session) => m.runSandboxCommand(session, flags, termination)),
+    );
+}
