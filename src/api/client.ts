@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { loadUndici, networkErrorCode } from './undici.js';
+import { loadUndici, networkErrorCode, type UndiciAgent, type UndiciTransport } from './undici.js';
 import type { z } from 'zod';
 import { ApiError, ConnectionError, CliError, ContractError, InterruptedError, TimeoutError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
@@ -64,7 +64,7 @@ function safeJson(text: string): unknown {
 export class ApiClient {
   readonly #config: ClientConfig;
   readonly #origin: string;
-  #undici: Promise<{ agent: Dispatcher; request: typeof import('undici').request }> | undefined;
+  #undici: Promise<{ agent: UndiciAgent; request: UndiciTransport['request'] }> | undefined;
 
   constructor(config: ClientConfig) {
     this.#config = config;
@@ -72,12 +72,11 @@ export class ApiClient {
   }
 
   /**
-   * undici is loaded on the first request, not at start-up: `--help` and local errors never pay for it.
-   * One keep-alive connection for the whole run: an --all walk reuses the same socket (cli-contract 6).
+   * undici is loaded on the first request (src/api/undici.ts). One keep-alive connection for the whole run: an --all walk reuses the same socket (cli-contract 6).
    * The client's requests are sequential, and with more than one connection allowed undici's pool
    * opens a second socket while the first is still settling after a response.
    */
-  #transport(): Promise<{ agent: Dispatcher; request: typeof import('undici').request }> {
+  #transport(): Promise<{ agent: UndiciAgent; request: UndiciTransport['request'] }> {
     this.#undici ??= loadUndici().then(({ Agent, request }) => ({
       agent: new Agent({ keepAliveTimeout: 30_000, connections: 1 }),
       request,

@@ -3,7 +3,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
-import { loadUndici, networkErrorCode } from '../api/undici.js';
+import { loadUndici, networkErrorCode, type UndiciTransport } from '../api/undici.js';
 import { IntegrityError, InterruptedError } from '../errors.js';
 import { isRetryableStatus, parseRetryAfterMs, retryDelayMs } from '../api/retry-policy.js';
 
@@ -151,7 +151,7 @@ async function transfer(
   opts: DownloadOptions,
   sink: Sink,
   dispatcher: Dispatcher,
-  request: typeof import('undici').request,
+  request: UndiciTransport['request'],
 ): Promise<void> {
   const total = opts.expectedSize;
   const resumeAt = sink.received;
