@@ -36,8 +36,11 @@ function resolveTarget(session: Session, flags: RestoreFlags): Target {
     throw new UsageError('No restore target given.', 'Pass --target postgresql://user@host:5432/dbname, or set SVC_TARGET_DSN.');
   }
   const target = parseTarget(raw, session.ctx.env);
-  session.secrets.add(target.password);
-  session.secrets.add(raw);
+  if (target.password !== undefined) {
+    // The raw URI is a secret only when it carries a password; without one it is the redacted form itself.
+    session.secrets.add(target.password);
+    session.secrets.add(raw);
+  }
   if (fromFlag !== undefined && target.password !== undefined) {
     session.ui.warn('The password in --target is visible to other local users in the process list; prefer SVC_TARGET_DSN, PGPASSWORD or ~/.pgpass.');
   }
