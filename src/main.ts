@@ -6,11 +6,14 @@ import { clackPrompter } from './ui/prompter.js';
 /** The process entry: real streams and signals around run(). */
 export async function main(): Promise<void> {
   const interrupt = new AbortController();
-  process.on('SIGINT', () => {
+  const onSignal = () => {
     // First Ctrl-C: let the running step clean up (partial files, child processes). Second: leave now.
     if (interrupt.signal.aborted) process.exit(130);
     interrupt.abort();
-  });
+  };
+  process.on('SIGINT', onSignal);
+  // A CI runner cancelling a job sends SIGTERM: the same clean-up (the PGPASSFILE above all) applies.
+  process.on('SIGTERM', onSignal);
   // `svc ... | head` closes stdout early; that is not an error worth a stack trace.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);

@@ -140,10 +140,10 @@ describe.concurrent('jobs, waits, interrupts and svc sandbox', () => {
     expect(errorEnvelope(r.stderr.split('\n').filter((l) => l.startsWith('{')).join(''))).toMatchObject({ code: 'wait_timeout' });
   });
 
-  it('130: SIGINT during restore get --watch', async () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('130: %s during restore get --watch', async (signal) => {
     const child = spawnSvc(['restore', 'get', queuedRestoreId, '--watch'], { env: sb.env() });
     await waitForOutput(child, 'stderr', new RegExp(`Restore ${queuedRestoreId}: queued\\n`));
-    child.kill('SIGINT');
+    child.kill(signal);
     const r = await child;
     expect(r.exitCode).toBe(130);
     expect(String(r.stderr)).toContain(`error: Stopped waiting; Restore ${queuedRestoreId} goes on at the service.`);
