@@ -39,7 +39,13 @@ export function isoTimestamp(raw: string | undefined, what: string): string {
 
 export function idempotencyKey(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
-  return check(z.string().min(1).max(200), raw, '--idempotency-key', 'it must be 1 to 200 characters');
+  // Sent as an HTTP header: only printable ASCII, without leading or trailing spaces, can go there as given.
+  return check(
+    z.string().min(1).max(200).regex(/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/),
+    raw,
+    '--idempotency-key',
+    'it must be 1 to 200 printable ASCII characters (no leading or trailing space)',
+  );
 }
 
 export function positiveSeconds(raw: string | undefined, what: string): number {

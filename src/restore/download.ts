@@ -40,6 +40,8 @@ const EXPIRED_HINT = 'Run the restore again to get fresh download coordinates (p
 
 class Sink {
   #stream: WriteStream;
+  /** A write error of the file (disk full, EIO): kept here, so it is never an unhandled 'error' event. */
+  #error: Error | undefined;
   hash: Hash = createHash('sha256');
   received = 0;
 
@@ -48,13 +50,29 @@ class Sink {
   }
 
   #open(): WriteStream {
-    return createWriteStream(this.path, { flags: 'w', mode: 0o600, highWaterMark: WRITE_BUFFER });
+    const stream = createWriteStream(this.path, { flags: 'w', mode: 0o600, highWaterMark: WRITE_BUFFER });
+    stream.on('error', (err) => {
+      this.#error ??= err;
+    });
+    return stream;
+  }
+
+  /** Throws once the file can no longer be written: the download cannot succeed, retries or not. */
+  #check(): void {
+    const err = this.#error ?? this.#stream.errored;
+    if (!err) return;
+    throw new IntegrityError(
+      `Could not write the artifact to the work directory: ${networkErrorCode(err, 'write failed')}. Nothing was restored.`,
+      'Free some space (or pass --work-dir on another disk), then run the restore again.',
+    );
   }
 
   async write(chunk: Buffer): Promise<void> {
+    this.#check();
     this.hash.update(chunk);
     this.received += chunk.length;
-    if (!this.#stream.write(chunk)) await once(this.#stream, 'drain');
+    if (!this.#stream.write(chunk)) await once(this.#stream, 'drain').catch(() => {});
+    this.#check();
   }
 
   /** The server ignored our Range request: throw away what we have and count from zero. */
@@ -66,9 +84,11 @@ class Sink {
   }
 
   async close(): Promise<void> {
-    if (this.#stream.closed) return;
-    this.#stream.end();
-    await once(this.#stream, 'close');
+    if (!this.#stream.closed) {
+      this.#stream.end();
+      await once(this.#stream, 'close').catch(() => {});
+    }
+    this.#check();
   }
 }
 

@@ -32,6 +32,10 @@ export async function createPgEnv(target: Target, baseEnv: Record<string, string
     // Never prompt: a missing password must fail, not hang a CI job.
     PGCONNECT_TIMEOUT: target.params.PGCONNECT_TIMEOUT ?? baseEnv.PGCONNECT_TIMEOUT ?? '10',
   };
+  // libpq ranks a service file above PG* variables, and PGHOSTADDR replaces the host's address:
+  // either one from the user's shell would send the restore somewhere other than --target.
+  delete env.PGSERVICE;
+  delete env.PGHOSTADDR;
   if (target.password === undefined) return { env, dispose: async () => {} };
 
   const dir = await mkdtemp(join(tmpdir(), 'svc-pgpass-'));

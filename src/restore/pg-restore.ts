@@ -42,7 +42,6 @@ export async function runPgRestore(
   env: Record<string, string | undefined>,
   scrubber: SecretScrubber,
   signal: AbortSignal,
-  onStart?: (pid: number | undefined) => void,
 ): Promise<PgRestoreRun> {
   const started = performance.now();
   const child = execa('pg_restore', args, {
@@ -56,7 +55,6 @@ export async function runPgRestore(
     stdin: 'ignore',
     stdout: 'ignore',
   });
-  onStart?.(child.pid);
   const result = await child;
   const durationMs = Math.round(performance.now() - started);
   const stderr = scrubber.scrub(typeof result.stderr === 'string' ? result.stderr : '');
