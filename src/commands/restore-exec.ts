@@ -47,7 +47,7 @@ function resolveTarget(session: Session, flags: RestoreFlags): Target {
   return target;
 }
 
-function engineOptions(session: Session, flags: RestoreFlags, target: Target, mode: RestoreMode): EngineOptions {
+function engineOptions(flags: RestoreFlags, target: Target, mode: RestoreMode): EngineOptions {
   const explicitJobs = flags.jobs === undefined ? undefined : positiveInt(flags.jobs, '--jobs', 64);
   const atomic = mode === 'in_place' && explicitJobs === undefined;
   return {
@@ -99,7 +99,7 @@ export async function runRestoreCreate(session: Session, backupJobId: string, fl
   const mode: RestoreMode = flags.inPlace ? 'in_place' : 'new_database';
   if (flags.confirm && !flags.inPlace) throw new UsageError('--confirm only applies to --in-place restores.');
   const target = resolveTarget(session, flags);
-  const opts = engineOptions(session, flags, target, mode);
+  const opts = engineOptions(flags, target, mode);
   const pre = await runPreflight(session, opts, flags.confirm === true);
 
   if (flags.dryRun) {
@@ -173,7 +173,7 @@ export async function runRestoreRun(session: Session, flags: RestoreFlags): Prom
     throw new UsageError(`The restore job's mode is ${mode}; --in-place ${flags.inPlace ? 'contradicts' : 'is required for'} it.`);
   }
   const target = resolveTarget(session, flags);
-  const opts = engineOptions(session, flags, target, mode);
+  const opts = engineOptions(flags, target, mode);
   const pre = await runPreflight(session, opts, flags.confirm === true);
   const outcome = await executeRestore(session, pre, opts, created.execution);
   renderOutcome(session, created, opts, outcome);
