@@ -1,11 +1,11 @@
 import { CommanderError, type Command } from 'commander';
-import type { CommandHost } from './commands/host.js';
 import type { Context } from './context.js';
 import { CliError, InterruptedError, isCliError, UsageError } from './errors.js';
-import { ExitCode } from './exit-codes.js';
+import { ExitCode, exitCodeForSignal } from './exit-codes.js';
 import { writeError } from './output/error-output.js';
 import { buildProgram } from './program.js';
-import { SecretScrubber } from './secrets.js';
+import { SecretScrubber, scrubbingStream } from './secrets.js';
+import type { CommandHost } from './commands/shared/verb.js';
 import type { Session } from './session.js';
 import { colorEnabled, painter } from './ui/style.js';
 
@@ -14,63 +14,85 @@ function applyToTree(cmd: Command, fn: (c: Command) => void): void {
   for (const sub of cmd.commands) applyToTree(sub, fn);
 }
 
-function toCliError(err: unknown, signal: AbortSignal): CliError {
-  if (isCliError(err)) return err;
-  if (signal.aborted) return new InterruptedError();
-  const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-  return new CliError(ExitCode.unexpected, `Unexpected failure: ${reason}`, {
-    code: 'unexpected',
-    hint: 'This is a bug in svc; please report it with the command you ran (run with --verbose for the HTTP exchanges).',
-  });
+/** commander's own exits and errors: its exit(0)s as ok, anything else as a usage error in svc's form. */
+export function commanderOutcome(err: CommanderError): number | UsageError {
+  if (err.exitCode === 0) return ExitCode.ok;
+  if (err.code === 'commander.help' || err.code === 'commander.executeSubCommandAsync') return ExitCode.usage;
+  // Commander quotes unknown options whole: `--token=svc_...` must not come back on stderr.
+  const message = err.message.replace(/^error:\s*/, '').replace(/(--?[\w-]+)=\S+/g, '$1=…');
+  return new UsageError(message, 'Run the command with --help for its options and examples.');
 }
 
-/** Runs one invocation and returns its exit code: the only place that decides how a run ends. */
-export async function run(argv: string[], ctx: Context): Promise<number> {
-  let session: Session | undefined;
-  let json = argv.includes('--json');
-  const scrubber = new SecretScrubber();
-  scrubber.add(ctx.env.SVC_API_KEY);
-
-  const host: CommandHost = {
-    async run(cmd, load, work) {
-      const flags = cmd.optsWithGlobals();
-      json = flags.json === true;
-      // Loaded here, not at start-up, and side by side: the command's module and the session's
-      // (settings, the API client, the writer) are only needed once a command runs.
-      const [module, { Session }] = await Promise.all([load(), import('./session.js')]);
-      session = await Session.open(ctx, flags, scrubber);
-      await work(module, session);
-    },
-  };
-
+/** Parses argv with commander set to throw instead of exiting, its output on the context's streams. */
+export async function parseArgv(argv: string[], host: CommandHost, ctx: Pick<Context, 'stdout' | 'stderr'>): Promise<void> {
   const program = buildProgram(host, argv);
   applyToTree(program, (c) =>
     c.exitOverride().configureOutput({
       writeOut: (s) => ctx.stdout.write(s),
       writeErr: (s) => ctx.stderr.write(s),
-      // Parse errors are reported below, in the same form (and --json envelope) as every other error.
+      // Parse errors are reported by run(), in the same form (and --json envelope) as every other error.
       outputError: () => {},
     }),
   );
+  await program.parseAsync(argv, { from: 'user' });
+}
+
+function toCliError(err: unknown, signal: AbortSignal): CliError {
+  if (signal.aborted) {
+    const interrupted = err instanceof InterruptedError ? err : new InterruptedError();
+    return interrupted.forSignal(exitCodeForSignal(signal.reason));
+  }
+  if (isCliError(err)) return err;
+  const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  return new CliError('unexpected', `Unexpected failure: ${reason}`);
+}
+
+/**
+ * The context with both output streams scrubbed: stdout of known secrets (data stays exact
+ * otherwise), stderr also of any URL query string or password. Other members stay lazy getters.
+ */
+function scrubbedContext(ctx: Context, scrubber: SecretScrubber): Context {
+  let stdout: Context['stdout'] | undefined;
+  let stderr: Context['stderr'] | undefined;
+  return Object.create(ctx, {
+    stdout: { get: () => (stdout ??= scrubbingStream(ctx.stdout, (t) => scrubber.scrubKnown(t))) },
+    stderr: { get: () => (stderr ??= scrubbingStream(ctx.stderr, (t) => scrubber.scrub(t))) },
+  }) as Context;
+}
+
+/** Runs one invocation and returns its exit code: the only place that decides how a run ends. */
+export async function run(argv: string[], rawCtx: Context): Promise<number> {
+  let session: Session | undefined;
+  let json = argv.includes('--json');
+  const scrubber = new SecretScrubber();
+  scrubber.add(rawCtx.env.SVC_API_KEY);
+  const ctx = scrubbedContext(rawCtx, scrubber);
+
+  const host: CommandHost = {
+    async run(cmd, load) {
+      const flags = cmd.optsWithGlobals();
+      json = flags.json === true;
+      // Loaded here, not at start-up, and side by side: the verb's module and the session's
+      // (settings, the API client, the writer) are only needed once a command runs.
+      const [verb, { Session }] = await Promise.all([load(), import('./session.js')]);
+      const opts = verb.options(cmd.processedArgs as string[], cmd.opts(), ctx.env);
+      session = await Session.open(ctx, flags, scrubber);
+      await verb.run(opts, session);
+    },
+  };
 
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await parseArgv(argv, host, ctx);
     return ExitCode.ok;
-  } catch (err) {
+  } catch (caught) {
+    let err = caught;
     if (err instanceof CommanderError) {
-      if (err.exitCode === 0) return ExitCode.ok;
-      if (err.code === 'commander.help' || err.code === 'commander.executeSubCommandAsync') return ExitCode.usage;
-      // Commander quotes unknown options whole: `--token=svc_...` must not come back on stderr.
-      const message = err.message.replace(/^error:\s*/, '').replace(/(--?[\w-]+)=\S+/g, '$1=…');
-      err = new UsageError(message, 'Run the command with --help for its options and examples.');
+      const outcome = commanderOutcome(err);
+      if (typeof outcome === 'number') return outcome;
+      err = outcome;
     }
     const failure = toCliError(err, ctx.signal);
-    const safe = new CliError(failure.exitCode, scrubber.scrub(failure.message), {
-      ...failure.details,
-      hint: failure.details.hint && scrubber.scrub(failure.details.hint),
-      nextAction: failure.details.nextAction && scrubber.scrub(failure.details.nextAction),
-    });
-    writeError(ctx.stderr, safe, json, painter(colorEnabled(ctx.stderrIsTTY, ctx.env, !argv.includes('--no-color'))));
+    writeError(ctx.stderr, failure, json, painter(colorEnabled(ctx.stderrIsTTY, ctx.env, !argv.includes('--no-color'))));
     return failure.exitCode;
   } finally {
     await session?.close();

@@ -17,7 +17,7 @@ export interface Context {
   stderrIsTTY: boolean;
   stdinIsTTY: boolean;
   env: Record<string, string | undefined>;
-  /** Aborted on SIGINT. */
+  /** Aborted on SIGINT, SIGTERM or SIGHUP; the reason is the signal's name. */
   signal: AbortSignal;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   random(): number;

@@ -1,7 +1,77 @@
 import { ExitCode, exitCodeForStatus, type ExitCodeValue } from './exit-codes.js';
 
+/**
+ * Every machine-readable error code svc itself reports, with its exit code and default hint. The
+ * codes appear in the --json error envelope (cli-contract 4) and scripts match on them: add here,
+ * never as a string literal elsewhere. A service error carries the service's own code instead.
+ */
+export const ERROR_CODES = {
+  unexpected: {
+    exit: ExitCode.unexpected,
+    hint: 'This is a bug in svc; please report it with the command you ran (run with --verbose for the HTTP exchanges).',
+  },
+  usage: { exit: ExitCode.usage, hint: undefined },
+  unauthenticated: { exit: ExitCode.auth, hint: 'Run `svc auth login`, or set SVC_API_KEY in the environment.' },
+  invalid_token: {
+    exit: ExitCode.auth,
+    hint: 'A token holds no spaces or control characters: set SVC_API_KEY again, or run `svc auth login` to replace the stored one.',
+  },
+  connection_failed: { exit: ExitCode.unavailable, hint: 'Check the base URL and your network, then try again.' },
+  proxy_failed: {
+    exit: ExitCode.unavailable,
+    hint: 'Check HTTPS_PROXY / HTTP_PROXY, or name the host in NO_PROXY to bypass the proxy.',
+  },
+  tls_failed: {
+    exit: ExitCode.unavailable,
+    hint: 'If the service uses a private certificate authority, set NODE_EXTRA_CA_CERTS to its PEM file.',
+  },
+  timeout: { exit: ExitCode.unavailable, hint: 'Check the service status, or raise --timeout / SVC_TIMEOUT.' },
+  wait_timeout: {
+    exit: ExitCode.unavailable,
+    hint: 'The job goes on at the service; check it later with the get command, or raise --wait-timeout.',
+  },
+  redirect_refused: { exit: ExitCode.unexpected, hint: 'Check --base-url: it should point at the service itself.' },
+  contract_mismatch: {
+    exit: ExitCode.unexpected,
+    hint: 'The service answered outside the API v1 contract. Report it with the request id; `svc --version` may be outdated.',
+  },
+  response_too_large: {
+    exit: ExitCode.unexpected,
+    hint: 'The service sent more than svc reads for one response; report it with the request id.',
+  },
+  paging_runaway: {
+    exit: ExitCode.unexpected,
+    hint: 'The service kept handing out next cursors; report it with the request id, or page by hand with --cursor.',
+  },
+  bad_config: { exit: ExitCode.unexpected, hint: 'Fix or delete the file, then run the command again.' },
+  tool_not_found: { exit: ExitCode.notFound, hint: 'Run `svc tools list` to see the names.' },
+  port_in_use: { exit: ExitCode.usage, hint: 'Pass --port 0 for a free port, or stop whatever listens there.' },
+  sandbox_data: {
+    exit: ExitCode.usage,
+    hint: 'Pass --data DIR with the layout of fixtures/ (api/, sandbox/, artifacts/).',
+  },
+  insufficient_space: { exit: ExitCode.usage, hint: 'Free some space or pass --work-dir on a larger disk.' },
+  artifact_integrity: {
+    exit: ExitCode.integrity,
+    hint: 'Run the restore again; if it fails the same way, the stored backup may be damaged: contact support.',
+  },
+  artifact_expired: {
+    exit: ExitCode.integrity,
+    hint: 'Run the restore again to get fresh download coordinates (presigned URLs are short-lived).',
+  },
+  artifact_download_failed: {
+    exit: ExitCode.integrity,
+    hint: 'Check the network (and HTTPS_PROXY / NO_PROXY), then run the restore again.',
+  },
+  local_tool_failed: { exit: ExitCode.localTool, hint: undefined },
+  job_failed: { exit: ExitCode.jobFailed, hint: undefined },
+  interrupted: { exit: ExitCode.interrupted, hint: undefined },
+} as const satisfies Record<string, { exit: ExitCodeValue; hint: string | undefined }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
 export interface ErrorDetails {
-  /** Stable machine code, e.g. `forbidden`, `usage`, `contract_mismatch`. */
+  /** Stable machine code: one of ERROR_CODES, or the service's own code for an API error. */
   code: string;
   /** What to do next, shown on its own line. */
   hint?: string;
@@ -11,96 +81,92 @@ export interface ErrorDetails {
   nextAction?: string;
 }
 
+export type ErrorExtra = Omit<ErrorDetails, 'code'>;
+
 /**
  * Every failure the CLI reports is a CliError: deep code throws, cli.ts prints and exits.
- * Messages must never hold a secret: callers build them from redacted parts only.
+ * Messages must never hold a secret: callers build them from redacted parts only (and cli.ts
+ * scrubs every line it prints as a second line of defence).
  */
 export class CliError extends Error {
   readonly exitCode: ExitCodeValue;
   readonly details: ErrorDetails;
 
-  constructor(exitCode: ExitCodeValue, message: string, details: ErrorDetails) {
+  constructor(code: ErrorCode, message: string, extra: ErrorExtra = {}) {
     super(message);
     this.name = new.target.name;
-    this.exitCode = exitCode;
-    this.details = details;
+    this.exitCode = ERROR_CODES[code].exit;
+    this.details = { code, ...extra, hint: extra.hint ?? ERROR_CODES[code].hint };
+  }
+
+  /** The same failure with its exit code replaced (a service status, a signal). */
+  protected withExit(exitCode: ExitCodeValue): this {
+    (this as { exitCode: ExitCodeValue }).exitCode = exitCode;
+    return this;
   }
 }
 
 export class UsageError extends CliError {
   constructor(message: string, hint?: string) {
-    super(ExitCode.usage, message, { code: 'usage', hint });
+    super('usage', message, { hint });
   }
 }
 
 export class AuthRequiredError extends CliError {
   constructor(message = 'No API token is configured.') {
-    super(ExitCode.auth, message, {
-      code: 'unauthenticated',
-      hint: 'Run `svc auth login`, or set SVC_API_KEY in the environment.',
-    });
+    super('unauthenticated', message);
   }
 }
 
-/** The service answered with an error status (after retries, where retryable). */
+/** The service answered with an error status (after retries, where retryable): its own code, the status's exit code. */
 export class ApiError extends CliError {
   constructor(
     readonly status: number,
+    serviceCode: string | undefined,
     message: string,
-    details: Omit<ErrorDetails, 'status'>,
+    extra: Omit<ErrorExtra, 'status'>,
   ) {
-    super(exitCodeForStatus(status), message, { ...details, status });
-  }
-}
-
-/** Network failure or timeout that outlived its retries. */
-export class ConnectionError extends CliError {
-  constructor(message: string, hint?: string) {
-    super(ExitCode.unavailable, message, { code: 'connection_failed', hint });
-  }
-}
-
-export class TimeoutError extends CliError {
-  constructor(message: string) {
-    super(ExitCode.unavailable, message, {
-      code: 'timeout',
-      hint: 'Check the service status, or raise --timeout / SVC_TIMEOUT.',
-    });
+    super('unexpected', message, { ...extra, status, hint: extra.hint });
+    this.details.code = serviceCode ?? `http_${status}`;
+    this.details.hint = extra.hint;
+    this.withExit(exitCodeForStatus(status));
   }
 }
 
 /** A response that does not match api-v1.md: names the field and the request id. */
 export class ContractError extends CliError {
   constructor(message: string, requestId?: string) {
-    super(ExitCode.unexpected, message, {
-      code: 'contract_mismatch',
-      requestId,
-      hint: 'The service answered outside the API v1 contract. Report it with the request id; `svc --version` may be outdated.',
-    });
+    super('contract_mismatch', message, { requestId });
   }
 }
 
+/** The artifact could not be fetched or verified (exit 10): integrity, expiry or a download that failed for good. */
 export class IntegrityError extends CliError {
-  constructor(message: string, hint?: string) {
-    super(ExitCode.integrity, message, { code: 'artifact_integrity', hint });
+  constructor(message: string, hint?: string, code: 'artifact_integrity' | 'artifact_expired' | 'artifact_download_failed' = 'artifact_integrity') {
+    super(code, message, { hint });
   }
 }
 
 export class LocalToolError extends CliError {
   constructor(message: string, hint?: string) {
-    super(ExitCode.localTool, message, { code: 'local_tool_failed', hint });
+    super('local_tool_failed', message, { hint });
   }
 }
 
 export class JobFailedError extends CliError {
   constructor(message: string, hint?: string) {
-    super(ExitCode.jobFailed, message, { code: 'job_failed', hint });
+    super('job_failed', message, { hint });
   }
 }
 
+/** A signal ended the run: 130 for SIGINT, 129 for SIGHUP, 143 for SIGTERM (cli-contract 5); cli.ts sets which. */
 export class InterruptedError extends CliError {
   constructor(message = 'Interrupted.', hint?: string) {
-    super(ExitCode.interrupted, message, { code: 'interrupted', hint });
+    super('interrupted', message, { hint });
+  }
+
+  forSignal(exitCode: ExitCodeValue): this {
+    return this.withExit(exitCode);
   }
 }
 

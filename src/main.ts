@@ -1,19 +1,28 @@
 import { run } from './cli.js';
 import type { Context } from './context.js';
-import { sleep } from './ui/sleep.js';
+import { exitCodeForSignal } from './exit-codes.js';
 import { clackPrompter } from './ui/prompter.js';
+import { sleep } from './ui/sleep.js';
+
+/**
+ * Closing the terminal or an SSH drop (HUP), Ctrl-C (INT) and a CI runner cancelling a job (TERM)
+ * all get the same clean-up: the PGPASSFILE and partial files above all (cli-contract 7.9).
+ */
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /** The process entry: real streams and signals around run(). */
 export async function main(): Promise<void> {
   const interrupt = new AbortController();
-  const onSignal = () => {
-    // First Ctrl-C: let the running step clean up (partial files, child processes). Second: leave now.
-    if (interrupt.signal.aborted) process.exit(130);
-    interrupt.abort();
+  const onSignal = (signal: NodeJS.Signals) => {
+    // First signal: let the running step clean up (partial files, child processes). Second: leave
+    // now; the process 'exit' hook of the restore run still removes its temp dirs.
+    if (interrupt.signal.aborted) {
+      process.stderr.write(`Stopped at once on a second ${signal}; temporary files were removed.\n`);
+      process.exit(exitCodeForSignal(signal));
+    }
+    interrupt.abort(signal);
   };
-  process.on('SIGINT', onSignal);
-  // A CI runner cancelling a job sends SIGTERM: the same clean-up (the PGPASSFILE above all) applies.
-  process.on('SIGTERM', onSignal);
+  for (const signal of SIGNALS) process.on(signal, onSignal);
   // `svc ... | head` closes stdout early; that is not an error worth a stack trace.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);

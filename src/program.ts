@@ -4,12 +4,13 @@ import { registerBackups } from './commands/backups/index.js';
 import { registerDatabases } from './commands/databases/index.js';
 import { registerDestinations } from './commands/destinations/index.js';
 import { registerEvidence } from './commands/evidence/index.js';
-import { examples, type CommandHost } from './commands/host.js';
+import { examples, type CommandHost } from './commands/shared/verb.js';
 import { registerProfile } from './commands/profile/index.js';
 import { registerRecovery } from './commands/recovery/index.js';
 import { registerRestore } from './commands/restore/index.js';
 import { registerSandbox } from './commands/sandbox/index.js';
 import { registerTools } from './commands/tools/index.js';
+import { exitCodeSummary } from './exit-codes.js';
 import { VERSION } from './version.js';
 
 type Register = (command: Command, host: CommandHost) => void;
@@ -82,8 +83,7 @@ export function buildProgram(host: CommandHost, argv?: readonly string[]): Comma
         'SVC_TARGET_DSN=postgresql://app@localhost/restored svc restore create --backup bj_123',
       )}
 Environment: SVC_API_KEY, SVC_BASE_URL, SVC_TIMEOUT, SVC_DEBUG, SVC_TARGET_DSN, NO_COLOR, XDG_CONFIG_HOME.
-Exit codes: 0 ok, 1 unexpected, 2 usage, 3 auth, 4 permission, 5 not found, 6 conflict, 7 precondition,
-8 rate limited, 9 unavailable, 10 artifact integrity, 11 local restore tool, 12 job failed, 130 interrupted.
+Exit codes: ${exitCodeSummary()}.
 `,
     );
 

@@ -42,6 +42,11 @@ export class Session {
     return this.ctx.now();
   }
 
+  /** The base URL came from --base-url or SVC_BASE_URL, not from the saved config. */
+  get baseUrlGiven(): boolean {
+    return this.flags.baseUrl !== undefined;
+  }
+
   async baseUrl(): Promise<string> {
     this.#baseUrl ??= await resolveBaseUrl(this.flags, this.ctx);
     return this.#baseUrl;
@@ -74,6 +79,7 @@ export class Session {
       sleep: this.ctx.sleep,
       random: this.ctx.random,
       signal: this.ctx.signal,
+      env: this.ctx.env,
       log: this.settings.verbose ? (line) => this.ui.debug(line) : undefined,
     });
   }

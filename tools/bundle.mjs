@@ -1,24 +1,22 @@
 /**
- * The bundle bin/svc runs: dist/svc.mjs plus lazily loaded chunks in dist/chunks/. tsc still emits
- * dist/**\/*.js beside it (tests and scripts import those); this only adds the start-up-friendly
- * build: one file to parse for `svc --help`, and each command's work, the sandbox, the restore
- * engine, ora and @clack/prompts in chunks that load on first use (dynamic import() in the sources).
+ * `npm run build`: dist/ holds the bundle bin/svc runs and nothing else: dist/svc.mjs plus lazily
+ * loaded chunks in dist/chunks/ (each command's work, the sandbox, the restore engine, undici, ora
+ * and @clack/prompts load on first use through dynamic import() in the sources). Tests, scripts and
+ * the bench run the TypeScript sources (vitest, tsx); nothing here edits emitted text.
  */
 import { build } from 'esbuild';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { version } = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
 
-rmSync(`${root}/dist/chunks`, { recursive: true, force: true });
-
-const REQUIRE_BANNER = "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);";
+rmSync(`${root}/dist`, { recursive: true, force: true });
 
 /**
  * commander requires node:child_process at load time (which pulls in node:net), only to spawn
  * executable subcommands, which svc does not have: about 5 ms of every start-up. Its require gets a
- * stand-in that loads the real module on first use.
+ * stand-in that loads the real module on first use. A resolution plugin, not an edit of the output.
  */
 const lazyChildProcessForCommander = {
   name: 'lazy-child-process-for-commander',
@@ -38,7 +36,7 @@ const result = await build({
   entryPoints: { svc: 'src/main.ts' },
   outdir: 'dist',
   // Chunks sit two levels below the package root, like src/<dir>/*.ts: import.meta.url-relative
-  // paths such as the sandbox's ../../fixtures/ resolve the same from sources, tsc output and bundle.
+  // paths such as the sandbox's ../../fixtures/ resolve the same from sources and bundle.
   chunkNames: 'chunks/[name]-[hash]',
   outExtension: { '.js': '.mjs' },
   bundle: true,
@@ -46,12 +44,13 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // keytar is a native optional dependency, resolved at run time if it is installed at all.
-  external: ['keytar'],
+  // Native keychain bindings and jq's WebAssembly build are resolved at run time from node_modules,
+  // where they are installed at all: they load files next to themselves.
+  external: ['keytar', '@napi-rs/keyring', 'jq-web'],
   plugins: [lazyChildProcessForCommander],
   define: { __SVC_VERSION__: JSON.stringify(version) },
-  // CommonJS dependencies (commander, cli-table3) call require() for node built-ins.
-  banner: { js: REQUIRE_BANNER },
+  // CommonJS dependencies (commander, cli-table3, undici) call require() for node built-ins.
+  banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
   // Whitespace and syntax only: identifiers keep their names, so error names and stacks stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
@@ -60,22 +59,6 @@ const result = await build({
   logLevel: 'warning',
   metafile: process.env.SVC_BUNDLE_META === '1',
 });
-
-/**
- * Only the chunk holding esbuild's __require helper uses the real require; every other chunk calls
- * that helper. The banner's createRequire() costs a little at each chunk's load, so it is blanked
- * out (kept as an empty line, so the source maps stay aligned) where nothing reads `require`.
- */
-for (const dir of ['dist', 'dist/chunks']) {
-  for (const name of readdirSync(`${root}/${dir}`)) {
-    if (!name.endsWith('.mjs')) continue;
-    const file = `${root}/${dir}/${name}`;
-    const text = readFileSync(file, 'utf8');
-    if (!text.startsWith(REQUIRE_BANNER)) continue;
-    const body = text.slice(REQUIRE_BANNER.length);
-    if (!/(?<![\w$])require(?![\w$])/.test(body)) writeFileSync(file, body);
-  }
-}
 
 if (result.metafile) {
   for (const [file, out] of Object.entries(result.metafile.outputs)) {

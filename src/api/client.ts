@@ -1,13 +1,15 @@
 import type { Dispatcher } from 'undici';
-import { loadUndici, networkErrorCode, type UndiciAgent, type UndiciTransport } from './undici.js';
 import type { z } from 'zod';
-import { ApiError, ConnectionError, CliError, ContractError, InterruptedError, TimeoutError } from '../errors.js';
-import { ExitCode } from '../exit-codes.js';
+import { ApiError, CliError, ContractError, InterruptedError } from '../errors.js';
 import { USER_AGENT } from '../version.js';
+import { API_BODY_LIMIT, BodyTooLarge, ERROR_BODY_LIMIT, readBounded } from './body.js';
 import { parseResponse } from './contract.js';
 import { errorHint } from './error-hints.js';
-import { isRetryableStatus, MAX_RETRY_AFTER_MS, parseRetryAfterMs, retryDelayMs } from './retry-policy.js';
+import { exchangeLine, header, type Headers } from './exchange-log.js';
+import { networkFailure } from './network-failure.js';
+import { statusVerdict, withRetries, type Attempt } from './retry.js';
 import { errorBody } from './schemas/errors.js';
+import { loadTransport, type HttpDispatcher, type Transport } from './undici.js';
 
 export interface Operation<S extends z.ZodType = z.ZodType> {
   /** operationId of api-v1.md, e.g. listDatabases. */
@@ -17,7 +19,7 @@ export interface Operation<S extends z.ZodType = z.ZodType> {
   path: string;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
-  /** Mutations carry one key for the whole logical request: every retry reuses it. */
+  /** The user's --idempotency-key; without one the client makes one per logical request. */
   idempotencyKey?: string;
   response: S;
 }
@@ -35,21 +37,15 @@ export interface ClientConfig {
   maxRetries: number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   random: () => number;
+  /** Proxy settings (HTTPS_PROXY, NO_PROXY, ...) are read from here. */
+  env?: Record<string, string | undefined>;
   /** One line per HTTP exchange for --verbose; never handed a secret. */
   log?: (line: string) => void;
-  /** Aborted on SIGINT. */
+  /** Aborted on SIGINT, SIGTERM or SIGHUP. */
   signal?: AbortSignal;
 }
 
-type Attempt =
-  | { kind: 'response'; status: number; headers: Record<string, string | string[] | undefined>; text: string }
-  | { kind: 'network'; error: unknown }
-  | { kind: 'timeout' };
-
-function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
+type Response = { status: number; headers: Headers; text: string };
 
 function safeJson(text: string): unknown {
   try {
@@ -59,151 +55,152 @@ function safeJson(text: string): unknown {
   }
 }
 
+/** A header value must not carry CR, LF or other controls: it would end the header early or be refused. */
+const CONTROL = /[\x00-\x1f\x7f]/;
 
-/** The one HTTP client: auth, timeouts, retries with Retry-After, idempotency keys, request ids, validation. */
+/** The one HTTP client: auth, timeouts, bounded bodies, retries with Retry-After, idempotency keys, request ids, validation. */
 export class ApiClient {
   readonly #config: ClientConfig;
   readonly #origin: string;
-  #undici: Promise<{ agent: UndiciAgent; request: UndiciTransport['request'] }> | undefined;
+  #transport: Promise<{ dispatcher: HttpDispatcher; request: Transport['request'] }> | undefined;
 
   constructor(config: ClientConfig) {
+    if (CONTROL.test(config.token) || /\s/.test(config.token)) {
+      throw new CliError('invalid_token', 'The API token contains spaces or control characters, so it cannot be sent; nothing was sent.');
+    }
     this.#config = config;
     this.#origin = config.baseUrl;
   }
 
+  get origin(): string {
+    return this.#origin;
+  }
+
   /**
-   * undici is loaded on the first request (src/api/undici.ts). One keep-alive connection for the whole run: an --all walk reuses the same socket (cli-contract 6).
+   * One keep-alive connection for the whole run: an --all walk reuses the same socket (cli-contract 6).
    * The client's requests are sequential, and with more than one connection allowed undici's pool
    * opens a second socket while the first is still settling after a response.
    */
-  #transport(): Promise<{ agent: UndiciAgent; request: UndiciTransport['request'] }> {
-    this.#undici ??= loadUndici().then(({ Agent, request }) => ({
-      agent: new Agent({ keepAliveTimeout: 30_000, connections: 1 }),
+  #connect(): Promise<{ dispatcher: HttpDispatcher; request: Transport['request'] }> {
+    this.#transport ??= loadTransport().then(({ dispatcher, request }) => ({
+      dispatcher: dispatcher(this.#config.env ?? {}, { connections: 1, keepAliveTimeout: 30_000 }),
       request,
     }));
-    return this.#undici;
+    return this.#transport;
   }
 
   async close(): Promise<void> {
-    const transport = await this.#undici?.catch(() => undefined);
-    await transport?.agent.close();
+    const transport = await this.#transport?.catch(() => undefined);
+    await transport?.dispatcher.destroy();
   }
 
   async send<S extends z.ZodType>(op: Operation<S>): Promise<ApiResult<z.infer<S>>> {
-    const url = this.#url(op);
-    const displayPath = url.slice(this.#origin.length);
+    const raw = await this.sendRaw(op.method, this.#url(op.path, op.query), op.body, op.idempotencyKey, op.name);
+    const json = safeJson(raw.text);
+    if (json === undefined) throw new ContractError(`The response of ${op.method} ${raw.path} is not JSON.`, raw.requestId);
+    const data = parseResponse(op.response, json, `${op.name} (${op.method} ${raw.path})`, raw.requestId);
+    return { data, status: raw.status, requestId: raw.requestId };
+  }
+
+  /**
+   * Any request below /api/v1 with the client's auth, retries, timeouts, bounds and logging; the
+   * 2xx body comes back as text, unvalidated (svc api). Non-2xx statuses throw as for send().
+   */
+  async sendRaw(
+    method: string,
+    url: string,
+    body: unknown,
+    idempotencyKey: string | undefined,
+    what = `${method} request`,
+  ): Promise<{ status: number; text: string; requestId: string | undefined; path: string }> {
+    const path = url.slice(this.#origin.length);
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.#config.token}`,
       accept: 'application/json',
       'user-agent': USER_AGENT,
     };
-    let body: string | undefined;
-    if (op.method === 'POST') {
+    let payload: string | undefined;
+    if (method === 'POST') {
       headers['content-type'] = 'application/json';
+      // One key per logical request, made here and only here: every retry below reuses it.
       // node:crypto loads only here: a read-only run never needs it.
-      headers['idempotency-key'] = op.idempotencyKey ?? (await import('node:crypto')).randomUUID();
-      body = JSON.stringify(op.body ?? {});
+      headers['idempotency-key'] = idempotencyKey ?? (await import('node:crypto')).randomUUID();
+      payload = JSON.stringify(body ?? {});
     }
 
-    for (let attempt = 0; ; attempt++) {
-      const started = performance.now();
-      const outcome = await this.#attempt(url, op.method, headers, body);
-      const ms = Math.round(performance.now() - started);
-      this.#logExchange(op.method, displayPath, outcome, ms, attempt);
-
-      if (outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300) {
-        const requestId = header(outcome.headers, 'x-request-id');
-        const json = safeJson(outcome.text);
-        if (json === undefined) {
-          throw new ContractError(`The response of ${op.method} ${displayPath} is not JSON.`, requestId);
-        }
-        const data = parseResponse(op.response, json, `${op.name} (${op.method} ${displayPath})`, requestId);
-        return { data, status: outcome.status, requestId };
-      }
-
-      const retryAfterMs =
-        outcome.kind === 'response' ? parseRetryAfterMs(header(outcome.headers, 'retry-after'), Date.now()) : undefined;
-      const retryable =
-        outcome.kind !== 'response' ||
-        (isRetryableStatus(outcome.status) && (retryAfterMs === undefined || retryAfterMs <= MAX_RETRY_AFTER_MS));
-      if (!retryable || attempt >= this.#config.maxRetries) {
-        throw this.#failure(op, displayPath, outcome, retryAfterMs);
-      }
-      await this.#config.sleep(retryDelayMs(attempt, retryAfterMs, this.#config.random), this.#config.signal);
-      if (this.#config.signal?.aborted) throw new InterruptedError();
-    }
+    const response = await withRetries<Response>(
+      { maxRetries: this.#config.maxRetries, sleep: this.#config.sleep, random: this.#config.random, signal: this.#config.signal },
+      (n) => this.#attempt(method, url, path, headers, payload, n, what),
+    );
+    return { status: response.status, text: response.text, requestId: header(response.headers, 'x-request-id'), path };
   }
 
-  #url(op: Operation): string {
-    const url = new URL(`${this.#origin}/api/v1${op.path}`);
-    for (const [key, value] of Object.entries(op.query ?? {})) {
+  #url(path: string, query: Operation['query']): string {
+    const url = new URL(`${this.#origin}/api/v1${path}`);
+    for (const [key, value] of Object.entries(query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
     return url.href;
   }
 
-  async #attempt(url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<Attempt> {
+  async #attempt(
+    method: string,
+    url: string,
+    path: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    n: number,
+    what: string,
+  ): Promise<Attempt<Response>> {
     const timeout = AbortSignal.timeout(this.#config.timeoutMs);
     const signal = this.#config.signal ? AbortSignal.any([timeout, this.#config.signal]) : timeout;
     // Outside the try: failing to load the transport is a bug to report, not a network error to retry.
-    const { agent, request } = await this.#transport();
+    const { dispatcher, request } = await this.#connect();
+    const started = performance.now();
+    const ms = () => Math.round(performance.now() - started);
+    let status = 0;
+    let resHeaders: Headers = {};
     try {
-      const res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body, signal, dispatcher: agent });
-      const text = await res.body.text();
-      return { kind: 'response', status: res.statusCode, headers: res.headers, text };
+      const res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body, signal, dispatcher });
+      status = res.statusCode;
+      resHeaders = res.headers;
+      const ok = status >= 200 && status < 300;
+      const text = await readBounded(res.body, ok ? API_BODY_LIMIT : ERROR_BODY_LIMIT, { truncate: !ok });
+      this.#config.log?.(exchangeLine(method, path, { status, headers: resHeaders }, ms(), n));
+      if (ok) return { ok: true, value: { status, headers: resHeaders, text } };
+      return { ok: false, error: this.#failure(method, path, status, resHeaders, text), ...statusVerdict(status, header(resHeaders, 'retry-after')) };
     } catch (error) {
       if (this.#config.signal?.aborted) throw new InterruptedError();
-      if (timeout.aborted) return { kind: 'timeout' };
-      return { kind: 'network', error };
+      if (error instanceof BodyTooLarge) {
+        this.#config.log?.(exchangeLine(method, path, { status, headers: resHeaders }, ms(), n));
+        throw new CliError(
+          'response_too_large',
+          `The response of ${what} (${method} ${path}) is larger than ${API_BODY_LIMIT / 1024 / 1024} MiB; it was dropped.`,
+          { requestId: header(resHeaders, 'x-request-id'), status },
+        );
+      }
+      const timedOut = timeout.aborted;
+      this.#config.log?.(exchangeLine(method, path, timedOut ? 'timeout' : { error }, ms(), n));
+      return { ok: false, retryable: true, error: networkFailure(error, { method, path, origin: this.#origin, peer: 'the service', timedOut, timeoutMs: this.#config.timeoutMs, env: this.#config.env ?? {} }) };
     }
   }
 
-  #logExchange(method: string, path: string, outcome: Attempt, ms: number, attempt: number): void {
-    const log = this.#config.log;
-    if (!log) return;
-    const retry = attempt > 0 ? ` (retry ${attempt})` : '';
-    if (outcome.kind === 'timeout') return log(`http ${method} ${path} timed out after ${ms}ms${retry}`);
-    if (outcome.kind === 'network') return log(`http ${method} ${path} failed: ${networkErrorCode(outcome.error)} after ${ms}ms${retry}`);
-    const h = outcome.headers;
-    const parts = [`http ${method} ${path} ${outcome.status} ${ms}ms${retry}`];
-    const requestId = header(h, 'x-request-id');
-    if (requestId) parts.push(`request-id=${requestId}`);
-    for (const name of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after']) {
-      const value = header(h, name);
-      if (value !== undefined) parts.push(`${name}=${value}`);
-    }
-    log(parts.join(' '));
-  }
-
-  #failure(op: Operation, path: string, outcome: Attempt, retryAfterMs: number | undefined): CliError {
-    const host = new URL(this.#origin).host;
-    if (outcome.kind === 'timeout') {
-      return new TimeoutError(`${op.method} ${path} timed out after ${this.#config.timeoutMs / 1000}s (${host}).`);
-    }
-    if (outcome.kind === 'network') {
-      return new ConnectionError(
-        `Could not reach the service at ${host}: ${networkErrorCode(outcome.error)}.`,
-        'Check the base URL and your network, then try again.',
-      );
-    }
-    const parsed = errorBody.safeParse(safeJson(outcome.text));
+  #failure(method: string, path: string, status: number, headers: Headers, text: string): CliError {
+    const parsed = errorBody.safeParse(safeJson(text));
     const err = parsed.success ? parsed.data.error : undefined;
-    const requestId = err?.requestId ?? header(outcome.headers, 'x-request-id');
-    const status = outcome.status;
+    const requestId = err?.requestId ?? header(headers, 'x-request-id');
     if (status >= 300 && status < 400) {
       return new CliError(
-        ExitCode.unexpected,
-        `The service answered ${op.method} ${path} with a redirect (HTTP ${status}); svc does not follow redirects, so the token never leaves the configured base URL.`,
-        { code: 'redirect_refused', status, requestId, hint: 'Check --base-url: it should point at the service itself.' },
+        'redirect_refused',
+        `The service answered ${method} ${path} with a redirect (HTTP ${status}); svc does not follow redirects, so the token never leaves the configured base URL.`,
+        { status, requestId },
       );
     }
-    const message = err?.message ?? `HTTP ${status} from ${op.method} ${path}.`;
-    return new ApiError(status, message, {
-      code: err?.code ?? `http_${status}`,
+    return new ApiError(status, err?.code, err?.message ?? `HTTP ${status} from ${method} ${path}.`, {
       requestId,
       requiredScope: err?.requiredScope,
       nextAction: err?.nextAction,
-      hint: errorHint(status, op, retryAfterMs),
+      hint: errorHint(status, method, statusVerdict(status, header(headers, 'retry-after')).retryAfterMs),
     });
   }
 }

@@ -1,18 +1,16 @@
-import type { Operation } from './client.js';
-
 /** What to do next, per status, when the service's own nextAction does not say. */
-export function errorHint(status: number, op: Pick<Operation, 'method'>, retryAfterMs: number | undefined): string | undefined {
+export function errorHint(status: number, method: string, retryAfterMs: number | undefined): string | undefined {
   switch (status) {
     case 400:
       return 'The service rejected the request as invalid; check the arguments (`--help` has examples).';
     case 401:
-      return 'The token is missing, expired or revoked: run `svc auth login`, or set SVC_API_KEY to a valid token.';
+      return 'Run `svc auth login`, or set SVC_API_KEY to a valid token.';
     case 403:
       return 'Ask an organization admin for a token with the required scope.';
     case 404:
       return 'Check the id. Resources of another organization answer exactly like missing ones.';
     case 409:
-      return op.method === 'POST'
+      return method === 'POST'
         ? 'Either a request with the same idempotency key is still in flight, or the key was reused with a different body. Wait and retry, or use a new --idempotency-key.'
         : undefined;
     case 412:

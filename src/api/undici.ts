@@ -1,43 +1,50 @@
 import type { Dispatcher } from 'undici';
 
-export type UndiciAgent = Dispatcher & { close(): Promise<void>; destroy(): Promise<void> };
+type Env = Record<string, string | undefined>;
 
-export interface UndiciTransport {
-  Agent: new (options: { connections?: number; keepAliveTimeout?: number }) => UndiciAgent;
-  /** undici's request(url, options) with `dispatcher` required. */
-  request(url: string, options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'> & { dispatcher: Dispatcher }): Promise<Dispatcher.ResponseData>;
+export type HttpDispatcher = Dispatcher & { close(): Promise<void>; destroy(): Promise<void> };
+
+export interface Transport {
+  /** A dispatcher for one purpose (the API, or the artifact download): proxies from `env`, like curl. */
+  dispatcher(env: Env, opts: { connections: number; keepAliveTimeout: number }): HttpDispatcher;
+  request: typeof import('undici').request;
 }
 
-type ApiRequest = (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+/** The proxy settings of `env`, lower case first as curl reads them; '' (not undefined) keeps undici off process.env. */
+export function proxySettings(env: Env): { httpProxy: string; httpsProxy: string; noProxy: string } {
+  return {
+    httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
+    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
+    noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
+  };
+}
 
-const unwrap = <T>(mod: T | { default: T }): T => (mod as { default?: T }).default ?? (mod as T);
+let loaded: Promise<Transport> | undefined;
 
 /**
- * The one place undici is loaded, lazily: `--help`, `--version` and local errors never pay for it.
- *
- * Only its Agent and request modules are loaded, not its index, which also pulls in fetch,
- * WebSocket, the cache and more (about 50 ms here). And V8 is told to keep llhttp's WebAssembly at
- * its baseline (Liftoff) tier: optimizing it again in the background costs ~60 ms of CPU and ~35 MiB
- * on a 2-core machine, for a process that lives a fraction of a second and whose HTTP parsing
- * (headers and framing; bodies pass through) is nowhere near a bottleneck. Both are measured by
- * `npm run bench`; the pinned undici 7 keeps these module paths stable, and the transport tests
- * would catch a change.
+ * The one place undici is loaded, through its public entry point and only on the first request:
+ * `--help`, `--version`, completion and local errors never pay for it. Every dispatcher is an
+ * EnvHttpProxyAgent, so HTTPS_PROXY / HTTP_PROXY / NO_PROXY apply to API calls and artifact
+ * downloads alike (cli-contract 1); without a proxy it is a plain Agent.
  */
-export async function loadUndici(): Promise<UndiciTransport> {
-  (await import('node:v8')).setFlagsFromString('--liftoff-only');
-  const [agentModule, requestModule] = await Promise.all([
-    import('undici/lib/dispatcher/agent.js'),
-    import('undici/lib/api/api-request.js'),
-  ]);
-  const Agent = unwrap(agentModule) as unknown as UndiciTransport['Agent'];
-  const apiRequest = unwrap(requestModule) as unknown as ApiRequest;
-  return {
-    Agent,
-    request(url, { dispatcher, ...options }) {
-      const { origin, pathname, search } = new URL(url);
-      return apiRequest.call(dispatcher, { ...options, origin, path: `${pathname}${search}` } as Dispatcher.RequestOptions);
-    },
-  };
+export function loadTransport(): Promise<Transport> {
+  loaded ??= import('undici').then((mod) => {
+    // undici is CommonJS: bundled, a dynamic import sees its exports as the default export.
+    const { EnvHttpProxyAgent, request } = ((mod as { default?: unknown }).default ?? mod) as typeof import('undici');
+    return {
+      request,
+      dispatcher: (env, opts) =>
+        new EnvHttpProxyAgent({
+          ...proxySettings(env),
+          connections: opts.connections,
+          keepAliveTimeout: opts.keepAliveTimeout,
+          // curl's behaviour: an http:// origin goes through the proxy as an absolute-form request,
+          // https:// through a CONNECT tunnel.
+          proxyTunnel: false,
+        }) as HttpDispatcher,
+    };
+  });
+  return loaded;
 }
 
 const READABLE: Record<string, string> = {
@@ -53,7 +60,17 @@ const READABLE: Record<string, string> = {
  * Only the code is ever shown: undici's messages can quote the URL, and a presigned URL is a secret.
  */
 export function networkErrorCode(error: unknown, fallback = 'connection failed'): string {
-  const code = (error as { code?: unknown })?.code;
-  if (typeof code !== 'string') return fallback;
-  return READABLE[code] ?? code;
+  const code = errorCodes(error)[0];
+  return code === undefined ? fallback : (READABLE[code] ?? code);
+}
+
+/** The `code` of an error and of its causes, outermost first: undici wraps the socket's own error. */
+export function errorCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  let err = error as { code?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; err && depth < 5; depth++) {
+    if (typeof err.code === 'string') codes.push(err.code);
+    err = err.cause as typeof err;
+  }
+  return codes;
 }

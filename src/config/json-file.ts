@@ -1,7 +1,6 @@
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CliError } from '../errors.js';
-import { ExitCode } from '../exit-codes.js';
 
 export async function readJsonFile(path: string): Promise<Record<string, unknown> | undefined> {
   let text: string;
@@ -17,10 +16,7 @@ export async function readJsonFile(path: string): Promise<Record<string, unknown
   } catch {
     // fall through
   }
-  throw new CliError(ExitCode.unexpected, `${path} is not a JSON object.`, {
-    code: 'bad_config',
-    hint: 'Fix or delete the file, then run the command again.',
-  });
+  throw new CliError('bad_config', `${path} is not a JSON object.`);
 }
 
 /** Writes atomically (temp file + rename) with the given mode, creating the directory 0700. */

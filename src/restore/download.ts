@@ -1,11 +1,9 @@
-import { createHash, type Hash } from 'node:crypto';
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { once } from 'node:events';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
-import { loadUndici, networkErrorCode, type UndiciTransport } from '../api/undici.js';
+import { withRetries, statusVerdict } from '../api/retry.js';
+import { loadTransport, networkErrorCode, type Transport } from '../api/undici.js';
 import { IntegrityError, InterruptedError } from '../errors.js';
-import { isRetryableStatus, parseRetryAfterMs, retryDelayMs } from '../api/retry-policy.js';
+import { Sink } from './sink.js';
 
 export interface DownloadOptions {
   /** The presigned URL: a secret. It is never put in a message, log line or file. */
@@ -20,6 +18,8 @@ export interface DownloadOptions {
   timeoutMs: number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   random: () => number;
+  /** Proxy settings (HTTPS_PROXY, NO_PROXY, ...) come from here. */
+  env: Record<string, string | undefined>;
   onProgress?: (received: number, total: number) => void;
   /** Told when a transfer resumes or restarts: "resumed at 1.2 MiB". */
   onNotice?: (message: string) => void;
@@ -29,67 +29,6 @@ export interface DownloadResult {
   path: string;
   bytes: number;
   sha256: string;
-}
-
-/**
- * Bytes the file stream may hold before the download waits for the disk. Large, so writes go out
- * as few big writev calls; bounded, so memory stays flat whatever the artifact's size.
- */
-const WRITE_BUFFER = 4 * 1024 * 1024;
-const EXPIRED_HINT = 'Run the restore again to get fresh download coordinates (presigned URLs are short-lived).';
-
-class Sink {
-  #stream: WriteStream;
-  /** A write error of the file (disk full, EIO): kept here, so it is never an unhandled 'error' event. */
-  #error: Error | undefined;
-  hash: Hash = createHash('sha256');
-  received = 0;
-
-  constructor(readonly path: string) {
-    this.#stream = this.#open();
-  }
-
-  #open(): WriteStream {
-    const stream = createWriteStream(this.path, { flags: 'w', mode: 0o600, highWaterMark: WRITE_BUFFER });
-    stream.on('error', (err) => {
-      this.#error ??= err;
-    });
-    return stream;
-  }
-
-  /** Throws once the file can no longer be written: the download cannot succeed, retries or not. */
-  #check(): void {
-    const err = this.#error ?? this.#stream.errored;
-    if (!err) return;
-    throw new IntegrityError(
-      `Could not write the artifact to the work directory: ${networkErrorCode(err, 'write failed')}. Nothing was restored.`,
-      'Free some space (or pass --work-dir on another disk), then run the restore again.',
-    );
-  }
-
-  async write(chunk: Buffer): Promise<void> {
-    this.#check();
-    this.hash.update(chunk);
-    this.received += chunk.length;
-    if (!this.#stream.write(chunk)) await once(this.#stream, 'drain').catch(() => {});
-    this.#check();
-  }
-
-  /** The server ignored our Range request: throw away what we have and count from zero. */
-  async restart(): Promise<void> {
-    await this.close();
-    this.#stream = this.#open();
-    this.hash = createHash('sha256');
-    this.received = 0;
-  }
-
-  async close(): Promise<void> {
-    if (!this.#stream.closed) {
-      this.#stream.end();
-      await once(this.#stream, 'close').catch(() => {});
-    }
-    this.#check();
-  }
 }
 
 /** Content-Range: bytes <start>-<end>/<total> must continue exactly where we stopped. */
@@ -114,7 +53,14 @@ async function readSmall(body: Dispatcher.ResponseData['body']): Promise<string>
 }
 
 /** A transient failure: retried (and resumed with Range) until retries run out. */
-class Transient extends Error {}
+class Transient extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * Streams the artifact to a 0600 file while counting bytes and computing SHA-256 in the same pass;
@@ -123,30 +69,32 @@ class Transient extends Error {}
  */
 export async function downloadArtifact(opts: DownloadOptions): Promise<DownloadResult> {
   // Its own pool, apart from the API client's: nothing of the API's (its token above all) can reach it.
-  const { Agent, request } = await loadUndici();
-  const dispatcher = new Agent({ connections: 1, keepAliveTimeout: 10_000 });
+  const { dispatcher: makeDispatcher, request } = await loadTransport();
+  const dispatcher = makeDispatcher(opts.env, { connections: 1, keepAliveTimeout: 10_000 });
   const sink = new Sink(join(opts.dir, 'artifact.dump'));
   const total = opts.expectedSize;
-  let failures = 0;
+  let lastFailure = '';
   try {
-    for (;;) {
+    await withRetries({ maxRetries: opts.maxRetries, sleep: opts.sleep, random: opts.random, signal: opts.signal }, async (n) => {
       const before = sink.received;
+      if (n > 0 && before > 0) opts.onNotice?.(`Download interrupted (${lastFailure}); resuming at byte ${before} of ${total}.`);
       try {
         await transfer(opts, sink, dispatcher, request);
-        break;
+        return { ok: true, value: undefined };
       } catch (err) {
         if (!(err instanceof Transient)) throw err;
         if (opts.signal.aborted) throw new InterruptedError();
-        // Progress earns the retry budget back: a flaky link that keeps moving is not a dead one.
-        failures = sink.received > before ? 0 : failures + 1;
-        if (failures > opts.maxRetries) {
-          throw new IntegrityError(`The artifact download failed for good: ${err.message}.`, 'Check the network, then run the restore again.');
-        }
-        await opts.sleep(retryDelayMs(failures, undefined, opts.random), opts.signal);
-        if (opts.signal.aborted) throw new InterruptedError();
-        if (sink.received > 0) opts.onNotice?.(`Download interrupted (${err.message}); resuming at byte ${sink.received} of ${total}.`);
+        lastFailure = err.message;
+        return {
+          ok: false,
+          retryable: true,
+          retryAfterMs: err.retryAfterMs,
+          // Progress earns the retry budget back: a flaky link that keeps moving is not a dead one.
+          progressed: sink.received > before,
+          error: new IntegrityError(`The artifact download failed for good: ${err.message}.`, undefined, 'artifact_download_failed'),
+        };
       }
-    }
+    });
     await sink.close();
     const sha256 = sink.hash.digest('hex');
     if (sink.received !== total) {
@@ -171,7 +119,7 @@ async function transfer(
   opts: DownloadOptions,
   sink: Sink,
   dispatcher: Dispatcher,
-  request: UndiciTransport['request'],
+  request: Transport['request'],
 ): Promise<void> {
   const total = opts.expectedSize;
   const resumeAt = sink.received;
@@ -198,17 +146,15 @@ async function transfer(
     const expired = /expired/i.test(body);
     throw new IntegrityError(
       expired ? 'The artifact download URL has expired (HTTP 403 "Request has expired").' : 'The artifact store refused the download (HTTP 403).',
-      EXPIRED_HINT,
+      undefined,
+      'artifact_expired',
     );
   }
   if (status !== 200 && status !== 206) {
     await readSmall(res.body);
-    if (isRetryableStatus(status)) {
-      const wait = parseRetryAfterMs(header(res.headers, 'retry-after'), Date.now());
-      if (wait) await opts.sleep(Math.min(wait, 30_000), opts.signal);
-      throw new Transient(`HTTP ${status}`);
-    }
-    throw new IntegrityError(`The artifact download failed with HTTP ${status}.`, EXPIRED_HINT);
+    const verdict = statusVerdict(status, header(res.headers, 'retry-after'));
+    if (verdict.retryable) throw new Transient(`HTTP ${status}`, verdict.retryAfterMs);
+    throw new IntegrityError(`The artifact download failed with HTTP ${status}.`, undefined, 'artifact_expired');
   }
   if (resumeAt > 0) {
     if (status === 200) {

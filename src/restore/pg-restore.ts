@@ -2,17 +2,10 @@ import { execa } from 'execa';
 import { InterruptedError, LocalToolError } from '../errors.js';
 import type { SecretScrubber } from '../secrets.js';
 import { quoteConninfo } from './pg-tools.js';
-import type { RestoreMode } from '../api/schemas/restores.js';
-
-export interface PgRestorePlan {
-  mode: RestoreMode;
-  jobs: number;
-  /** in_place only: one transaction, so a failure leaves the target as it was. */
-  atomic: boolean;
-}
+import type { RestorePlan } from './plan.js';
 
 /** pg_restore's flags for each mode (cli-contract 7.6). The connection comes from the environment. */
-export function pgRestoreArgs(plan: PgRestorePlan, database: string, archivePath: string): string[] {
+export function pgRestoreArgs(plan: Pick<RestorePlan, 'mode' | 'jobs' | 'atomic'>, database: string, archivePath: string): string[] {
   const args = ['--no-owner', '--no-privileges', '--exit-on-error'];
   if (plan.mode === 'in_place') args.push('--clean', '--if-exists');
   if (plan.atomic) args.push('--single-transaction');

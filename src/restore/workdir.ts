@@ -1,7 +1,5 @@
-import { access, constants, mkdtemp, statfs } from 'node:fs/promises';
-import { join } from 'node:path';
+import { access, constants, statfs } from 'node:fs/promises';
 import { CliError, UsageError } from '../errors.js';
-import { ExitCode } from '../exit-codes.js';
 import { formatBytes } from '../output/format.js';
 
 /** Free bytes available to us in `dir`. */
@@ -23,14 +21,6 @@ export async function assertFreeSpace(dir: string, needed: number): Promise<void
   const free = await freeBytes(dir);
   const margin = 16 * 1024 * 1024;
   if (free < needed + margin) {
-    throw new CliError(ExitCode.usage, `Not enough free space in ${dir}: ${formatBytes(free)} free, the artifact needs ${formatBytes(needed)}.`, {
-      code: 'insufficient_space',
-      hint: 'Free some space or pass --work-dir on a larger disk.',
-    });
+    throw new CliError('insufficient_space', `Not enough free space in ${dir}: ${formatBytes(free)} free, the artifact needs ${formatBytes(needed)}.`);
   }
-}
-
-/** A private (0700) directory for this run's artifact. */
-export function privateRunDir(workDir: string): Promise<string> {
-  return mkdtemp(join(workDir, 'svc-restore-'));
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { serveFile } from '../devtools/range-file.js';
+import { serveFile } from './range-file.js';
 import type { UrlSigner } from './keys.js';
 
 export const ARTIFACT_PREFIX = '/artifacts/';

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KeytarLike } from '../../src/context.js';
-import { fixture } from '../helpers/fixtures.js';
-import { runCli, TEST_NOW, type CliRun } from '../helpers/run-cli.js';
-import { json, LoopbackServer } from '../transport/loopback-server.js';
-import { FakeKeychain, hangingKeychain, refusingKeychain } from './fake-keychain.js';
+import { fixture } from '../support/fixtures.js';
+import { runCli, TEST_NOW, type CliRun } from '../support/run-cli.js';
+import { json, LoopbackServer } from '../support/loopback-server.js';
+import { FakeKeychain, hangingKeychain, refusingKeychain } from '../support/fake-keychain.js';
 
 /** Tokens the service accepts, each answering with its own key id so a test can tell which was used. */
 const TOKENS = {
@@ -33,7 +33,7 @@ beforeEach(async () => {
   server = await new LoopbackServer().start();
   baseUrl = server.baseUrl;
   server.otherwise((ex) => {
-    const name = Object.entries(TOKENS).find(([, t]) => ex.headers.authorization === `Bearer ${t}`)?.[0];
+    const name = Object.entries(TOKENS).find(([, t]) => ex.headers.get('authorization') === `Bearer ${t}`)?.[0];
     if (ex.path !== '/api/v1/profile' || !name) return json(401, fixture('error-401'), { 'x-request-id': 'req_unauth_1' });
     const base = fixture('profile').profile;
     const profile = { ...base, apiKeyId: `key_${name}` };
@@ -98,7 +98,7 @@ describe('auth login --with-token', () => {
     expect(r.code).toBe(0);
     expect(requestsWhenStored).toBe(1);
     expect(server.exchanges.map((e) => `${e.method} ${e.path}`)).toEqual(['GET /api/v1/profile']);
-    expect(server.exchanges[0]!.headers.authorization).toBe(`Bearer ${TOKENS.login}`);
+    expect(server.exchanges[0]!.headers.get('authorization')).toBe(`Bearer ${TOKENS.login}`);
     expect(keychain.get(baseUrl)).toBe(TOKENS.login);
     expect(existsSync(credentialsFile())).toBe(false);
     expect(r.stdout).toContain('token stored in the keychain');
@@ -250,7 +250,7 @@ describe('auth status', () => {
     const r = await svc(['auth', 'status', '--base-url', baseUrl], { keytar: stores(), env: { SVC_API_KEY: TOKENS.env } });
 
     expect(r.code).toBe(0);
-    expect(server.exchanges.map((e) => e.headers.authorization)).toEqual([`Bearer ${TOKENS.env}`]);
+    expect(server.exchanges.map((e) => e.headers.get('authorization'))).toEqual([`Bearer ${TOKENS.env}`]);
     expect(r.stdout).toMatch(/token source:\s+SVC_API_KEY environment variable/);
     expect(r.stdout).toMatch(/api key id:\s+key_env/);
   });
@@ -259,7 +259,7 @@ describe('auth status', () => {
     const r = await svc(['auth', 'status', '--base-url', baseUrl], { keytar: stores() });
 
     expect(r.code).toBe(0);
-    expect(server.exchanges.map((e) => e.headers.authorization)).toEqual([`Bearer ${TOKENS.keychain}`]);
+    expect(server.exchanges.map((e) => e.headers.get('authorization'))).toEqual([`Bearer ${TOKENS.keychain}`]);
     expect(r.stdout).toMatch(/token source:\s+OS keychain/);
     expect(r.stdout).toMatch(/api key id:\s+key_keychain/);
   });
@@ -273,7 +273,7 @@ describe('auth status', () => {
     const r = await svc(['auth', 'status', '--base-url', baseUrl], { keytar: keytar() });
 
     expect(r.code).toBe(0);
-    expect(server.exchanges.map((e) => e.headers.authorization)).toEqual([`Bearer ${TOKENS.file}`]);
+    expect(server.exchanges.map((e) => e.headers.get('authorization'))).toEqual([`Bearer ${TOKENS.file}`]);
     expect(r.stdout).toMatch(/token source:\s+credentials file/);
     expect(r.stderr).toBe('');
   });

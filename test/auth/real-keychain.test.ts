@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture } from '../helpers/fixtures.js';
-import { json, LoopbackServer } from '../transport/loopback-server.js';
+import { fixture } from '../support/fixtures.js';
+import { json, LoopbackServer } from '../support/loopback-server.js';
 
 /**
  * The real keychain path, end to end: the built CLI (`node bin/svc`) in its own processes, keytar
@@ -109,7 +109,7 @@ describe('real keychain (gnome-keyring over D-Bus, built CLI)', () => {
     await ensureBuilt();
     server = await new LoopbackServer().start();
     server.otherwise((ex) =>
-      ex.path === '/api/v1/profile' && ex.headers.authorization === `Bearer ${TOKEN}`
+      ex.path === '/api/v1/profile' && ex.headers.get('authorization') === `Bearer ${TOKEN}`
         ? json(200, fixture('profile'))
         : json(401, fixture('error-401')),
     );
@@ -177,8 +177,8 @@ describe('real keychain (gnome-keyring over D-Bus, built CLI)', () => {
     expect(after.stderr).toContain('Not logged in');
 
     // login and the first status reached the service; the last status had no token to send.
-    expect(server.exchanges.map((e) => e.headers.authorization)).toEqual([`Bearer ${TOKEN}`, `Bearer ${TOKEN}`]);
-    expect(server.exchanges[0]!.headers['user-agent']).toMatch(/^svc\/\S+ node\/\S+$/);
+    expect(server.exchanges.map((e) => e.headers.get('authorization'))).toEqual([`Bearer ${TOKEN}`, `Bearer ${TOKEN}`]);
+    expect(server.exchanges[0]!.headers.get('user-agent')).toMatch(/^svc\/\S+ node\/\S+$/);
     for (const s of [login, status, logout, after]) expect(s.stdout + s.stderr).not.toContain(TOKEN);
     expect(existsSync(join(home, '.config', 'svc', 'credentials.json'))).toBe(false);
   }, SESSION_TIMEOUT_MS + 30_000);

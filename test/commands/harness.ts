@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { fixture } from '../helpers/fixtures.js';
-import { MswLoopback, type RecordedRequest } from '../helpers/msw-server.js';
-import { runCli, type CliRun, type RunOptions } from '../helpers/run-cli.js';
+import { fixture } from '../support/fixtures.js';
+import { LoopbackServer, type Exchange } from '../support/loopback-server.js';
+import { runCli, type CliRun, type RunOptions } from '../support/run-cli.js';
 
 /** Distinctive, so a leak anywhere in stdout or stderr is unmistakable. */
 export const TOKEN = 'svc_test_0123456789abcdef';
@@ -58,8 +58,8 @@ export interface Case {
 }
 
 /** One loopback server per test file; handlers and records are cleared after each test. */
-export function useServer(): { server: MswLoopback; configHome: () => string } {
-  const server = new MswLoopback();
+export function useServer(): { server: LoopbackServer; configHome: () => string } {
+  const server = new LoopbackServer();
   let dir = '';
   beforeAll(async () => {
     await server.start();
@@ -78,7 +78,7 @@ function queryMatches(url: URL, want: Record<string, string | null> | undefined)
   return Object.entries(want).every(([k, v]) => url.searchParams.get(k) === v);
 }
 
-export function handler(server: MswLoopback, route: Route): RequestHandler {
+export function handler(server: LoopbackServer, route: Route): RequestHandler {
   const method = route.method ?? 'GET';
   const make = method === 'POST' ? http.post : http.get;
   return make(`${server.baseUrl}/api/v1${route.path}`, ({ request }) => {
@@ -94,12 +94,12 @@ export function handler(server: MswLoopback, route: Route): RequestHandler {
   }, { once: route.once === true });
 }
 
-export function baseEnv(server: MswLoopback, configHome: string): Record<string, string> {
+export function baseEnv(server: LoopbackServer, configHome: string): Record<string, string> {
   return { SVC_API_KEY: TOKEN, SVC_BASE_URL: server.baseUrl, XDG_CONFIG_HOME: configHome, HOME: configHome };
 }
 
 export async function run(
-  server: MswLoopback,
+  server: LoopbackServer,
   configHome: string,
   argv: string[],
   opts: RunOptions = {},
@@ -108,7 +108,7 @@ export async function run(
 }
 
 /** Every request carried the bearer token, Accept and User-Agent of cli-contract 6. */
-export function expectStandardHeaders(requests: RecordedRequest[]): void {
+export function expectStandardHeaders(requests: Exchange[]): void {
   for (const r of requests) {
     expect(r.headers.get('authorization'), `${r.method} ${r.url.pathname}`).toBe(`Bearer ${TOKEN}`);
     expect(r.headers.get('accept')).toBe('application/json');
@@ -116,7 +116,7 @@ export function expectStandardHeaders(requests: RecordedRequest[]): void {
   }
 }
 
-export function expectRequests(requests: RecordedRequest[], expected: ExpectedRequest[]): void {
+export function expectRequests(requests: Exchange[], expected: ExpectedRequest[]): void {
   expect(
     requests.map((r) => ({ method: r.method, path: r.url.pathname, query: Object.fromEntries(r.url.searchParams) })),
   ).toEqual(expected.map((e) => ({ method: e.method ?? 'GET', path: `/api/v1${e.path}`, query: e.query ?? {} })));
@@ -145,15 +145,15 @@ function defaultRequests(c: Case): ExpectedRequest[] {
 }
 
 /** Runs one table row: serves its routes, runs argv, checks requests, stdout, stderr and exit code. */
-export async function runCase(server: MswLoopback, configHome: string, c: Case, opts: RunOptions = {}): Promise<CliRun> {
+export async function runCase(server: LoopbackServer, configHome: string, c: Case, opts: RunOptions = {}): Promise<CliRun> {
   server.use(...(c.routes ?? []).map((r) => handler(server, r)));
   const result = await run(server, configHome, c.argv, { ...opts, env: { ...opts.env, ...c.env } });
   const context = `argv: ${c.argv.join(' ')}\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`;
 
   expect(result.code, context).toBe(c.code);
   expect(server.unhandled, context).toEqual([]);
-  expectRequests(server.requests, c.requests ?? defaultRequests(c));
-  expectStandardHeaders(server.requests);
+  expectRequests(server.exchanges, c.requests ?? defaultRequests(c));
+  expectStandardHeaders(server.exchanges);
 
   expectMatches(result.stdout, c.stdout, true, 'stdout');
   expectMatches(result.stdout, c.stdoutNot, false, 'stdout');

@@ -140,12 +140,17 @@ describe.concurrent('jobs, waits, interrupts and svc sandbox', () => {
     expect(errorEnvelope(r.stderr.split('\n').filter((l) => l.startsWith('{')).join(''))).toMatchObject({ code: 'wait_timeout' });
   });
 
-  it.each(['SIGINT', 'SIGTERM'] as const)('130: %s during restore get --watch', async (signal) => {
+  // 128 + the signal's number (contract v2, section 5).
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const)('%s during restore get --watch: exit %i', async (signal, code) => {
     const child = spawnSvc(['restore', 'get', queuedRestoreId, '--watch'], { env: sb.env() });
     await waitForOutput(child, 'stderr', new RegExp(`Restore ${queuedRestoreId}: queued\\n`));
     child.kill(signal);
     const r = await child;
-    expect(r.exitCode).toBe(130);
+    expect(r.exitCode).toBe(code);
     expect(String(r.stderr)).toContain(`error: Stopped waiting; Restore ${queuedRestoreId} goes on at the service.`);
     expectNoSecrets(`${r.stdout}${r.stderr}`);
   });
@@ -193,5 +198,15 @@ describe.concurrent('jobs, waits, interrupts and svc sandbox', () => {
     await res.body.dump();
     child.kill('SIGINT');
     expect((await child).exitCode).toBe(0);
+  });
+
+  it.each(['SIGTERM', 'SIGHUP'] as const)('svc sandbox stops cleanly on %s too (docker stop, a closed terminal): exit 0, port closed', async (signal) => {
+    const child = spawnSvc(['sandbox', '--port', '0', '--json'], { env: sb.env(null), printsSecrets: true });
+    const { baseUrl } = JSON.parse(await waitForOutput(child, 'stdout', /\n}\n$/));
+    child.kill(signal);
+    const r = await child;
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stderr)).toMatch(/Sandbox stopped\.\n$/);
+    await expect(request(`${baseUrl}/api/v1/profile`)).rejects.toThrow();
   });
 });

@@ -8,8 +8,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { delimiter } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pgSkipReason, startCluster, type PgCluster } from '../../src/devtools/pg-cluster.js';
-import { describeDatabase } from '../../src/devtools/seed.js';
+import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
+import { describeDatabase } from '../support/seed.js';
 import { cleanupE2e, ensureBuilt, errorEnvelope, registerSecret, startE2eSandbox, svc, type E2eSandbox } from './helpers.js';
 
 const skip = pgSkipReason();

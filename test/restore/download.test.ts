@@ -48,6 +48,7 @@ function options(overrides: Partial<DownloadOptions> = {}): DownloadOptions {
     expectedSize: ARTIFACT.length,
     expectedSha256: SHA256,
     dir,
+    env: {},
     signal: new AbortController().signal,
     maxRetries: 2,
     timeoutMs: 200,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { api, raw, restoreBody, startTestSandbox, type TestSandbox } from './harness.js';
+import { api, raw, restoreBody, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 
 let sb: TestSandbox;
 let url: string;

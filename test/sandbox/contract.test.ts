@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient, Operation } from '../../src/api/client.js';
 import * as operations from '../../src/api/operations.js';
 import { ROUTES, type OperationName } from '../../src/sandbox/routes.js';
-import { fixture } from '../helpers/fixtures.js';
-import { clientFor, startTestSandbox, type TestSandbox } from './harness.js';
+import { fixture } from '../support/fixtures.js';
+import { clientFor, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 
 /**
  * "The sandbox and the client cannot drift apart": every operation of src/api/operations.ts, built by

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_DATA_DIR, loadSandboxData, SandboxDataError } from '../../src/sandbox/data.js';
-import { api, raw, startTestSandbox } from './harness.js';
+import { api, raw, startTestSandbox } from '../support/sandbox.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
 import * as operations from '../../src/api/operations.js';
-import { api, clientFor, raw, restoreBody, startTestSandbox, type TestSandbox } from './harness.js';
+import { api, clientFor, raw, restoreBody, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 
 let sb: TestSandbox;
 let client: ApiClient;

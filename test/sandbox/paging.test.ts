@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
 import * as operations from '../../src/api/operations.js';
-import { fetchPages } from '../../src/api/paginate.js';
-import { api, clientFor, raw, startTestSandbox, type TestSandbox } from './harness.js';
+import { followPages } from '../../src/api/paginate.js';
+import { api, clientFor, raw, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 
 let sb: TestSandbox;
 let client: ApiClient;
@@ -67,9 +67,13 @@ describe('keyset pages with nextCursor', () => {
     expect(res.json.nextCursor).toBeNull();
   });
 
-  it("svc's --all walk (fetchPages) merges the pages into one body without a cursor", async () => {
-    const { data } = await fetchPages(client, (page) => operations.listDatabases(page), 'databases', { all: true });
-    expect(data.databases.map((d) => d.id)).toEqual(['db_orders', 'db_billing', 'db_analytics']);
+  it("svc's --all walk (followPages) merges the pages into one body without a cursor", async () => {
+    const page = async (cursor?: string) => {
+      const r = await client.send(operations.listDatabases({ cursor }));
+      return { body: r.data as Record<string, unknown>, requestId: r.requestId };
+    };
+    const data = await followPages(await page(), 'databases', undefined, page);
+    expect((data.databases as Array<{ id: string }>).map((d) => d.id)).toEqual(['db_orders', 'db_billing', 'db_analytics']);
     expect('nextCursor' in data).toBe(false);
   });
 

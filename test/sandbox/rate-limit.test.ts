@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as operations from '../../src/api/operations.js';
-import { api, clientFor, raw, startTestSandbox, type TestSandbox } from './harness.js';
+import { api, clientFor, raw, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 
 let sb: TestSandbox;
 beforeEach(async () => {

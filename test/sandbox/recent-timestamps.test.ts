@@ -1,7 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { FIXTURE_EPOCH } from '../../src/sandbox/data.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { fixture } from '../helpers/fixtures.js';
+import { fixture } from '../support/fixtures.js';
 
 let sandbox: RunningSandbox | undefined;
 afterEach(async () => sandbox?.stop());

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody } from '../../src/api/schemas/errors.js';
-import { api, raw, restoreBody, startTestSandbox, type RawResponse, type TestSandbox } from './harness.js';
+import { api, raw, restoreBody, startTestSandbox, type RawResponse, type TestSandbox } from '../support/sandbox.js';
 
 let sb: TestSandbox;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
 import * as operations from '../../src/api/operations.js';
 import { ROUTES, type OperationName } from '../../src/sandbox/routes.js';
-import { api, clientFor, raw, restoreBody, startTestSandbox, type TestSandbox } from './harness.js';
+import { api, clientFor, raw, restoreBody, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 
 let sb: TestSandbox;
 beforeAll(async () => {

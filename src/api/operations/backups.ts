@@ -11,7 +11,7 @@ export const listDatabaseBackups = (databaseId: string, page: PageParams) =>
     response: listDatabaseBackupsResponse,
   }) satisfies Operation;
 
-export const triggerBackup = (databaseId: string, idempotencyKey: string) =>
+export const triggerBackup = (databaseId: string, idempotencyKey?: string) =>
   ({
     name: 'triggerBackup',
     method: 'POST',

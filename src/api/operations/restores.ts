@@ -2,7 +2,7 @@ import type { Operation } from '../client.js';
 import { createRestoreRequest, createRestoreResponse, getRestoreResponse, type CreateRestoreRequest } from '../schemas/restores.js';
 import { seg } from './common.js';
 
-export const createRestore = (body: CreateRestoreRequest, idempotencyKey: string) =>
+export const createRestore = (body: CreateRestoreRequest, idempotencyKey?: string) =>
   ({
     name: 'createRestore',
     method: 'POST',

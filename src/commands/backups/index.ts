@@ -1,29 +1,18 @@
 import type { Command } from 'commander';
-import type { PageFlags } from '../args.js';
-import { examples, type CommandHost } from '../host.js';
-import { allOption, cursorOption, limitOption } from '../paging-options.js';
-import type { TriggerFlags } from './run.js';
+import { addPagingOptions } from '../shared/paging.js';
+import { examples, verb, type CommandHost } from '../shared/verb.js';
 
-/** The work lives in ./run.js, loaded only when one of these commands runs. */
-const load = () => import('./run.js');
-
-/** Adds the backups verbs to their group command (program.ts creates it). */
+/** Registers the backups verbs on their group command (program.ts creates it). */
 export function registerBackups(backups: Command, host: CommandHost): void {
-  backups
-    .command('list')
-    .description("List a database's backup jobs (listDatabaseBackups)")
-    .argument('<databaseId>', 'database id')
-    .addOption(limitOption())
-    .addOption(cursorOption())
-    .addOption(allOption())
+  addPagingOptions(backups.command('list').description("List a database's backup jobs (listDatabaseBackups)").argument('<databaseId>', 'database id'))
     .addHelpText('after', examples('svc backups list db_123', 'svc backups list db_123 --all --json'))
-    .action((id: string, flags: PageFlags, cmd: Command) => host.run(cmd, load, (m, s) => m.runBackupsList(s, id, flags)));
+    .action(verb(host, () => import('./list.js')));
   backups
     .command('get')
     .description('Show a backup job and its artifact (getBackup)')
     .argument('<backupJobId>', 'backup job id')
     .addHelpText('after', examples('svc backups get bj_123', 'svc backups get bj_123 --json | jq .artifact.checksumSha256'))
-    .action((id: string, _flags, cmd: Command) => host.run(cmd, load, (m, s) => m.runBackupsGet(s, id)));
+    .action(verb(host, () => import('./get.js')));
   backups
     .command('trigger')
     .description('Start an ad-hoc backup job (triggerBackup); --wait follows it to the end')
@@ -35,7 +24,5 @@ export function registerBackups(backups: Command, host: CommandHost): void {
       'after',
       examples('svc backups trigger db_123', 'svc backups trigger db_123 --wait', 'svc backups trigger db_123 --idempotency-key nightly-2026-11-21 --json'),
     )
-    .action((id: string, flags: TriggerFlags, cmd: Command) =>
-      host.run(cmd, load, (m, s) => m.runBackupsTrigger(s, m.triggerOptions(id, flags))),
-    );
+    .action(verb(host, () => import('./trigger.js')));
 }

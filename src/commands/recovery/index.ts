@@ -1,30 +1,25 @@
 import type { Command } from 'commander';
-import { examples, type CommandHost } from '../host.js';
+import { examples, verb, type CommandHost } from '../shared/verb.js';
 
-/** The work lives in ./run.js, loaded only when one of these commands runs. */
-const load = () => import('./run.js');
-
-/** Adds the recovery verbs to their group command (program.ts creates it). */
+/** Registers the recovery verbs on their group command (program.ts creates it). */
 export function registerRecovery(recovery: Command, host: CommandHost): void {
   recovery
     .command('summary')
     .description("Show a database's latest recovery window decision (getRecoverySummary)")
     .argument('<databaseId>', 'database id')
     .addHelpText('after', examples('svc recovery summary db_123'))
-    .action((id: string, _f, cmd: Command) => host.run(cmd, load, (m, s) => m.runRecoverySummary(s, id)));
+    .action(verb(host, () => import('./summary.js')));
   recovery
     .command('candidate')
     .description('Find the closest restore-ready candidate before an incident (getRecoveryCandidate)')
     .argument('<databaseId>', 'database id')
     .requiredOption('--incident-time <iso8601>', 'when the incident happened, e.g. 2026-11-20T14:30:00Z')
     .addHelpText('after', examples('svc recovery candidate db_123 --incident-time 2026-11-20T14:30:00Z'))
-    .action((id: string, flags: { incidentTime: string }, cmd: Command) =>
-      host.run(cmd, load, (m, s) => m.runRecoveryCandidate(s, id, flags.incidentTime)),
-    );
+    .action(verb(host, () => import('./candidate.js')));
   recovery
     .command('proof')
     .description('Show the proof behind a recovery window (getRecoveryWindowProof)')
     .argument('<windowId>', 'recovery window id')
     .addHelpText('after', examples('svc recovery proof rw_123'))
-    .action((id: string, _f, cmd: Command) => host.run(cmd, load, (m, s) => m.runRecoveryProof(s, id)));
+    .action(verb(host, () => import('./proof.js')));
 }

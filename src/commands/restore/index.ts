@@ -1,11 +1,7 @@
 import type { Command } from 'commander';
-import { examples, type CommandHost } from '../host.js';
-import type { RestoreFlags } from '../restore-exec.js';
+import { examples, verb, type CommandHost } from '../shared/verb.js';
 
-/** The restore engine (download, preflight, pg_restore, execa) is loaded only by create and run. */
-const loadEngine = () => import('../restore-exec.js');
-
-/** Adds the restore verbs to their group command (program.ts creates it). */
+/** Registers the restore verbs on their group command (program.ts creates it). The engine loads only with create and run. */
 export function registerRestore(restore: Command, host: CommandHost): void {
   restore
     .command('get')
@@ -14,9 +10,7 @@ export function registerRestore(restore: Command, host: CommandHost): void {
     .option('--watch', 'poll until the job reaches a final state (exit 12 if it failed)')
     .option('--wait-timeout <seconds>', 'with --watch: give up after this long (exit 9)', '3600')
     .addHelpText('after', examples('svc restore get rj_123', 'svc restore get rj_123 --watch', 'svc restore get rj_123 --json | jq .restoreJob.proof'))
-    .action((id: string, flags: { watch?: boolean; waitTimeout: string }, cmd: Command) =>
-      host.run(cmd, () => import('./run.js'), (m, s) => m.runRestoreGet(s, id, flags)),
-    );
+    .action(verb(host, () => import('./get.js')));
 
   const engineFlags = (c: Command): Command =>
     c
@@ -45,9 +39,7 @@ export function registerRestore(restore: Command, host: CommandHost): void {
         '\nnew_database (default) creates the target database (TEMPLATE template0) and refuses a non-empty one.\n' +
         'in_place drops and recreates the archive\'s objects in the existing database, in one transaction unless --jobs is given.\n',
     )
-    .action((flags: RestoreFlags & { backup: string }, cmd: Command) =>
-      host.run(cmd, loadEngine, (m, s) => m.runRestoreCreate(s, m.backupIdArg(flags.backup), flags)),
-    );
+    .action(verb(host, () => import('./create.js')));
 
   engineFlags(
     restore
@@ -55,5 +47,5 @@ export function registerRestore(restore: Command, host: CommandHost): void {
       .description('Run the local restore engine on a createRestore response read from stdin (for automation)'),
   )
     .addHelpText('after', examples('curl ... -X POST $SVC_BASE_URL/api/v1/restores ... > restore.json && svc restore run --target "$DSN" < restore.json'))
-    .action((flags: RestoreFlags, cmd: Command) => host.run(cmd, loadEngine, (m, s) => m.runRestoreRun(s, flags)));
+    .action(verb(host, () => import('./run.js')));
 }

@@ -1,34 +1,42 @@
-import { getRestore } from '../../api/operations/restores.js';
-import type { RestoreJob, RestoreJobState } from '../../api/schemas/restores.js';
+import { text as readStream } from 'node:stream/consumers';
+import { createRestoreResponse } from '../../api/schemas/restores.js';
+import { UsageError } from '../../errors.js';
+import { runRestore } from '../../restore/run.js';
 import type { Session } from '../../session.js';
-import { positiveSeconds, requireId } from '../args.js';
-import { assertSucceeded, POLL_INTERVAL_MS, pollUntilDone, type PollSpec } from '../poll.js';
-import { restoreJobBlocks } from '../restore-view.js';
+import type { Env } from '../shared/verb.js';
+import { engineOptions, guardTarget, restoreDeps, restorePlan, type EngineFlags, type EngineOptions } from './engine-options.js';
+import { renderOutcome } from './outcome.js';
 
-const RESTORE_TERMINAL = new Set<RestoreJobState>(['completed', 'failed_terminal', 'cancelled', 'timed_out']);
-const RESTORE_FAILED = new Set<RestoreJobState>(['failed_terminal', 'cancelled', 'timed_out']);
+export function options(_args: string[], flags: EngineFlags, env: Env): EngineOptions {
+  return engineOptions(flags, env);
+}
 
-export async function runRestoreGet(session: Session, rawId: string, flags: { watch?: boolean; waitTimeout: string }): Promise<void> {
-  const restoreJobId = requireId(rawId, 'restore job id');
-  const watch = flags.watch ? { timeoutMs: positiveSeconds(flags.waitTimeout, '--wait-timeout') * 1000 } : undefined;
-  const api = await session.api();
-  if (!watch) {
-    const { data } = await api.send(getRestore(restoreJobId));
-    session.out.render(data, restoreJobBlocks(data.restoreJob, session.now()));
-    return;
+/** `svc restore run`: the createRestore 202 body on stdin, then the same local run. */
+export async function run(opts: EngineOptions, session: Session): Promise<void> {
+  guardTarget(opts, session);
+  if (session.ctx.stdinIsTTY) {
+    throw new UsageError('restore run reads the createRestore response from standard input.', 'Pipe it in: svc restore run --target ... < restore.json');
   }
-  const spec: PollSpec<{ restoreJob: RestoreJob }> = {
-    what: `Restore ${restoreJobId}`,
-    fetch: async () => (await api.send(getRestore(restoreJobId))).data,
-    state: (body) => body.restoreJob.state,
-    terminal: RESTORE_TERMINAL,
-    failed: RESTORE_FAILED,
-    intervalMs: POLL_INTERVAL_MS,
-    timeoutMs: watch.timeoutMs,
-    describeFailure: (body) =>
-      body.restoreJob.errorKind ? `${body.restoreJob.errorKind}: ${body.restoreJob.errorMessage ?? ''}`.trim() : 'no error detail given',
-  };
-  const body = await pollUntilDone(session, spec);
-  session.out.render(body, restoreJobBlocks(body.restoreJob, session.now()));
-  assertSucceeded(spec, body);
+  const input = await readStream(session.ctx.stdin);
+  let json: unknown;
+  try {
+    json = JSON.parse(input);
+  } catch {
+    throw new UsageError('Standard input is not JSON: restore run expects the createRestore 202 body {restoreJob, execution}.');
+  }
+  const parsed = createRestoreResponse.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UsageError(`Standard input is not a createRestore response: ${issue?.path.join('.') || '(body)'}: ${issue?.message}.`);
+  }
+  const created = parsed.data;
+  session.secrets.add(created.execution.lockToken);
+  session.secrets.add(created.execution.presignedS3Url);
+  const mode = created.restoreJob.mode;
+  if (opts.inPlace !== undefined && (mode === 'in_place') !== opts.inPlace) {
+    throw new UsageError(`The restore job's mode is ${mode}; --in-place ${opts.inPlace ? 'contradicts' : 'is required for'} it.`);
+  }
+  const plan = restorePlan(opts, mode, session);
+  const result = await runRestore(plan, { created }, restoreDeps(session));
+  if (!result.dryRun) renderOutcome(session, plan, result.outcome);
 }

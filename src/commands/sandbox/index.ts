@@ -1,14 +1,9 @@
 import type { Command } from 'commander';
 import { DEFAULT_SANDBOX_PORT, SANDBOX_NOTICE } from '../../sandbox/notice.js';
-import { examples, type CommandHost } from '../host.js';
-import type { SandboxFlags } from './run.js';
+import { examples, verb, type CommandHost } from '../shared/verb.js';
 
-/** The sandbox (its data loader, server and schemas) is loaded only when `svc sandbox` runs. */
-export function registerSandbox(
-  program: Command,
-  host: CommandHost,
-  termination?: () => { signal: AbortSignal; dispose(): void },
-): void {
+/** `svc sandbox`: a single-verb command. The sandbox itself loads only when it runs. */
+export function registerSandbox(program: Command, host: CommandHost): void {
   program
     .command('sandbox')
     .description('Run a local stand-in of the API v1 on 127.0.0.1 for development and CI (never the service)')
@@ -22,7 +17,5 @@ export function registerSandbox(
         'SVC_BASE_URL=http://127.0.0.1:4010 SVC_API_KEY=svc_sandbox_3eb1d95aaff52a54cd98169b4d6d4c70 svc backups trigger db_orders --wait',
       )}`,
     )
-    .action((flags: SandboxFlags, cmd: Command) =>
-      host.run(cmd, () => import('./run.js'), (m, session) => m.runSandboxCommand(session, flags, termination)),
-    );
+    .action(verb(host, () => import('./serve.js')));
 }

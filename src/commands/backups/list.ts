@@ -1,0 +1,36 @@
+import { listDatabaseBackups } from '../../api/operations/backups.js';
+import type { BackupJobSummary } from '../../api/schemas/backups.js';
+import { relativeAge } from '../../output/format.js';
+import type { Column } from '../../output/writer.js';
+import type { Session } from '../../session.js';
+import { requireId } from '../shared/args.js';
+import { pageOptions, runList, type PageFlags, type PageOptions } from '../shared/paging.js';
+import { notProofNote } from '../shared/proof.js';
+
+export interface BackupsListOptions extends PageOptions {
+  databaseId: string;
+}
+
+const columns = (now: Date): Column<BackupJobSummary>[] => [
+  { header: 'ID', value: (b) => b.id },
+  { header: 'STATE', value: (b) => b.state },
+  { header: 'TRIGGER', value: (b) => b.trigger },
+  { header: 'ATTEMPT', value: (b) => String(b.attempt) },
+  { header: 'ENQUEUED', value: (b) => relativeAge(b.enqueuedAt, now) },
+  { header: 'CLAIMED', value: (b) => (b.claimedAt ? relativeAge(b.claimedAt, now) : '-') },
+];
+
+export function options([id]: string[], flags: PageFlags): BackupsListOptions {
+  return { databaseId: requireId(id, 'database id'), ...pageOptions(flags) };
+}
+
+export function run(opts: BackupsListOptions, session: Session): Promise<void> {
+  const { databaseId } = opts;
+  return runList(session, opts, {
+    op: (page) => listDatabaseBackups(databaseId, page),
+    itemsKey: 'backupJobs',
+    columns: columns(session.now()),
+    empty: `No backup jobs for ${databaseId}. Start one with: svc backups trigger ${databaseId}`,
+    after: () => [notProofNote()],
+  });
+}

@@ -1,0 +1,29 @@
+import { listDestinations } from '../../api/operations/destinations.js';
+import type { BackupDestinationSummary } from '../../api/schemas/destinations.js';
+import { orDash, relativeAge } from '../../output/format.js';
+import type { Column } from '../../output/writer.js';
+import type { Session } from '../../session.js';
+import { pageOptions, runList, type PageFlags, type PageOptions } from '../shared/paging.js';
+
+const columns = (now: Date): Column<BackupDestinationSummary>[] => [
+  { header: 'ID', value: (d) => d.id },
+  { header: 'KIND', value: (d) => d.kind },
+  { header: 'REGION', value: (d) => d.region },
+  { header: 'BUCKET', value: (d) => orDash(d.bucketName) },
+  { header: 'STATE', value: (d) => d.state },
+  { header: 'RETENTION FLOOR', value: (d) => `${d.retentionFloorDays}d` },
+  { header: 'LAST VERIFIED', value: (d) => (d.lastVerifiedAt ? relativeAge(d.lastVerifiedAt, now) : 'never') },
+];
+
+export function options(_args: string[], flags: PageFlags): PageOptions {
+  return pageOptions(flags);
+}
+
+export function run(opts: PageOptions, session: Session): Promise<void> {
+  return runList(session, opts, {
+    op: listDestinations,
+    itemsKey: 'destinations',
+    columns: columns(session.now()),
+    empty: 'No backup destinations. Destinations are configured in the dashboard.',
+  });
+}

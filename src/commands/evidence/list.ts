@@ -1,0 +1,38 @@
+import { listEvidence } from '../../api/operations/evidence.js';
+import type { EvidenceItem, ProofSemantics } from '../../api/schemas/evidence.js';
+import { formatBytes, relativeAge } from '../../output/format.js';
+import type { Column } from '../../output/writer.js';
+import type { Session } from '../../session.js';
+import { requireId } from '../shared/args.js';
+import { pageOptions, runList, type PageFlags, type PageOptions } from '../shared/paging.js';
+import { proofSemanticsBlock } from '../shared/proof.js';
+
+export interface EvidenceListOptions extends PageOptions {
+  databaseId?: string;
+}
+
+const integrity = (e: EvidenceItem): string => (e.integrityVerification ? e.integrityVerification.result : 'not verified');
+
+const columns = (now: Date): Column<EvidenceItem>[] => [
+  { header: 'BACKUP JOB', value: (e) => e.backupJobId },
+  { header: 'SIZE', value: (e) => formatBytes(e.sizeBytes).split(' (')[0] ?? '' },
+  { header: 'SHA-256', value: (e) => `${e.checksumSha256.slice(0, 12)}…` },
+  { header: 'RECORDED', value: (e) => relativeAge(e.recordedAt, now) },
+  { header: 'INTEGRITY CHECK', value: integrity },
+  { header: 'AUDIT EVENTS', value: (e) => String(e.auditEvents.length) },
+];
+
+export function options(_args: string[], flags: PageFlags & { database?: string }): EvidenceListOptions {
+  return { ...pageOptions(flags), databaseId: flags.database === undefined ? undefined : requireId(flags.database, '--database') };
+}
+
+export function run(opts: EvidenceListOptions, session: Session): Promise<void> {
+  const { databaseId } = opts;
+  return runList(session, opts, {
+    op: (page) => listEvidence({ ...page, databaseId }),
+    itemsKey: 'evidence',
+    columns: columns(session.now()),
+    empty: databaseId ? `No evidence for ${databaseId} (or no such database in this organization).` : 'No evidence recorded yet.',
+    after: (body) => [proofSemanticsBlock(body.proofSemantics as ProofSemantics)],
+  });
+}

@@ -1,0 +1,99 @@
+import { availableParallelism, tmpdir } from 'node:os';
+import { resolve } from 'node:path';
+import type { RestoreMode } from '../../api/schemas/restores.js';
+import { UsageError } from '../../errors.js';
+import type { RestorePlan } from '../../restore/plan.js';
+import type { RestoreDeps } from '../../restore/run.js';
+import { parseTarget, PROTECTED_DATABASES, type Target } from '../../restore/target.js';
+import type { Session } from '../../session.js';
+import { positiveInt } from '../shared/args.js';
+import type { Env } from '../shared/verb.js';
+
+/** The flags `restore create` and `restore run` share (cli-contract 7). */
+export interface EngineFlags {
+  target?: string;
+  inPlace?: boolean;
+  confirm?: boolean;
+  jobs?: string;
+  workDir?: string;
+  keepArtifact?: boolean;
+}
+
+export interface EngineOptions {
+  target: Target;
+  /** The raw --target or SVC_TARGET_DSN: a secret whenever it carries a password. */
+  rawTarget: string;
+  /** The password came on the command line, where `ps` shows it: worth a warning. */
+  passwordInArgv: boolean;
+  inPlace: boolean | undefined;
+  confirm: boolean;
+  /** --jobs as given; undefined means the default (and, in place, atomicity). */
+  jobs: number | undefined;
+  workDir: string;
+  keepArtifact: boolean;
+}
+
+const DEFAULT_MAX_JOBS = 4;
+
+/** Every local check of the engine flags; the target is parsed here, so a bad one is exit 2 before anything runs. */
+export function engineOptions(flags: EngineFlags, env: Env): EngineOptions {
+  const rawTarget = flags.target ?? env.SVC_TARGET_DSN;
+  if (!rawTarget) {
+    throw new UsageError('No restore target given.', 'Pass --target postgresql://user@host:5432/dbname, or set SVC_TARGET_DSN.');
+  }
+  const target = parseTarget(rawTarget, env);
+  if (PROTECTED_DATABASES.has(target.database)) {
+    throw new UsageError(`Refusing to restore into the system database "${target.database}".`, 'Name another database in --target.');
+  }
+  return {
+    target,
+    rawTarget,
+    passwordInArgv: flags.target !== undefined && target.password !== undefined,
+    inPlace: flags.inPlace,
+    confirm: flags.confirm === true,
+    jobs: flags.jobs === undefined ? undefined : positiveInt(flags.jobs, '--jobs', 64),
+    workDir: resolve(flags.workDir ?? tmpdir()),
+    keepArtifact: flags.keepArtifact === true,
+  };
+}
+
+/** The run's plan for a mode: in place without --jobs is one transaction. */
+export function restorePlan(opts: EngineOptions, mode: RestoreMode, session: Session): RestorePlan {
+  const atomic = mode === 'in_place' && opts.jobs === undefined;
+  return {
+    target: opts.target,
+    mode,
+    jobs: atomic ? 1 : (opts.jobs ?? Math.min(availableParallelism(), DEFAULT_MAX_JOBS)),
+    atomic,
+    workDir: opts.workDir,
+    keepArtifact: opts.keepArtifact,
+    confirm: opts.confirm,
+    interactive: session.ctx.stdinIsTTY && session.ctx.stderrIsTTY,
+  };
+}
+
+/** Registers the target's secrets with the scrubber, and warns about a password in argv. */
+export function guardTarget(opts: EngineOptions, session: Session): void {
+  if (opts.target.password !== undefined) {
+    // The raw URI is a secret only when it carries a password; without one it is the redacted form itself.
+    session.secrets.add(opts.target.password);
+    session.secrets.add(opts.rawTarget);
+  }
+  if (opts.passwordInArgv) {
+    session.ui.warn('The password in --target is visible to other local users in the process list; prefer SVC_TARGET_DSN, PGPASSWORD or ~/.pgpass.');
+  }
+}
+
+export function restoreDeps(session: Session): RestoreDeps {
+  const { ctx, settings } = session;
+  return {
+    signal: ctx.signal,
+    sleep: ctx.sleep,
+    random: ctx.random,
+    reporter: session.ui,
+    scrubber: session.secrets,
+    http: { maxRetries: settings.maxRetries, timeoutMs: settings.timeoutMs, env: ctx.env },
+    env: ctx.env,
+    prompter: ctx.prompter,
+  };
+}

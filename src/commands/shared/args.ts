@@ -1,0 +1,61 @@
+import * as z from 'zod';
+import type { PageParams } from '../../api/operations/common.js';
+import { UsageError } from '../../errors.js';
+
+/** Local checks before any request (cli-contract 3): a bad argument is exit 2 and nothing is sent. */
+function check<T>(schema: z.ZodType<T>, raw: unknown, what: string, rule: string): T {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const shown = typeof raw === 'string' ? ` "${raw}"` : '';
+    throw new UsageError(`Invalid ${what}${shown}: ${rule}.`);
+  }
+  return parsed.data;
+}
+
+export function requireId(raw: string | undefined, what: string): string {
+  const id = check(z.string().trim().min(1), raw, what, 'it must not be empty');
+  // "." and ".." are URL dot segments (even percent-encoded): the request would silently go to another route.
+  if (id === '.' || id === '..') throw new UsageError(`Invalid ${what} "${id}": "." and ".." cannot name a resource.`);
+  return id;
+}
+
+const positiveIntString = z.string().regex(/^\d+$/).transform(Number).pipe(z.int().positive());
+
+export interface PageOptions extends PageParams {
+  all: boolean;
+}
+
+export interface PageFlags {
+  limit?: string;
+  cursor?: string;
+  all?: boolean;
+}
+
+export function pageOptions(flags: PageFlags): PageOptions {
+  const limit = flags.limit === undefined ? undefined : check(positiveIntString.pipe(z.int().max(10_000)), flags.limit, '--limit', 'a whole number greater than 0');
+  const cursor = flags.cursor === undefined ? undefined : requireId(flags.cursor, '--cursor');
+  return { limit, cursor, all: flags.all === true };
+}
+
+export function isoTimestamp(raw: string | undefined, what: string): string {
+  return check(z.iso.datetime({ offset: true }), raw, what, 'use ISO 8601 with a time zone, e.g. 2026-11-20T14:30:00Z');
+}
+
+export function idempotencyKey(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  // Sent as an HTTP header: only printable ASCII, without leading or trailing spaces, can go there as given.
+  return check(
+    z.string().min(1).max(200).regex(/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/),
+    raw,
+    '--idempotency-key',
+    'it must be 1 to 200 printable ASCII characters (no leading or trailing space)',
+  );
+}
+
+export function positiveSeconds(raw: string | undefined, what: string): number {
+  return check(z.coerce.number().positive().max(7 * 24 * 3600), raw, what, 'a positive number of seconds');
+}
+
+export function positiveInt(raw: string | undefined, what: string, max: number): number {
+  return check(positiveIntString.pipe(z.int().max(max)), raw, what, `a whole number from 1 to ${max}`);
+}

@@ -1,0 +1,51 @@
+import { Option, type Command } from 'commander';
+import type { z } from 'zod';
+import type { Operation } from '../../api/client.js';
+import type { PageParams } from '../../api/operations/common.js';
+import { followPages } from '../../api/paginate.js';
+import { table, type Block, type Column } from '../../output/writer.js';
+import type { Session } from '../../session.js';
+import { pageOptions, type PageFlags, type PageOptions } from './args.js';
+
+export { pageOptions, type PageFlags, type PageOptions };
+
+/** The paging flags every list command shares (cli-contract 3). */
+export function addPagingOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--limit <n>', 'page size'))
+    .addOption(new Option('--cursor <cursor>', 'start from this page cursor'))
+    .addOption(new Option('--all', 'follow nextCursor to the last page and print one merged list'));
+}
+
+type PageBody = { nextCursor?: string | null } & Record<string, unknown>;
+
+export interface ListSpec<Item> {
+  op: (page: PageParams) => Operation<z.ZodType<PageBody>>;
+  itemsKey: string;
+  columns: Column<Item>[];
+  /** Shown instead of an empty table. */
+  empty: string;
+  /** Blocks after the table, e.g. proof semantics. */
+  after?: (body: Record<string, unknown>) => Block[];
+}
+
+/** Shared by every list command: one page or --all, one table, a hint when more pages exist. */
+export async function runList<Item>(session: Session, page: PageOptions, spec: ListSpec<Item>): Promise<void> {
+  const api = await session.api();
+  const fetch = async (cursor: string | undefined) => {
+    const r = await api.send(spec.op({ limit: page.limit, cursor }));
+    return { body: r.data as Record<string, unknown>, requestId: r.requestId };
+  };
+  const first = await fetch(page.cursor);
+  const body = page.all
+    ? await followPages(first, spec.itemsKey, page.cursor, fetch, {
+        onRepeatedCursor: () => session.ui.warn('The service returned a cursor it had already given; stopped paging there.'),
+      })
+    : first.body;
+  const items = body[spec.itemsKey] as Item[];
+  session.out.render(body, [table(items, spec.columns, spec.empty), ...(spec.after?.(body) ?? [])]);
+  const next = body.nextCursor;
+  if (!page.all && typeof next === 'string' && next) {
+    session.ui.info(`More results: add --cursor ${next}, or --all for every page.`);
+  }
+}

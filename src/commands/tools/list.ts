@@ -1,0 +1,28 @@
+import type { ToolEntry } from '../../api/schemas/tools.js';
+import { orDash } from '../../output/format.js';
+import { table, text } from '../../output/writer.js';
+import type { Session } from '../../session.js';
+import { fetchCatalog, humanGate, toolKind } from './catalog.js';
+
+export function options(): Record<string, never> {
+  return {};
+}
+
+export async function run(_opts: Record<string, never>, session: Session): Promise<void> {
+  const catalog = await fetchCatalog(session);
+  session.out.render(catalog, [
+    text(`Tool catalog ${orDash(catalog.version)} (minimum client contract ${orDash(catalog.minimumClientContract)})`),
+    table(
+      catalog.tools,
+      [
+        { header: 'NAME', value: (t: ToolEntry) => t.name },
+        { header: 'KIND', value: toolKind },
+        { header: 'RISK', value: (t) => orDash(t.risk) },
+        { header: 'ROUTE SCOPE', value: (t) => orDash(t.routeScope) },
+        { header: 'HUMAN GATE', value: humanGate },
+      ],
+      'The catalog lists no tools.',
+    ),
+    text('Only "live" tools may be invoked, through their REST route. "no live route" and "advisory" tools are never invoked.', 'dim'),
+  ]);
+}

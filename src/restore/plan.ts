@@ -1,0 +1,23 @@
+import type { RestoreMode } from '../api/schemas/restores.js';
+import type { Target } from './target.js';
+
+/** What one restore run is asked to do: built by `restore create` / `restore run` from their options. */
+export interface RestorePlan {
+  target: Target;
+  mode: RestoreMode;
+  /** pg_restore --jobs; 1 when atomic. */
+  jobs: number;
+  /** in_place: a single transaction (the default; --jobs opts out). */
+  atomic: boolean;
+  /** Where the artifact is downloaded (a private temp dir is made inside it). */
+  workDir: string;
+  keepArtifact: boolean;
+  /** --confirm was given for an in-place restore. */
+  confirm: boolean;
+  /** A person is at a terminal: an in-place restore may be confirmed at a prompt. */
+  interactive: boolean;
+}
+
+/** The steps of a run, in order; the receipt times each one. */
+export const PHASES = ['preflight', 'createRestore', 'download', 'verify', 'restore', 'analyze', 'check'] as const;
+export type Phase = (typeof PHASES)[number];

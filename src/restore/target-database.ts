@@ -1,0 +1,63 @@
+import { LocalToolError, UsageError } from '../errors.js';
+import type { SecretScrubber } from '../secrets.js';
+import { psql, PsqlError } from './pg-tools.js';
+import { redactedDsn, type Target } from './target.js';
+
+type Env = Record<string, string | undefined>;
+
+const MAINTENANCE_DB = 'postgres';
+
+function unreachable(target: Target, stderr: string): LocalToolError {
+  return new LocalToolError(
+    `Cannot connect to the target ${redactedDsn(target)}: ${stderr.split('\n')[0] || 'psql failed'}`,
+    'Check host, port, user and password (SVC_TARGET_DSN, PGPASSWORD or ~/.pgpass), and that the server accepts connections from here.',
+  );
+}
+
+/**
+ * Connects to the target and says whether a new_database restore must create it. An in-place
+ * target must accept a connection; a new-database target must not exist, or exist and be empty.
+ */
+export async function inspectTarget(target: Target, mode: 'new_database' | 'in_place', env: Env, scrubber: SecretScrubber, signal: AbortSignal): Promise<{ createDatabase: boolean }> {
+  const run = (sql: string, database: string) =>
+    psql(sql, { env, database, vars: { target: target.database }, scrubber, signal }).catch((err: unknown) => {
+      throw err instanceof PsqlError ? unreachable(target, err.stderr) : err;
+    });
+
+  if (mode === 'in_place') {
+    await run('SELECT 1;', target.database);
+    return { createDatabase: false };
+  }
+  const exists = (await run("SELECT count(*) FROM pg_database WHERE datname = :'target';", MAINTENANCE_DB)) !== '0';
+  if (!exists) return { createDatabase: true };
+  // Anything user-made counts: relations, functions, types and schemas beyond the default public one.
+  const objects = await run(
+    `WITH user_ns AS (
+       SELECT oid, nspname FROM pg_namespace
+       WHERE nspname NOT IN ('pg_catalog', 'information_schema') AND nspname NOT LIKE 'pg\\_%')
+     SELECT (SELECT count(*) FROM pg_class c JOIN user_ns n ON n.oid = c.relnamespace)
+          + (SELECT count(*) FROM pg_proc p JOIN user_ns n ON n.oid = p.pronamespace)
+          + (SELECT count(*) FROM pg_type t JOIN user_ns n ON n.oid = t.typnamespace WHERE t.typtype IN ('e', 'd', 'r', 'm', 'c') AND t.typrelid = 0)
+          + (SELECT count(*) FROM user_ns WHERE nspname <> 'public');`,
+    target.database,
+  );
+  if (objects !== '0') {
+    throw new UsageError(
+      `The target database "${target.database}" already exists and is not empty; a new-database restore never writes into existing data.`,
+      'Name a new database in --target, or replace this one with --in-place --confirm.',
+    );
+  }
+  return { createDatabase: false };
+}
+
+/** CREATE DATABASE ... TEMPLATE template0, not pg_restore --create (which would use the archive's name). */
+export async function createTargetDatabase(target: Target, env: Env, scrubber: SecretScrubber, signal: AbortSignal): Promise<void> {
+  try {
+    await psql('CREATE DATABASE :"target" TEMPLATE template0;', { env, database: MAINTENANCE_DB, vars: { target: target.database }, scrubber, signal });
+  } catch (err) {
+    if (err instanceof PsqlError) {
+      throw new LocalToolError(`Could not create the database "${target.database}": ${err.stderr.split('\n')[0]}`, 'The user in --target needs the CREATEDB privilege.');
+    }
+    throw err;
+  }
+}

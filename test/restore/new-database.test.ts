@@ -1,0 +1,262 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { pgSkipReason } from '../support/pg-cluster.js';
+import { API_TOKEN, BACKUP_ID, DSN_PASSWORD, LOCK_TOKEN, RestoreHarness, SOURCE_DB } from '../support/restore-harness.js';
+
+const skip = pgSkipReason();
+if (skip) console.warn(`test/restore-pg/new-database.test.ts skipped: ${skip}`);
+
+describe.skipIf(!!skip)('restore create / restore run, new_database, against a real PostgreSQL', () => {
+  const h = new RestoreHarness();
+  beforeAll(() => h.start(), 120_000);
+  afterAll(() => h.stop());
+  beforeEach(() => h.reset());
+
+  const create = (database: string, workDir: string, ...extra: string[]) =>
+    h.cli(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir, ...extra], { env: { SVC_TARGET_DSN: h.dsn(database, true) } });
+
+  /** What every successful new_database restore must leave behind. */
+  async function expectRestored(database: string, workDir: string): Promise<void> {
+    expect(await h.snapshot(database)).toEqual(h.source);
+    expect(await readdir(workDir)).toEqual([]);
+    expect(await h.pgpassLeftovers()).toEqual([]);
+    const runs = await h.pgRestoreRuns();
+    expect(runs).toHaveLength(1);
+    for (const run of runs) {
+      expect(run.argv).not.toContain(DSN_PASSWORD);
+      expect(run.cmdline).not.toContain(DSN_PASSWORD);
+      expect(run.cmdline).not.toContain(encodeURIComponent(DSN_PASSWORD));
+    }
+    for (const req of h.allArtifactRequests()) expect(req.headers.authorization).toBeUndefined();
+  }
+
+  it('creates the target, restores it equal to the source, and prints only the contract document with --json', async () => {
+    const workDir = await h.workDir();
+    const r = await create('restored_json', workDir, '--json');
+    expect(r.code, r.stderr).toBe(0);
+
+    const [req, ...more] = h.createRestoreRequests();
+    expect(more).toHaveLength(0);
+    expect(JSON.parse(req!.body)).toStrictEqual({
+      backupJobId: BACKUP_ID,
+      targetRedactedDsn: `postgresql://postgres@127.0.0.1:${h.cluster.port}/restored_json`,
+      mode: 'new_database',
+      confirmDestructive: false,
+    });
+    expect(req!.headers.get('idempotency-key')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(req!.headers.get('authorization')).toBe(`Bearer ${API_TOKEN}`);
+    expect(h.api.unhandled).toEqual([]);
+
+    const doc = JSON.parse(r.stdout);
+    expect(Object.keys(doc).sort()).toEqual(['execution', 'restoreJob']);
+    expect(doc.restoreJob).toEqual(h.restoreBody('new_database').restoreJob);
+    expect(doc.execution).toStrictEqual({
+      artifactBytes: h.info.sizeBytes,
+      sha256: h.info.sha256,
+      verified: true,
+      pgRestoreExitCode: 0,
+      durationMs: expect.any(Number),
+    });
+    expect(r.stdout).not.toContain(LOCK_TOKEN);
+    expect(r.stdout).not.toContain(h.artifact.url);
+
+    // One plain GET of the presigned URL, with no credentials of ours.
+    expect(h.artifact.requests.map((q) => [q.method, q.status, q.headers.range])).toEqual([['GET', 200, undefined]]);
+    expect(h.artifact.requests[0]!.headers.authorization).toBeUndefined();
+
+    expect(await h.databaseExists('restored_json')).toBe(true);
+    await expectRestored('restored_json', workDir);
+    const [run] = await h.pgRestoreRuns();
+    const jobs = Math.min(availableParallelism(), 4);
+    expect(run!.argv.split(' ').slice(0, -1)).toEqual([
+      '--no-owner',
+      '--no-privileges',
+      '--exit-on-error',
+      ...(jobs > 1 ? [`--jobs=${jobs}`] : []),
+      "--dbname=dbname='restored_json'",
+    ]);
+    expect(run!.argv).toMatch(new RegExp(`${workDir}/svc-restore-[^/ ]+/artifact\\.dump$`));
+    // The password from SVC_TARGET_DSN reached pg_restore through a 0600 PGPASSFILE, since removed.
+    expect(run!.pgpass).toMatch(new RegExp(`^${h.tmp}/svc-pgpass-[^/ ]+/pgpass 600\\s*$`));
+  });
+
+  it('human output: --target without a password, PGPASSWORD supplies it quietly; --idempotency-key is sent as given', async () => {
+    const workDir = await h.workDir();
+    const r = await h.cli(
+      ['restore', 'create', '--backup', BACKUP_ID, '--target', h.dsn('restored_human'), '--work-dir', workDir, '--idempotency-key', 'restore-2026-11-21'],
+      { env: { PGPASSWORD: DSN_PASSWORD } },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`Restored backup into ${h.redacted('restored_human')} (new database)`);
+    expect(r.stdout).toContain(h.info.sha256);
+    expect(r.stdout).toMatch(/pg_restore exit code:?\s+0/);
+    expect(r.stdout).toContain('rj_restorepg');
+    expect(r.stderr).toContain('Created database "restored_human" (TEMPLATE template0).');
+    expect(r.stderr).toContain('Restore job rj_restorepg created (new_database).');
+    expect(r.stderr).not.toMatch(/warning/i);
+    expect(h.createRestoreRequests()[0]!.headers.get('idempotency-key')).toBe('restore-2026-11-21');
+    await expectRestored('restored_human', workDir);
+    // No password in the DSN: no PGPASSFILE of ours, the user's PGPASSWORD applies as usual.
+    expect((await h.pgRestoreRuns())[0]!.pgpass).toBe('none  PGPASSWORD-set');
+  });
+
+  it('a password inside --target works but draws the argv warning; pg_restore still never sees it', async () => {
+    const workDir = await h.workDir();
+    const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--target', h.dsn('restored_argv', true), '--work-dir', workDir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/warning: The password in --target is visible to other local users/);
+    expect(JSON.parse(h.createRestoreRequests()[0]!.body).targetRedactedDsn).toBe(h.redacted('restored_argv'));
+    await expectRestored('restored_argv', workDir);
+  });
+
+  it('refuses an existing non-empty database before createRestore (exit 2), and leaves it alone', async () => {
+    const workDir = await h.workDir();
+    const r = await create(SOURCE_DB, workDir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`The target database "${SOURCE_DB}" already exists and is not empty`);
+    expect(r.stderr).toContain('--in-place --confirm');
+    expect(h.api.exchanges).toEqual([]);
+    expect(h.artifact.requests).toEqual([]);
+    expect(await h.pgRestoreRuns()).toEqual([]);
+    expect(await readdir(workDir)).toEqual([]);
+    expect(await h.snapshot(SOURCE_DB)).toEqual(h.source);
+    expect(await h.pgpassLeftovers()).toEqual([]);
+  });
+
+  it.each([
+    ['a function', 'CREATE FUNCTION answer() RETURNS int LANGUAGE sql AS $$ SELECT 42 $$;'],
+    ['an enum type', "CREATE TYPE mood AS ENUM ('ok', 'sad');"],
+    ['a schema', 'CREATE SCHEMA reporting;'],
+  ])('counts a database holding only %s as not empty (exit 2, nothing sent)', async (_what, ddl) => {
+    await h.dropDatabase('only_objects');
+    await h.cluster.psql('CREATE DATABASE only_objects TEMPLATE template0');
+    await h.cluster.psql(ddl, 'only_objects');
+    const workDir = await h.workDir();
+    const r = await create('only_objects', workDir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('already exists and is not empty');
+    expect(h.api.exchanges).toEqual([]);
+  });
+
+  it('restores into an existing empty database without creating it', async () => {
+    await h.dropDatabase('existing_empty');
+    await h.cluster.psql('CREATE DATABASE existing_empty TEMPLATE template0');
+    const workDir = await h.workDir();
+    const r = await create('existing_empty', workDir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('Created database');
+    expect(JSON.parse(h.createRestoreRequests()[0]!.body).mode).toBe('new_database');
+    await expectRestored('existing_empty', workDir);
+  });
+
+  it.each(['postgres', 'template1', 'template0'])('refuses the system database %s before anything else (exit 2)', async (db) => {
+    const before = await h.snapshot('postgres');
+    const workDir = await h.workDir();
+    const r = await create(db, workDir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`Refusing to restore into the system database "${db}"`);
+    expect(h.api.exchanges).toEqual([]);
+    expect(h.artifact.requests).toEqual([]);
+    expect(await h.pgRestoreRuns()).toEqual([]);
+    expect(await readdir(workDir)).toEqual([]);
+    expect(await h.snapshot('postgres')).toEqual(before);
+  });
+
+  it('restore run: the createRestore body on stdin, no API call, same engine and --json document', async () => {
+    const workDir = await h.workDir();
+    const body = h.restoreBody('new_database');
+    const r = await h.cli(['restore', 'run', '--work-dir', workDir, '--json'], {
+      stdin: JSON.stringify(body),
+      env: { SVC_TARGET_DSN: h.dsn('restored_run', true), SVC_API_KEY: undefined },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(h.api.exchanges).toEqual([]);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.restoreJob).toEqual(body.restoreJob);
+    expect(doc.execution).toStrictEqual({ artifactBytes: h.info.sizeBytes, sha256: h.info.sha256, verified: true, pgRestoreExitCode: 0, durationMs: expect.any(Number) });
+    await expectRestored('restored_run', workDir);
+  });
+
+  it.each([
+    ['not JSON', 'restoreJob: {', /Standard input is not JSON/],
+    ['JSON of another shape', '{"restoreJob":{}}', /Standard input is not a createRestore response: restoreJob\./],
+    ['empty', '', /Standard input is not JSON/],
+  ])('restore run with malformed stdin (%s) is exit 2 and touches nothing', async (_what, stdin, message) => {
+    const workDir = await h.workDir();
+    const r = await h.cli(['restore', 'run', '--work-dir', workDir], { stdin, env: { SVC_TARGET_DSN: h.dsn('never_created', true) } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(h.api.exchanges).toEqual([]);
+    expect(h.artifact.requests).toEqual([]);
+    expect(await readdir(workDir)).toEqual([]);
+    expect(await h.databaseExists('never_created')).toBe(false);
+  });
+
+  it('restore run: a body with a bad field is exit 2 and never echoes its lock token or URL', async () => {
+    const body = h.restoreBody('new_database');
+    body.execution.expectedSha256 = 'not-a-digest';
+    const r = await h.cli(['restore', 'run', '--work-dir', await h.workDir()], {
+      stdin: JSON.stringify(body),
+      env: { SVC_TARGET_DSN: h.dsn('never_created', true) },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('execution.expectedSha256');
+    expect(h.artifact.requests).toEqual([]);
+    expect(await h.databaseExists('never_created')).toBe(false);
+  });
+
+  it('an archive newer than the local pg_restore is exit 11 naming both versions; the target is not created', async () => {
+    const local = (await execa(h.realPgRestore, ['--version'])).stdout.trim(); // "pg_restore (PostgreSQL) 15.18 (Debian ...)"
+    const major = Number(/\) (\d+)/.exec(local)?.[1]);
+    // K_VERS_MAX per major (pg_backup_archiver.h): 1.14 up to 15, 1.15 in 16, 1.16 in 17 and 18.
+    const readsUpTo = major >= 17 ? 16 : major === 16 ? 15 : 14;
+    const patched = join(h.scratch, 'newer-format.pgdump');
+    const bytes = await readFile(h.dumpPath);
+    bytes[6] = Math.max(0x10, readsUpTo + 1); // the header's minor format version: 1.16 is what a pg_dump 17 writes
+    await writeFile(patched, bytes);
+    const newer = await h.serve(patched);
+    h.coords = { ...h.coords, presignedS3Url: newer.url, expectedSizeBytes: bytes.length, expectedSha256: createHash('sha256').update(bytes).digest('hex') };
+
+    const workDir = await h.workDir();
+    const r = await create('restored_newer', workDir);
+    expect(r.code).toBe(11);
+    expect(r.stderr).toContain(`The archive is format 1.${bytes[6]}`);
+    expect(r.stderr).toContain(`the local ${local} reads formats up to 1.${readsUpTo}.`);
+    expect(r.stderr).toContain('Install a pg_restore at least as new as the pg_dump that made the backup');
+    expect(newer.requests).toHaveLength(1);
+    expect(await h.databaseExists('restored_newer')).toBe(false);
+    expect(await h.pgRestoreRuns()).toEqual([]);
+    expect(await readdir(workDir)).toEqual([]);
+    expect(await h.pgpassLeftovers()).toEqual([]);
+  });
+
+  it('--verbose and the default work dir (the OS temp dir): the API exchange shown, no secret, nothing left in the temp dir', async () => {
+    const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--verbose'], { env: { SVC_TARGET_DSN: h.dsn('restored_verbose', true) } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('POST /api/v1/restores 202');
+    const [run] = await h.pgRestoreRuns();
+    expect(run!.argv).toMatch(new RegExp(`${h.tmp}/svc-restore-[^/ ]+/artifact\\.dump$`));
+    await expectRestored('restored_verbose', h.tmp);
+  });
+
+  it('restore run refuses a terminal on stdin (exit 2): the body must be piped in', async () => {
+    const r = await h.cli(['restore', 'run'], { tty: true, env: { SVC_TARGET_DSN: h.dsn('never_created', true) } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('restore run reads the createRestore response from standard input.');
+    expect(h.artifact.requests).toEqual([]);
+  });
+
+  it('across every case: no secret in any output, no Authorization to the artifact store, no PGPASSFILE left', async () => {
+    expect(h.outputs.length).toBeGreaterThan(20);
+    const artifactRequests = [...h.artifactRequestsSeen, ...h.allArtifactRequests()];
+    expect(artifactRequests.length).toBeGreaterThan(5);
+    for (const req of artifactRequests) expect(req.headers.authorization).toBeUndefined();
+    for (const text of h.outputs) for (const s of h.secrets()) expect(text).not.toContain(s);
+    expect(await h.pgpassLeftovers()).toEqual([]);
+    expect(await readdir(h.tmp)).toEqual([]);
+  });
+});

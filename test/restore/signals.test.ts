@@ -1,0 +1,206 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { execa, type ResultPromise } from 'execa';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { pgSkipReason } from '../support/pg-cluster.js';
+import { ensureBuilt, spawnSvc } from '../support/built-cli.js';
+import { BACKUP_ID, DSN_PASSWORD, processesMentioning, RestoreHarness, waitFor } from '../support/restore-harness.js';
+
+const skip = pgSkipReason();
+if (skip) console.warn(`test/restore-pg/sigint.test.ts skipped: ${skip}`);
+
+/**
+ * Ctrl-C against the built CLI in a real process: SIGINT to `node bin/svc`, which must stop the
+ * download or forward SIGINT to pg_restore and wait for it, clean up, say what state the target is
+ * in, and exit 130. pg_restore is held mid-restore by a lock another session keeps.
+ */
+describe.skipIf(!!skip)('SIGINT during a restore (built CLI as a subprocess)', () => {
+  const h = new RestoreHarness();
+  const holders: Array<ResultPromise> = [];
+
+  beforeAll(async () => {
+    await Promise.all([ensureBuilt(), h.start()]);
+  }, 300_000);
+  afterAll(() => h.stop());
+  beforeEach(() => h.reset());
+  afterEach(async () => {
+    for (const holder of holders.splice(0)) {
+      holder.kill('SIGTERM');
+      await holder;
+    }
+  });
+
+  const childEnv = (database: string) => h.env({ SVC_TARGET_DSN: h.dsn(database, true) });
+
+  /**
+   * A psql session in `database` that runs `sql` inside an open transaction and keeps it open
+   * until released (ROLLBACK on stdin) or killed.
+   */
+  async function holdLock(database: string, sql: string, lockedRelation: string): Promise<{ release(): Promise<void> }> {
+    const holder = execa(
+      join(h.cluster.binDir, 'psql'),
+      ['-X', '-q', '-w', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(h.cluster.port), '-U', 'postgres', '-d', database],
+      { env: { PATH: process.env.PATH, PGPASSWORD: DSN_PASSWORD, LC_ALL: 'C' }, extendEnv: false, reject: false, stdin: 'pipe' },
+    );
+    holders.push(holder);
+    holder.stdin!.write(`BEGIN;\n${sql}\n`);
+    await waitFor(`a granted lock on ${lockedRelation} in ${database}`, async () =>
+      (await h.cluster.psql(
+        `SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+         WHERE d.datname = '${database}' AND l.granted AND l.mode IN ('AccessExclusiveLock', 'ShareLock')
+           AND l.pid <> pg_backend_pid() AND l.relation = (SELECT oid FROM pg_class WHERE relname = '${lockedRelation}' LIMIT 1)`,
+        database,
+      )) === '1',
+    );
+    return {
+      async release() {
+        holder.stdin!.end('ROLLBACK;\n');
+        const r = await holder;
+        expect(r.exitCode, String(r.stderr)).toBe(0);
+      },
+    };
+  }
+
+  /** Some session in `database` waits for a lock: pg_restore has reached the held object. */
+  const lockWaiter = (database: string) =>
+    waitFor(`pg_restore waiting for a lock in ${database}`, async () =>
+      Number(
+        await h.cluster.psql(
+          `SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE d.datname = '${database}' AND NOT l.granted`,
+        ),
+      ) > 0,
+    );
+
+  async function expectCleanAfterInterrupt(workDir: string): Promise<void> {
+    expect(await readdir(workDir)).toEqual([]);
+    // pg_restore's parallel workers get SIGTERM from their leader as it exits: give them a moment.
+    await waitFor('no pg_restore process left', () => processesMentioning(workDir).length === 0, 5_000);
+    expect(await h.pgpassLeftovers()).toEqual([]);
+    for (const run of await h.pgRestoreRuns()) expect(run.cmdline).not.toContain(DSN_PASSWORD);
+  }
+
+  it('during the download (restore run, slow artifact): exit 130, partial file removed, target not touched', async () => {
+    h.artifact.setMode({ slow: { bytesPerChunk: 2048, delayMs: 60 } });
+    const workDir = await h.workDir();
+    const child = spawnSvc(['restore', 'run', '--work-dir', workDir], { env: childEnv('sig_download'), input: JSON.stringify(h.restoreBody('new_database')) });
+    await waitFor('a partial artifact on disk', async () => {
+      const [run] = await readdir(workDir);
+      if (!run) return false;
+      const size = await stat(join(workDir, run, 'artifact.dump')).then((s) => s.size, () => 0);
+      return size > 0 && size < h.info.sizeBytes;
+    });
+    child.kill('SIGINT');
+    const r = await child;
+    h.record(String(r.stdout), String(r.stderr));
+    expect(r.exitCode, String(r.stderr)).toBe(130);
+    expect(r.stderr).toContain('Interrupted during the download; the partial artifact was removed.');
+    expect(r.stderr).toContain(`The target ${h.redacted('sig_download')} was not touched.`);
+    expect(r.stdout).toBe('');
+    expect(await h.databaseExists('sig_download')).toBe(false);
+    expect(await h.pgRestoreRuns()).toEqual([]);
+    expect(h.api.exchanges).toEqual([]);
+    await expectCleanAfterInterrupt(workDir);
+  });
+
+  it('during an atomic in-place pg_restore (restore create): SIGINT is forwarded, the transaction rolls back, the target is exactly as it was', async () => {
+    await h.seeded('sig_inplace');
+    await h.cluster.psql("UPDATE customers SET name = 'Changed ' || id WHERE id <= 10; DELETE FROM orders WHERE id > 4990;", 'sig_inplace');
+    const before = await h.snapshot('sig_inplace');
+    const lock = await holdLock('sig_inplace', 'LOCK TABLE orders IN ACCESS EXCLUSIVE MODE;', 'orders');
+
+    const workDir = await h.workDir();
+    const child = spawnSvc(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', workDir], { env: childEnv('sig_inplace') });
+    await lockWaiter('sig_inplace');
+    expect(processesMentioning(workDir).some((p) => p.includes('pg_restore'))).toBe(true);
+    child.kill('SIGINT');
+    const r = await child;
+    h.record(String(r.stdout), String(r.stderr));
+    await lock.release();
+
+    expect(r.exitCode, String(r.stderr)).toBe(130);
+    expect(r.stderr).toContain('Interrupted while restoring; the partial artifact was removed.');
+    expect(r.stderr).toContain(`pg_restore ran in a single transaction, so it was rolled back: ${h.redacted('sig_inplace')} is as it was before.`);
+    expect(JSON.parse(h.createRestoreRequests()[0]!.body)).toMatchObject({ mode: 'in_place', confirmDestructive: true });
+    const [run, ...more] = await h.pgRestoreRuns();
+    expect(more).toEqual([]);
+    expect(run!.argv).toContain('--single-transaction');
+    // The backend pg_restore left behind is gone and took its transaction with it.
+    await waitFor('no session left in sig_inplace', async () => (await h.cluster.psql("SELECT count(*) FROM pg_stat_activity WHERE datname = 'sig_inplace'")) === '0');
+    expect(await h.snapshot('sig_inplace')).toEqual(before);
+    await expectCleanAfterInterrupt(workDir);
+  });
+
+  it('during a new-database pg_restore (restore run): exit 130, and it says the new database may be partly restored, which it is', async () => {
+    await h.dropDatabase('sig_newdb');
+    await h.cluster.psql('CREATE DATABASE sig_newdb TEMPLATE template0');
+    // Tables, data, indexes and keys go in; the foreign key (its triggers are rows of pg_trigger)
+    // waits for this lock, so pg_restore is caught with a database it has partly restored.
+    const lock = await holdLock('sig_newdb', 'LOCK TABLE pg_catalog.pg_trigger IN SHARE MODE;', 'pg_trigger');
+
+    const workDir = await h.workDir();
+    const child = spawnSvc(['restore', 'run', '--work-dir', workDir], { env: childEnv('sig_newdb'), input: JSON.stringify(h.restoreBody('new_database')) });
+    await lockWaiter('sig_newdb');
+    child.kill('SIGINT');
+    const r = await child;
+    h.record(String(r.stdout), String(r.stderr));
+    await lock.release();
+
+    expect(r.exitCode, String(r.stderr)).toBe(130);
+    expect(r.stderr).toContain('Interrupted while restoring; the partial artifact was removed.');
+    expect(r.stderr).toContain(
+      `The new database "sig_newdb" may be partly restored: drop it before trying again (dropdb -h 127.0.0.1 -p ${h.cluster.port} -U postgres sig_newdb).`,
+    );
+    await waitFor('no session left in sig_newdb', async () => (await h.cluster.psql("SELECT count(*) FROM pg_stat_activity WHERE datname = 'sig_newdb'")) === '0');
+    const after = await h.snapshot('sig_newdb');
+    expect(after.description.tables).toEqual(h.source.description.tables);
+    expect(after).not.toEqual(h.source);
+    const fk = (h.source.schema as { constraints: string[] }).constraints.filter((c) => c.includes('FOREIGN KEY'));
+    expect(fk).toHaveLength(1);
+    expect((after.schema as { constraints: string[] }).constraints).not.toContain(fk[0]);
+    await expectCleanAfterInterrupt(workDir);
+  });
+
+  it('a second Ctrl-C exits at once, yet leaves no PGPASSFILE (it holds the password) and no artifact behind', async () => {
+    await h.seeded('sig_twice');
+    const before = await h.snapshot('sig_twice');
+    const lock = await holdLock('sig_twice', 'LOCK TABLE orders IN ACCESS EXCLUSIVE MODE;', 'orders');
+    const workDir = await h.workDir();
+    // The shim hands SIGINT on to pg_restore only after 2 s: svc is surely still waiting for it
+    // when the second Ctrl-C comes.
+    const child = spawnSvc(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', workDir], {
+      env: { ...childEnv('sig_twice'), SVC_TEST_SLOW_SIGINT: '1' },
+    });
+    await lockWaiter('sig_twice');
+    expect(await h.pgpassLeftovers()).toHaveLength(1);
+    child.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(child.exitCode).toBeNull();
+    const second = Date.now();
+    child.kill('SIGINT');
+    const r = await child;
+    const exitedAfter = Date.now() - second;
+    h.record(String(r.stdout), String(r.stderr));
+
+    expect(r.exitCode, String(r.stderr)).toBe(130);
+    expect(exitedAfter).toBeLessThan(1_500);
+    // Gone without the orderly path's report: the cleanup happened on the way out.
+    expect(r.stderr).not.toContain('Interrupted while restoring');
+    expect(await readdir(workDir)).toEqual([]);
+    expect(await h.pgpassLeftovers()).toEqual([]);
+
+    // pg_restore, told later, still stops and its transaction rolls back.
+    await waitFor('no pg_restore process left', () => processesMentioning(workDir).length === 0, 10_000);
+    await lock.release();
+    await waitFor('no session left in sig_twice', async () => (await h.cluster.psql("SELECT count(*) FROM pg_stat_activity WHERE datname = 'sig_twice'")) === '0');
+    expect(await h.snapshot('sig_twice')).toEqual(before);
+    await expectCleanAfterInterrupt(workDir);
+  });
+
+  it('across every case: no secret in any output, no Authorization to the artifact store', () => {
+    expect(h.outputs.length).toBe(8);
+    for (const text of h.outputs) for (const s of h.secrets()) expect(text).not.toContain(s);
+    const requests = [...h.artifactRequestsSeen, ...h.allArtifactRequests()];
+    expect(requests.length).toBeGreaterThanOrEqual(3);
+    for (const req of requests) expect(req.headers.authorization).toBeUndefined();
+  });
+});

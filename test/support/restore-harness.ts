@@ -1,0 +1,351 @@
+/**
+ * Real parts for the restore engine tests: a throwaway PostgreSQL 15 cluster with the seed database,
+ * a real `pg_dump -Fc` artifact of it served presigned-style by the artifact server, the API answered
+ * by msw handlers over loopback, and a `pg_restore` PATH shim that logs every restore it runs.
+ * One harness per test file (beforeAll/afterAll).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { http, HttpResponse } from 'msw';
+import { expect } from 'vitest';
+import { startCluster, type PgCluster } from './pg-cluster.js';
+import { artifactInfo, describeDatabase, dumpDatabase, quoteIdent, seedDatabase, SEED_DATABASE, type ArtifactInfo, type DatabaseDescription } from './seed.js';
+import { startArtifactServer, type ArtifactRequest, type ArtifactServer } from './artifact-server.js';
+import { fixture } from './fixtures.js';
+import { LoopbackServer } from './loopback-server.js';
+import { runCli, type CliRun, type RunOptions } from './run-cli.js';
+
+/** Distinctive secrets, so every output can be searched for them. */
+export const API_TOKEN = 'svc_test_RESTOREPG_apitoken_5d1f0c3b9a7e42';
+export const LOCK_TOKEN = 'lock_RESTOREPG_locktoken_8b2e6f4a1c9d77';
+/** ':' and '@' need .pgpass escaping and URI encoding: both paths are exercised. */
+export const DSN_PASSWORD = 'Dsn:Pw@RESTOREPG_3c7a91e0';
+export const BACKUP_ID = 'bj_x';
+
+export const SOURCE_DB = SEED_DATABASE;
+
+type Mode = 'new_database' | 'in_place';
+
+/** Coordinates the createRestore handler answers with; tests override fields per case. */
+export interface Coordinates {
+  presignedS3Url: string;
+  expectedSizeBytes: number;
+  expectedSha256: string;
+  lockToken: string;
+}
+
+/** One pg_restore run as the PATH shim logged it. */
+export interface PgRestoreRun {
+  /** "$*" as pg_restore received it. */
+  argv: string;
+  /** /proc/<pid>/cmdline: what `ps` shows any local user. */
+  cmdline: string;
+  /** "<PGPASSFILE or none> <its mode> <PGPASSWORD-set or nothing>". */
+  pgpass: string;
+}
+
+/** A snapshot precise enough to tell "exactly as it was" from "almost": objects, definitions and data. */
+export interface Snapshot {
+  description: DatabaseDescription;
+  schema: unknown;
+  /** md5 of every row of every table, per table. */
+  rows: Record<string, string>;
+}
+
+/** Object names, definitions, sequence values and comments, each list sorted by its own text. */
+const SCHEMA_SQL = `
+SELECT json_build_object(
+  'relations', (SELECT coalesce(json_agg(x ORDER BY x), '[]') FROM (
+                 SELECT format('%s.%s:%s', n.nspname, c.relname, c.relkind) AS x
+                 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                 WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_toast%') s),
+  'constraints', (SELECT coalesce(json_agg(x ORDER BY x), '[]') FROM (
+                   SELECT format('%s.%s: %s', conrelid::regclass, conname, pg_get_constraintdef(oid)) AS x
+                   FROM pg_constraint WHERE connamespace = 'public'::regnamespace) s),
+  'indexes', (SELECT coalesce(json_agg(indexdef ORDER BY indexdef), '[]') FROM pg_indexes WHERE schemaname = 'public'),
+  'views', (SELECT coalesce(json_agg(format('%s: %s', viewname, definition) ORDER BY viewname), '[]') FROM pg_views WHERE schemaname = 'public'),
+  'sequences', (SELECT coalesce(json_agg(format('%s: %s', sequencename, last_value) ORDER BY sequencename), '[]') FROM pg_sequences WHERE schemaname = 'public'),
+  'comments', (SELECT coalesce(json_agg(x ORDER BY x), '[]') FROM (
+                SELECT format('%s: %s', objoid::regclass, description) AS x FROM pg_description
+                WHERE classoid = 'pg_class'::regclass AND objoid IN (SELECT oid FROM pg_class WHERE relnamespace = 'public'::regnamespace)) s)
+)`;
+
+/** Live (non-zombie) processes whose command line mentions `needle`. */
+export function processesMentioning(needle: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      if (cmd.includes(needle)) found.push(`${pid} ${cmd}`);
+    } catch {
+      // Exited while we looked.
+    }
+  }
+  return found;
+}
+
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export class RestoreHarness {
+  cluster!: PgCluster;
+  artifact!: ArtifactServer;
+  api = new LoopbackServer();
+  /** The seed database's dump: path and its real size and digest. */
+  dumpPath = '';
+  info!: ArtifactInfo;
+  source!: Snapshot;
+  /** Private scratch space: dumps, shim, fake HOME, private TMPDIR, work dirs. */
+  scratch = '';
+  /** The OS temp dir svc sees (TMPDIR), private to this file so leftovers are ours alone. */
+  tmp = '';
+  shimDir = '';
+  shimLog = '';
+  /** The real pg_restore the shim hands over to: the cluster's own (/usr/lib/postgresql/<v>/bin). */
+  realPgRestore = '';
+  /** What the next createRestore answers with; reset to the real artifact before each test. */
+  coords!: Coordinates;
+  /** Every output of every run in this file, for the secret checks. */
+  readonly outputs: string[] = [];
+  /** Every artifact request of earlier tests (reset() clears the servers' own logs). */
+  readonly artifactRequestsSeen: ArtifactRequest[] = [];
+  #servers: ArtifactServer[] = [];
+  #savedTmpdir: { value: string | undefined } | undefined;
+
+  async start(): Promise<this> {
+    // Scratch first, under the real temp dir: the cluster's own dir must stay reachable for the postgres user.
+    this.scratch = await mkdtemp(join(tmpdir(), 'svc-restorepg-'));
+    this.cluster = await startCluster({ password: DSN_PASSWORD });
+    this.realPgRestore = join(this.cluster.binDir, 'pg_restore');
+    await seedDatabase(this.cluster, SOURCE_DB);
+    this.dumpPath = join(this.scratch, 'acme-orders.pgdump');
+    await dumpDatabase(this.cluster, SOURCE_DB, this.dumpPath);
+    this.info = await artifactInfo(this.dumpPath);
+    this.source = await this.snapshot(SOURCE_DB);
+    this.artifact = await this.serve(this.dumpPath);
+    await this.api.start();
+
+    this.tmp = join(this.scratch, 'tmp');
+    await mkdir(this.tmp);
+    await mkdir(join(this.scratch, 'home'));
+    await mkdir(join(this.scratch, 'config'));
+    this.shimDir = join(this.scratch, 'shim');
+    await mkdir(this.shimDir);
+    this.shimLog = join(this.scratch, 'pg_restore.log');
+    await writeFile(this.shimLog, '');
+    // Logs each restore's argv as pg_restore received it and as the process list shows it, and
+    // where its password came from, then becomes the real pg_restore (exec: same pid, so SIGINT
+    // reaches it). Version probes are not logged.
+    await writeFile(
+      join(this.shimDir, 'pg_restore'),
+      [
+        '#!/bin/sh',
+        `[ "$1" = "--version" ] && exec ${this.realPgRestore} "$@"`,
+        `printf 'argv: %s\\n' "$*" >> '${this.shimLog}'`,
+        `printf 'cmdline: %s\\n' "$(tr '\\0' ' ' < /proc/$$/cmdline)" >> '${this.shimLog}'`,
+        // Where the password came from: a PGPASSFILE (path and mode) or PGPASSWORD; never the values.
+        `printf 'pgpass: %s %s %s\\n' "\${PGPASSFILE:-none}" "$([ -n "$PGPASSFILE" ] && stat -c %a "$PGPASSFILE")" "\${PGPASSWORD:+PGPASSWORD-set}" >> '${this.shimLog}'`,
+        // SVC_TEST_SLOW_SIGINT: a pg_restore slow to stop, which gets SIGINT only 2 s after us.
+        'if [ -n "$SVC_TEST_SLOW_SIGINT" ]; then',
+        `  trap 'sleep 2; kill -INT "$child" 2>/dev/null' INT`,
+        `  ${this.realPgRestore} "$@" &`,
+        '  child=$!',
+        '  wait "$child"',
+        '  wait "$child"',
+        '  exit $?',
+        'fi',
+        `exec ${this.realPgRestore} "$@"`,
+        '',
+      ].join('\n'),
+    );
+    await chmod(join(this.shimDir, 'pg_restore'), 0o755);
+
+    // In-process runs create their PGPASSFILE dir under os.tmpdir(): point it at our private one.
+    this.#savedTmpdir = { value: process.env.TMPDIR };
+    process.env.TMPDIR = this.tmp;
+    await this.reset();
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    if (this.#savedTmpdir) {
+      if (this.#savedTmpdir.value === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = this.#savedTmpdir.value;
+    }
+    await Promise.allSettled([...this.#servers.map((s) => s.stop()), this.api.stop()]);
+    await this.cluster?.stop();
+    if (this.scratch) await rm(this.scratch, { recursive: true, force: true });
+  }
+
+  /** Before each test: normal artifact, fresh request logs, empty shim log, the createRestore handler. */
+  async reset(): Promise<void> {
+    this.artifactRequestsSeen.push(...this.allArtifactRequests());
+    for (const s of this.#servers) s.reset();
+    this.api.reset();
+    this.coords = {
+      presignedS3Url: this.artifact.url,
+      expectedSizeBytes: this.info.sizeBytes,
+      expectedSha256: this.info.sha256,
+      lockToken: LOCK_TOKEN,
+    };
+    this.api.use(
+      http.post('*/api/v1/restores', async ({ request }) => {
+        const body = (await request.json()) as { mode: Mode };
+        return HttpResponse.json(this.restoreBody(body.mode), { status: 202, headers: { 'X-Request-ID': 'req_restore_1' } });
+      }),
+    );
+    await writeFile(this.shimLog, '');
+  }
+
+  /** Another presigned-style server (e.g. for a patched archive); stopped with the harness. */
+  async serve(file: string): Promise<ArtifactServer> {
+    const server = await startArtifactServer(file);
+    this.#servers.push(server);
+    return server;
+  }
+
+  /** The createRestore 202 body for the current coordinates. */
+  restoreBody(mode: Mode): { restoreJob: Record<string, unknown>; execution: Record<string, unknown> } {
+    const { restoreJob } = fixture('restore-get');
+    return {
+      restoreJob: { ...restoreJob, id: 'rj_restorepg', mode, state: 'queued', finalizedAt: null, heartbeatAt: null, proof: { completedBackup: true, verifiedRestore: false, provenRecoverability: false } },
+      execution: {
+        jobId: randomUUID(),
+        lockToken: this.coords.lockToken,
+        presignedS3Url: this.coords.presignedS3Url,
+        manifestObjectKey: 'manifests/db_orders/bj_x.json',
+        expectedSizeBytes: this.coords.expectedSizeBytes,
+        expectedSha256: this.coords.expectedSha256,
+      },
+    };
+  }
+
+  dsn(database: string, withPassword = false): string {
+    return this.cluster.dsn(database, withPassword);
+  }
+
+  redacted(database: string): string {
+    return `postgresql://postgres@127.0.0.1:${this.cluster.port}/${database}`;
+  }
+
+  /** The environment svc runs with: nothing inherited but PATH (shim first), no PG* settings, no CI. */
+  env(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+    return {
+      PATH: `${this.shimDir}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+      HOME: join(this.scratch, 'home'),
+      XDG_CONFIG_HOME: join(this.scratch, 'config'),
+      TMPDIR: this.tmp,
+      LANG: 'C',
+      LC_ALL: 'C',
+      NO_COLOR: '1',
+      SVC_API_KEY: API_TOKEN,
+      SVC_BASE_URL: this.api.baseUrl,
+      ...extra,
+    };
+  }
+
+  /** runCli with this harness's env; every output is checked for secrets right away. */
+  async cli(argv: string[], opts: RunOptions = {}): Promise<CliRun> {
+    const r = await runCli(argv, { ...opts, env: this.env(opts.env) });
+    this.record(r.stdout, r.stderr);
+    return r;
+  }
+
+  /** Remembers an output and fails at once if it holds a secret. */
+  record(...texts: string[]): void {
+    for (const text of texts) {
+      this.outputs.push(text);
+      expectNoSecrets(text, this.secrets());
+    }
+  }
+
+  secrets(): string[] {
+    return [API_TOKEN, LOCK_TOKEN, DSN_PASSWORD, encodeURIComponent(DSN_PASSWORD), ...this.#servers.flatMap((s) => [s.url, s.signature])];
+  }
+
+  createRestoreRequests() {
+    return this.api.exchanges.filter((r) => r.method === 'POST' && r.url.pathname === '/api/v1/restores');
+  }
+
+  allArtifactRequests() {
+    return this.#servers.flatMap((s) => s.requests);
+  }
+
+  /** pg_restore runs the shim saw (version probes excluded). */
+  async pgRestoreRuns(): Promise<PgRestoreRun[]> {
+    const runs: PgRestoreRun[] = [];
+    for (const line of (await readFile(this.shimLog, 'utf8')).split('\n')) {
+      const m = /^(argv|cmdline|pgpass): ?(.*)$/.exec(line);
+      if (!m) continue;
+      if (m[1] === 'argv') runs.push({ argv: m[2]!, cmdline: '', pgpass: '' });
+      else if (runs.length) runs[runs.length - 1]![m[1] as 'cmdline' | 'pgpass'] = m[2]!;
+    }
+    return runs;
+  }
+
+  async workDir(): Promise<string> {
+    return mkdtemp(join(this.scratch, 'work-'));
+  }
+
+  async pgpassLeftovers(): Promise<string[]> {
+    return (await readdir(this.tmp)).filter((n) => n.startsWith('svc-pgpass-'));
+  }
+
+  async databaseExists(name: string): Promise<boolean> {
+    return (await this.cluster.psql(`SELECT count(*) FROM pg_database WHERE datname = '${name.replaceAll("'", "''")}'`)) === '1';
+  }
+
+  async dropDatabase(name: string): Promise<void> {
+    await this.cluster.psql(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
+  }
+
+  /** A fresh copy of the seed database under `name`. */
+  async seeded(name: string): Promise<void> {
+    await this.dropDatabase(name);
+    await seedDatabase(this.cluster, name);
+  }
+
+  async snapshot(database: string): Promise<Snapshot> {
+    const description = await describeDatabase(this.cluster, database);
+    const schema = JSON.parse(await this.cluster.psql(SCHEMA_SQL, database)) as unknown;
+    const tables = (
+      await this.cluster.psql(
+        `SELECT format('%I.%I', n.nspname, c.relname) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE c.relkind IN ('r', 'p') AND n.nspname NOT IN ('pg_catalog', 'information_schema') ORDER BY 1`,
+        database,
+      )
+    )
+      .split('\n')
+      .filter(Boolean);
+    const rows: Record<string, string> = {};
+    for (const t of tables) {
+      rows[t] = await this.cluster.psql(`SELECT md5(coalesce(string_agg(r::text, E'\\n' ORDER BY r::text), '')) FROM ${t} r`, database);
+    }
+    return { description, schema, rows };
+  }
+}
+
+export function expectNoSecrets(text: string, secrets: string[]): void {
+  for (const s of secrets) {
+    if (text.includes(s)) throw new Error(`output leaks a secret (${s.slice(0, 12)}…):\n${text}`);
+  }
+  // The signature query parameter of any presigned URL, known or not.
+  expect(text).not.toMatch(/X-Amz-Signature=/i);
+}
+
+/** A token unlike any other, for idempotency keys and the like. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${randomBytes(3).toString('hex')}`;
+}
