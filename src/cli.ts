@@ -19,7 +19,7 @@ export function commanderOutcome(err: CommanderError): number | UsageError {
   if (err.exitCode === 0) return ExitCode.ok;
   if (err.code === 'commander.help' || err.code === 'commander.executeSubCommandAsync') return ExitCode.usage;
   // Commander quotes unknown options whole: `--token=svc_...` must not come back on stderr.
-  const message = err.message.replace(/^error:\s*/, '').replace(/(--?[\w-]+)=\S+/g, '$1=…');
+  const message = err.message.replace(/^error:\s*/, '').replace(/(--?[\w-]+)=[^\s']+/g, '$1=…');
   return new UsageError(message, 'Run the command with --help for its options and examples.');
 }
 

@@ -34,7 +34,7 @@ const COMMANDS: Array<{ name: string; description: string; register: Register } 
 ];
 
 /** Global options that take a value (cli-contract 1): their value is not the command name. */
-const VALUE_OPTIONS = new Set(['--base-url', '--timeout', '--max-retries']);
+const VALUE_OPTIONS = new Set(['--base-url', '--timeout', '--max-retries', '--profile']);
 
 /**
  * Which groups to build for argv: none for a command line without a command (root help, version)
@@ -72,6 +72,7 @@ export function buildProgram(host: CommandHost, argv?: readonly string[]): Comma
     .option('--timeout <seconds>', 'per-request timeout in seconds (env: SVC_TIMEOUT, default 30)')
     .option('--max-retries <n>', 'retries for network errors, timeouts, 429 and 5xx (default 4)')
     .option('--no-color', 'no colour (env: NO_COLOR)')
+    .option('--profile <name>', 'which saved login (base URL and token) to use (env: SVC_PROFILE, default "default")')
     .showSuggestionAfterError()
     .addHelpText(
       'after',
@@ -82,7 +83,8 @@ export function buildProgram(host: CommandHost, argv?: readonly string[]): Comma
         'svc evidence get bj_123',
         'SVC_TARGET_DSN=postgresql://app@localhost/restored svc restore create --backup bj_123',
       )}
-Environment: SVC_API_KEY, SVC_BASE_URL, SVC_TIMEOUT, SVC_DEBUG, SVC_TARGET_DSN, NO_COLOR, XDG_CONFIG_HOME.
+Environment: SVC_API_KEY, SVC_BASE_URL, SVC_PROFILE, SVC_TIMEOUT, SVC_DEBUG, SVC_TARGET_DSN, SVC_KEYCHAIN, NO_COLOR,
+XDG_CONFIG_HOME, HTTPS_PROXY, HTTP_PROXY, NO_PROXY, NODE_EXTRA_CA_CERTS.
 Exit codes: ${exitCodeSummary()}.
 `,
     );

@@ -1,5 +1,5 @@
 import { ApiClient } from './api/client.js';
-import { requireToken } from './auth/token-store.js';
+import { requireToken, type Login } from './auth/token-store.js';
 import type { Context } from './context.js';
 import { Writer, type TableDrawer } from './output/writer.js';
 import type { SecretScrubber } from './secrets.js';
@@ -15,6 +15,7 @@ export class Session {
   readonly ui: Reporter;
   readonly paint: Paint;
   #client: ApiClient | undefined;
+  readonly #others: ApiClient[] = [];
   #baseUrl: string | undefined;
 
   /** Settings from the global flags, then the output layer: the table drawer (cli-table3) only for human output. */
@@ -42,22 +43,22 @@ export class Session {
     return this.ctx.now();
   }
 
-  /** The base URL came from --base-url or SVC_BASE_URL, not from the saved config. */
-  get baseUrlGiven(): boolean {
-    return this.flags.baseUrl !== undefined;
+  async baseUrl(): Promise<string> {
+    this.#baseUrl ??= await resolveBaseUrl(this.flags, this.ctx, this.settings.profile);
+    return this.#baseUrl;
   }
 
-  async baseUrl(): Promise<string> {
-    this.#baseUrl ??= await resolveBaseUrl(this.flags, this.ctx);
-    return this.#baseUrl;
+  /** The saved login this run uses: its profile and the service it reaches. */
+  async login(): Promise<Login> {
+    return { profile: this.settings.profile, baseUrl: await this.baseUrl() };
   }
 
   /** The API client, created on first use with the resolved base URL and token. */
   async api(): Promise<ApiClient> {
     if (!this.#client) {
-      const baseUrl = await this.baseUrl();
-      const { token } = await requireToken(this.ctx, baseUrl, (m) => this.ui.warn(m));
-      this.#client = this.#makeClient(baseUrl, token);
+      const login = await this.login();
+      const { token } = await requireToken(this.ctx, login, (m) => this.ui.warn(m));
+      this.#client = this.#makeClient(login.baseUrl, token);
     }
     return this.#client;
   }
@@ -67,6 +68,13 @@ export class Session {
     await this.#client?.close();
     this.#client = this.#makeClient(await this.baseUrl(), token);
     return this.#client;
+  }
+
+  /** A client for another saved login (auth status --all); closed with the session. */
+  async clientFor(baseUrl: string, token: string): Promise<ApiClient> {
+    const client = this.#makeClient(baseUrl, token);
+    this.#others.push(client);
+    return client;
   }
 
   #makeClient(baseUrl: string, token: string): ApiClient {
@@ -85,6 +93,6 @@ export class Session {
   }
 
   async close(): Promise<void> {
-    await this.#client?.close();
+    await Promise.all([this.#client?.close(), ...this.#others.map((c) => c.close())]);
   }
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { normalizeBaseUrl } from './api/base-url.js';
-import { readConfig } from './config/config-file.js';
+import { DEFAULT_PROFILE, readProfile } from './config/config-file.js';
 import type { Context } from './context.js';
 import { UsageError } from './errors.js';
 
@@ -13,9 +13,12 @@ export interface GlobalFlags {
   timeout?: string;
   maxRetries?: string;
   color?: boolean;
+  profile?: string;
 }
 
 export interface Settings {
+  /** --profile, else SVC_PROFILE, else "default" (cli-contract 2). */
+  profile: string;
   json: boolean;
   quiet: boolean;
   verbose: boolean;
@@ -36,6 +39,7 @@ function numberOption<T>(schema: z.ZodType<T>, raw: string, flag: string, rule: 
 export function resolveSettings(flags: GlobalFlags, env: Record<string, string | undefined>): Settings {
   const timeout = flags.timeout ?? env.SVC_TIMEOUT ?? '30';
   return {
+    profile: profileName(flags.profile ?? env.SVC_PROFILE),
     json: flags.json === true,
     quiet: flags.quiet === true,
     verbose: flags.verbose === true || env.SVC_DEBUG === '1',
@@ -45,13 +49,24 @@ export function resolveSettings(flags: GlobalFlags, env: Record<string, string |
   };
 }
 
-/** --base-url, then SVC_BASE_URL, then the config file written by `svc auth login --base-url`. */
-export async function resolveBaseUrl(flags: GlobalFlags, ctx: Context): Promise<string> {
-  const raw = flags.baseUrl ?? ctx.env.SVC_BASE_URL ?? (await readConfig(ctx.env)).baseUrl;
+const PROFILE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function profileName(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return DEFAULT_PROFILE;
+  if (!PROFILE_NAME.test(raw)) {
+    throw new UsageError(`Invalid profile name "${raw}": use 1 to 64 letters, digits, "-" or "_".`);
+  }
+  return raw;
+}
+
+/** --base-url, then SVC_BASE_URL, then the base URL the profile saved at `svc auth login`. */
+export async function resolveBaseUrl(flags: GlobalFlags, ctx: Pick<Context, 'env'>, profile: string): Promise<string> {
+  const raw = flags.baseUrl ?? ctx.env.SVC_BASE_URL ?? (await readProfile(ctx.env, profile)).baseUrl;
   if (!raw) {
+    const which = profile === DEFAULT_PROFILE ? '' : ` for profile "${profile}"`;
     throw new UsageError(
-      'No service base URL is configured.',
-      'Pass --base-url https://..., set SVC_BASE_URL, or run `svc auth login --base-url https://...` once.',
+      `No service base URL is configured${which}.`,
+      `Pass --base-url https://..., set SVC_BASE_URL, or run \`svc auth login${profile === DEFAULT_PROFILE ? '' : ` --profile ${profile}`} --base-url https://...\` once.`,
     );
   }
   return normalizeBaseUrl(raw);

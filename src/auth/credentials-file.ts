@@ -1,35 +1,42 @@
 import { join } from 'node:path';
-import { readJsonFile, removeFile, writeJsonFile } from '../config/json-file.js';
+import { readJsonFile, updateJsonFile } from '../config/json-file.js';
 import { configDir } from '../config/paths.js';
 
-/** The 0600 fallback where no keychain is available: { "tokens": { "<baseUrl>": "<token>" } }. */
-export function credentialsPath(env: Record<string, string | undefined>): string {
+type Env = Record<string, string | undefined>;
+
+/** The 0600 fallback where no keychain is available: { "tokens": { "<key>": "<token>" } } (keys: see tokenKeys). */
+export function credentialsPath(env: Env): string {
   return join(configDir(env), 'credentials.json');
 }
 
-async function readTokens(env: Record<string, string | undefined>): Promise<Record<string, string>> {
-  const raw = await readJsonFile(credentialsPath(env));
+function tokensOf(raw: Record<string, unknown> | undefined): Record<string, string> {
   const tokens = raw?.tokens;
   if (!tokens || typeof tokens !== 'object') return {};
   return Object.fromEntries(Object.entries(tokens).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
-export async function readFileToken(env: Record<string, string | undefined>, baseUrl: string): Promise<string | undefined> {
-  return (await readTokens(env))[baseUrl];
+export async function readFileTokens(env: Env): Promise<Record<string, string>> {
+  return tokensOf(await readJsonFile(credentialsPath(env)));
 }
 
-export async function writeFileToken(env: Record<string, string | undefined>, baseUrl: string, token: string): Promise<void> {
-  const tokens = await readTokens(env);
-  tokens[baseUrl] = token;
-  await writeJsonFile(credentialsPath(env), { tokens }, 0o600);
+export async function writeFileToken(env: Env, key: string, token: string): Promise<void> {
+  await updateJsonFile(credentialsPath(env), 0o600, (current) => ({ ...current, tokens: { ...tokensOf(current), [key]: token } }));
 }
 
-/** Returns whether a token was removed. */
-export async function removeFileToken(env: Record<string, string | undefined>, baseUrl: string): Promise<boolean> {
-  const tokens = await readTokens(env);
-  if (!(baseUrl in tokens)) return false;
-  delete tokens[baseUrl];
-  if (Object.keys(tokens).length === 0) await removeFile(credentialsPath(env));
-  else await writeJsonFile(credentialsPath(env), { tokens }, 0o600);
-  return true;
+/** Removes the tokens under `keys`; returns whether one was there. The file goes when it holds no token. */
+export async function removeFileTokens(env: Env, keys: string[]): Promise<boolean> {
+  const present = await readFileTokens(env);
+  if (!keys.some((key) => key in present)) return false;
+  let removed = false;
+  await updateJsonFile(credentialsPath(env), 0o600, (current) => {
+    const tokens = tokensOf(current);
+    for (const key of keys) {
+      if (key in tokens) {
+        delete tokens[key];
+        removed = true;
+      }
+    }
+    return Object.keys(tokens).length ? { ...current, tokens } : undefined;
+  });
+  return removed;
 }

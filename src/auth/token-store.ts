@@ -1,71 +1,102 @@
+import { DEFAULT_PROFILE } from '../config/config-file.js';
+import { profileNote } from './profile-note.js';
 import type { Context } from '../context.js';
 import { AuthRequiredError } from '../errors.js';
-import { credentialsPath, readFileToken, removeFileToken, writeFileToken } from './credentials-file.js';
+import { credentialsPath, readFileTokens, removeFileTokens, writeFileToken } from './credentials-file.js';
 import { KEYCHAIN_SERVICE, KeychainUnavailable, withKeychain } from './keychain.js';
 
 export type TokenSource = 'env' | 'keychain' | 'file';
 
+/** A saved login: a profile and the service it logs into. */
+export interface Login {
+  profile: string;
+  baseUrl: string;
+}
+
 export interface ResolvedToken {
   token: string;
   source: TokenSource;
+  /** The keychain binding that held it. */
+  backend?: string;
 }
 
 export type Warn = (message: string) => void;
+type StoreContext = Pick<Context, 'env' | 'keytar'>;
 
 /**
- * No keytar, or no D-Bus session bus to find a Secret Service on (libsecret: "Could not connect",
- * "Cannot autolaunch D-Bus"): the normal headless case, not worth a warning on every command.
+ * No binding installed, or no D-Bus session bus to find a Secret Service on ("Could not connect",
+ * "Cannot autolaunch D-Bus", a missing org.freedesktop.secrets): the normal headless case, not
+ * worth a warning on every command.
  */
-const NO_KEYCHAIN = /not installed|no keychain|Could not connect|Cannot autolaunch D-Bus/;
+const NO_KEYCHAIN = /not installed|no keychain|SVC_KEYCHAIN=file|Could not connect|autolaunch|D-Bus|DBus|dbus|No such interface|secret service|platform secure storage/i;
 
 /**
- * SVC_API_KEY, then the keychain entry for this base URL, then the 0600 file (cli-contract 2).
- * Tokens are stored per base URL, so a sandbox token never goes to production.
+ * The keychain account and credentials-file key of a login. A token is stored per profile and base
+ * URL, so a sandbox token never goes to production; the default profile keeps the bare base URL,
+ * the key used before profiles existed.
  */
-export async function findToken(ctx: Context, baseUrl: string, warn: Warn): Promise<ResolvedToken | undefined> {
-  const fromEnv = ctx.env.SVC_API_KEY?.trim();
-  if (fromEnv) return { token: fromEnv, source: 'env' };
+export function tokenKey(login: Login): string {
+  return login.profile === DEFAULT_PROFILE ? login.baseUrl : `${login.profile}@${login.baseUrl}`;
+}
+
+function keychainTrouble(err: unknown, warn: Warn, ctx: StoreContext, then: string): void {
+  if (!(err instanceof KeychainUnavailable)) throw err;
+  // A missing keychain is the normal headless case; only a hung or refusing one is worth a warning.
+  if (!NO_KEYCHAIN.test(err.message)) warn(`Keychain unavailable (${err.message}); ${then} ${credentialsPath(ctx.env)}.`);
+}
+
+/** The token stored for a login (keychain, then the 0600 file), ignoring SVC_API_KEY. */
+export async function findStoredToken(ctx: StoreContext, login: Login, warn: Warn): Promise<ResolvedToken | undefined> {
+  const key = tokenKey(login);
   try {
-    const stored = await withKeychain(ctx, (k) => k.getPassword(KEYCHAIN_SERVICE, baseUrl));
-    if (stored) return { token: stored, source: 'keychain' };
+    const stored = await withKeychain(ctx, async (k) => ({ token: await k.getPassword(KEYCHAIN_SERVICE, key), backend: k.backend }));
+    if (stored.token) return { token: stored.token, source: 'keychain', backend: stored.backend };
   } catch (err) {
-    if (!(err instanceof KeychainUnavailable)) throw err;
-    // A missing keychain is the normal headless case; only a hung or refusing one is worth a warning.
-    if (!NO_KEYCHAIN.test(err.message)) warn(`Keychain unavailable (${err.message}); reading ${credentialsPath(ctx.env)}.`);
+    keychainTrouble(err, warn, ctx, 'reading');
   }
-  const fromFile = await readFileToken(ctx.env, baseUrl);
+  const fromFile = (await readFileTokens(ctx.env))[key];
   return fromFile ? { token: fromFile, source: 'file' } : undefined;
 }
 
-export async function requireToken(ctx: Context, baseUrl: string, warn: Warn): Promise<ResolvedToken> {
-  const found = await findToken(ctx, baseUrl, warn);
-  if (!found) throw new AuthRequiredError(`No API token is configured for ${baseUrl}.`);
+/** SVC_API_KEY, then the keychain entry of this login, then the 0600 file (cli-contract 2). */
+export async function findToken(ctx: StoreContext, login: Login, warn: Warn): Promise<ResolvedToken | undefined> {
+  const fromEnv = ctx.env.SVC_API_KEY;
+  if (fromEnv) return { token: fromEnv, source: 'env' };
+  return findStoredToken(ctx, login, warn);
+}
+
+export async function requireToken(ctx: StoreContext, login: Login, warn: Warn): Promise<ResolvedToken> {
+  const found = await findToken(ctx, login, warn);
+  if (!found) throw new AuthRequiredError(`No API token is configured for ${login.baseUrl}${profileNote(login.profile)}.`);
   return found;
 }
 
 /** Stores in the keychain, or in the 0600 file where there is none; returns where it went. */
-export async function storeToken(ctx: Context, baseUrl: string, token: string, warn: Warn): Promise<'keychain' | 'file'> {
+export async function storeToken(ctx: StoreContext, login: Login, token: string, warn: Warn): Promise<'keychain' | 'file'> {
+  const key = tokenKey(login);
   try {
-    await withKeychain(ctx, (k) => k.setPassword(KEYCHAIN_SERVICE, baseUrl, token));
-    await removeFileToken(ctx.env, baseUrl);
+    await withKeychain(ctx, (k) => k.setPassword(KEYCHAIN_SERVICE, key, token));
+    await removeFileTokens(ctx.env, [key]);
     return 'keychain';
   } catch (err) {
     if (!(err instanceof KeychainUnavailable)) throw err;
-    await writeFileToken(ctx.env, baseUrl, token);
-    warn(`No usable keychain (${err.message}): the token is stored in ${credentialsPath(ctx.env)} with mode 0600.`);
+    await writeFileToken(ctx.env, key, token);
+    warn(
+      `No usable keychain (${err.message}): the token is stored in ${credentialsPath(ctx.env)} with mode 0600.\n` +
+        '  For the OS keychain on Linux, run a Secret Service (gnome-keyring, KeePassXC) in your session; macOS and Windows have one built in.',
+    );
     return 'file';
   }
 }
 
-/** Removes the token from keychain and file; returns the places it was removed from. */
-export async function removeToken(ctx: Context, baseUrl: string, warn: Warn): Promise<TokenSource[]> {
+/** Removes the login's token from keychain and file; returns the places it was removed from. */
+export async function removeToken(ctx: StoreContext, login: Login, warn: Warn): Promise<TokenSource[]> {
   const removed: TokenSource[] = [];
   try {
-    if (await withKeychain(ctx, (k) => k.deletePassword(KEYCHAIN_SERVICE, baseUrl))) removed.push('keychain');
+    if (await withKeychain(ctx, (k) => k.deletePassword(KEYCHAIN_SERVICE, tokenKey(login)))) removed.push('keychain');
   } catch (err) {
-    if (!(err instanceof KeychainUnavailable)) throw err;
-    if (!NO_KEYCHAIN.test(err.message)) warn(`Keychain unavailable (${err.message}).`);
+    keychainTrouble(err, warn, ctx, 'removing from');
   }
-  if (await removeFileToken(ctx.env, baseUrl)) removed.push('file');
+  if (await removeFileTokens(ctx.env, [tokenKey(login)])) removed.push('file');
   return removed;
 }

@@ -1,7 +1,13 @@
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { CliError } from '../errors.js';
+import { withFileLock } from './lock.js';
 
+/**
+ * A JSON object file, or undefined when it does not exist. A file that is not a JSON object is
+ * never silently replaced: exit 1 with its path and how to repair it.
+ */
 export async function readJsonFile(path: string): Promise<Record<string, unknown> | undefined> {
   let text: string;
   try {
@@ -16,20 +22,38 @@ export async function readJsonFile(path: string): Promise<Record<string, unknown
   } catch {
     // fall through
   }
-  throw new CliError('bad_config', `${path} is not a JSON object.`);
+  throw new CliError('bad_config', `${path} is not a JSON object.`, {
+    hint: `Fix or delete the file, then run the command again (svc never overwrites it). To start over: mv ${path} ${path}.broken && svc auth login`,
+  });
 }
 
-/** Writes atomically (temp file + rename) with the given mode, creating the directory 0700. */
-export async function writeJsonFile(path: string, value: unknown, mode: number): Promise<void> {
+/** Writes atomically (a private temp file, then rename) with `mode`, creating the directory 0700. */
+async function writeJsonFile(path: string, value: unknown, mode: number): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${process.pid}.tmp`;
-  // A stale temp file could have looser permissions: remove it, then create exclusively with `mode`.
-  await rm(tmp, { force: true });
-  await writeFile(tmp, `${JSON.stringify(value, null, 2)}\n`, { mode, flag: 'wx' });
-  await chmod(tmp, mode);
-  await rename(tmp, path);
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(tmp, `${JSON.stringify(value, null, 2)}\n`, { mode, flag: 'wx' });
+    await chmod(tmp, mode);
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
 }
 
-export async function removeFile(path: string): Promise<void> {
-  await rm(path, { force: true });
+/**
+ * Read-modify-write of one JSON file under the config directory's lock: `update` gets the current
+ * object ({} when missing) and returns the next one, or undefined to delete the file.
+ */
+export async function updateJsonFile(
+  path: string,
+  mode: number,
+  update: (current: Record<string, unknown>) => Record<string, unknown> | undefined,
+): Promise<void> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  await withFileLock(`${dirname(path)}/.lock`, async () => {
+    const next = update((await readJsonFile(path)) ?? {});
+    if (next === undefined) await rm(path, { force: true });
+    else await writeJsonFile(path, next, mode);
+  });
 }

@@ -1,8 +1,9 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 
-/** $XDG_CONFIG_HOME/svc, default ~/.config/svc (cli-contract 2). */
+/** $XDG_CONFIG_HOME/svc, default ~/.config/svc (cli-contract 2). A relative XDG_CONFIG_HOME is ignored, as the XDG spec says. */
 export function configDir(env: Record<string, string | undefined>): string {
-  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
+  const xdg = env.XDG_CONFIG_HOME;
+  const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.config');
   return join(base, 'svc');
 }

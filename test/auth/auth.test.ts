@@ -180,7 +180,7 @@ describe('auth login --with-token', () => {
   it('--base-url is saved to config.json and later commands use it', async () => {
     const r = await login({ keytar: null });
     expect(r.code).toBe(0);
-    expect(readJson(configFile())).toEqual({ baseUrl });
+    expect(readJson(configFile())).toEqual({ profiles: { default: { baseUrl } } });
 
     const status = await svc(['auth', 'status'], { keytar: null });
 
@@ -189,11 +189,16 @@ describe('auth login --with-token', () => {
     expect(server.exchanges).toHaveLength(2);
   });
 
-  it('a base URL from SVC_BASE_URL is not written to config.json', async () => {
+  // Contract v2: the login remembers its service whichever way the base URL was given, so the
+  // next shell without SVC_BASE_URL reaches the same service.
+  it('a base URL from SVC_BASE_URL is remembered too: the next run without it reaches the same service', async () => {
     const r = await svc(['auth', 'login', '--with-token'], { stdin: TOKENS.login, env: { SVC_BASE_URL: baseUrl } });
 
     expect(r.code).toBe(0);
-    expect(existsSync(configFile())).toBe(false);
+    expect(readJson(configFile())).toEqual({ profiles: { default: { baseUrl } } });
+    const status = await svc(['auth', 'status', '--json'], { keytar: null });
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ baseUrl, profile: { apiKeyId: 'key_login' } });
   });
 
   it.each([
@@ -295,6 +300,7 @@ describe('auth status', () => {
 
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
+      profileName: 'default',
       baseUrl,
       source: 'keychain',
       profile: { ...fixture('profile').profile, apiKeyId: 'key_keychain' },

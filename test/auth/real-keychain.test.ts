@@ -1,21 +1,24 @@
-import { execFile, spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../support/built-cli.js';
 import { fixture } from '../support/fixtures.js';
 import { json, LoopbackServer } from '../support/loopback-server.js';
 
 /**
- * The real keychain path, end to end: the built CLI (`node bin/svc`) in its own processes, keytar
- * against a gnome-keyring Secret Service on a private D-Bus session. Nothing here is faked but the
- * API, which is a loopback server.
+ * The real keychain path, end to end: the built CLI (`node bin/svc`) in its own processes, each
+ * keychain backend against a gnome-keyring Secret Service on a private D-Bus session. Nothing here
+ * is faked but the API, which is a loopback server. @napi-rs/keyring ships its native code in npm
+ * packages, so it runs everywhere (and may never skip under CI); keytar needs libsecret-1-dev at
+ * install time, which .ci/run installs.
  */
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SCRIPT = fileURLToPath(new URL('./keychain-session.sh', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('../support/keychain-session.sh', import.meta.url));
 const TOKEN = 'svc_live_7265616c6b6579636861696e00000042';
 const SESSION_TIMEOUT_MS = 60_000;
 
@@ -32,35 +35,16 @@ function onPath(command: string): boolean {
   });
 }
 
-function missingPrerequisites(): string[] {
+const BACKENDS = { keyring: '@napi-rs/keyring', keytar: 'keytar' } as const;
+
+function missingPrerequisites(backend: keyof typeof BACKENDS): string[] {
   const missing = ['dbus-run-session', 'dbus-send', 'gnome-keyring-daemon', 'bash'].filter((c) => !onPath(c));
   try {
-    createRequire(import.meta.url)('keytar');
+    createRequire(import.meta.url)(BACKENDS[backend]);
   } catch (err) {
-    missing.push(`keytar (${(err as Error).message.split('\n')[0]})`);
+    missing.push(`${BACKENDS[backend]} (${(err as Error).message.split('\n')[0]})`);
   }
   return missing;
-}
-
-/** npm test builds first; a bare `vitest run` may find dist/ missing or older than src/, so build then. */
-async function ensureBuilt(): Promise<void> {
-  const built = join(ROOT, 'dist', 'main.js');
-  const newestSource = (dir: string): number =>
-    Math.max(
-      0,
-      ...readdirSync(dir).map((entry) => {
-        const path = join(dir, entry);
-        const st = statSync(path);
-        return st.isDirectory() ? newestSource(path) : entry.endsWith('.ts') ? st.mtimeMs : 0;
-      }),
-    );
-  if (existsSync(built) && statSync(built).mtimeMs >= newestSource(join(ROOT, 'src'))) return;
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  await new Promise<void>((resolve, reject) =>
-    execFile(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.json')], { cwd: ROOT, timeout: 120_000 }, (err, stdout) =>
-      err ? reject(new Error(`building svc failed:\n${stdout}`)) : resolve(),
-    ),
-  );
 }
 
 interface SessionRun {
@@ -100,12 +84,10 @@ function runSession(env: Record<string, string>): Promise<SessionRun> {
 }
 
 describe('real keychain (gnome-keyring over D-Bus, built CLI)', () => {
-  const missing = missingPrerequisites();
   let server: LoopbackServer;
   let root: string;
 
   beforeAll(async () => {
-    if (missing.length) return;
     await ensureBuilt();
     server = await new LoopbackServer().start();
     server.otherwise((ex) =>
@@ -121,20 +103,25 @@ describe('real keychain (gnome-keyring over D-Bus, built CLI)', () => {
     if (root) rmSync(root, { recursive: true, force: true });
   });
 
-  it('login stores in the keychain (no credentials.json), status reads it, logout removes it', async (ctx) => {
+  it.for(Object.keys(BACKENDS) as Array<keyof typeof BACKENDS>)(
+    '%s: login stores in the keychain (no credentials.json), status reads it, logout removes it',
+    { timeout: SESSION_TIMEOUT_MS + 30_000 },
+    async (backend, ctx) => {
+    server.exchanges.length = 0;
+    const missing = missingPrerequisites(backend);
     if (missing.length) {
-      const reason = `needs ${missing.join(', ')} (apt-get install gnome-keyring dbus-x11 libsecret-1-dev, then npm rebuild keytar)`;
+      const reason = `needs ${missing.join(', ')} (apt-get install gnome-keyring dbus-x11${backend === 'keytar' ? ' libsecret-1-dev, then npm rebuild keytar' : ''})`;
       // In CI a missing keychain must fail, not quietly pass as skipped.
       if (inCI) expect.fail(`CI is set, so the real keychain test may not skip: it ${reason}`);
       console.warn(`real keychain test skipped: it ${reason}`);
       ctx.skip(`it ${reason}`);
     }
 
-    const home = join(root, 'home');
-    const out = join(root, 'out');
+    const home = join(root, `home-${backend}`);
+    const out = join(root, `out-${backend}`);
     mkdirSync(home, { mode: 0o700 });
     mkdirSync(out);
-    const tokenFile = join(root, 'token');
+    const tokenFile = join(root, `token-${backend}`);
     writeFileSync(tokenFile, TOKEN, { mode: 0o600 });
 
     const session = await runSession({
@@ -144,6 +131,7 @@ describe('real keychain (gnome-keyring over D-Bus, built CLI)', () => {
       NO_COLOR: '1',
       NODE: process.execPath,
       SVC_BIN: join(ROOT, 'bin', 'svc'),
+      SVC_KEYCHAIN: backend,
       SVC_TEST_BASE_URL: server.baseUrl,
       TOKEN_FILE: tokenFile,
       OUT: out,
@@ -164,13 +152,14 @@ describe('real keychain (gnome-keyring over D-Bus, built CLI)', () => {
 
     const status = step('status');
     expect(status.code, status.stderr).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ baseUrl: server.baseUrl, source: 'keychain', profile: { apiKeyId: 'key_cli_01' } });
+    expect(JSON.parse(status.stdout)).toMatchObject({ profileName: 'default', baseUrl: server.baseUrl, source: 'keychain', profile: { apiKeyId: 'key_cli_01' } });
     expect(readFileSync(join(out, 'credentials-file'), 'utf8').trim()).toBe('absent');
-    expect(readJsonIfExists(join(home, '.config', 'svc', 'config.json'))).toEqual({ baseUrl: server.baseUrl });
+    // The login remembers its service for the next shell.
+    expect(readJsonIfExists(join(out, 'config-after-login.json'))).toEqual({ profiles: { default: { baseUrl: server.baseUrl } } });
 
     const logout = step('logout');
     expect(logout.code, logout.stderr).toBe(0);
-    expect(JSON.parse(logout.stdout)).toEqual({ baseUrl: server.baseUrl, removedFrom: ['keychain'] });
+    expect(JSON.parse(logout.stdout)).toEqual({ profileName: 'default', baseUrl: server.baseUrl, removedFrom: ['keychain'] });
 
     const after = step('status-after-logout');
     expect(after.code, after.stderr).toBe(3);
@@ -181,7 +170,7 @@ describe('real keychain (gnome-keyring over D-Bus, built CLI)', () => {
     expect(server.exchanges[0]!.headers.get('user-agent')).toMatch(/^svc\/\S+ node\/\S+$/);
     for (const s of [login, status, logout, after]) expect(s.stdout + s.stderr).not.toContain(TOKEN);
     expect(existsSync(join(home, '.config', 'svc', 'credentials.json'))).toBe(false);
-  }, SESSION_TIMEOUT_MS + 30_000);
+  });
 });
 
 function readJsonIfExists(path: string): unknown {

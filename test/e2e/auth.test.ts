@@ -69,7 +69,8 @@ describe('--json: login with --base-url (remembered in config.json), status, log
     const r = await svc(['auth', 'login', '--with-token', '--base-url', sb.baseUrl, '--json'], { env: env(), input: sb.token('read-only') });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ baseUrl: sb.baseUrl, storedIn: 'file', profile: { apiKeyId: 'key_agent_ro', scopes: ['databases:read'] } });
-    expect(JSON.parse(readFileSync(join(home, '.config', 'svc', 'config.json'), 'utf8'))).toEqual({ baseUrl: sb.baseUrl });
+    // Contract v2: config.json holds profiles; the login was saved as the default one.
+    expect(JSON.parse(readFileSync(join(home, '.config', 'svc', 'config.json'), 'utf8'))).toEqual({ profiles: { default: { baseUrl: sb.baseUrl } } });
   });
 
   it('status --json', async () => {
@@ -81,7 +82,7 @@ describe('--json: login with --base-url (remembered in config.json), status, log
   it('logout --json', async () => {
     const r = await svc(['auth', 'logout', '--json'], { env: env() });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ baseUrl: sb.baseUrl, removedFrom: ['file'] });
+    expect(JSON.parse(r.stdout)).toEqual({ profileName: 'default', baseUrl: sb.baseUrl, removedFrom: ['file'] });
   });
 });
 

@@ -3,7 +3,7 @@
 # bus, a fresh gnome-keyring on it (unlocked with a throwaway password, so libsecret never prompts),
 # then the built CLI through login, status, logout, status.
 #
-# Inputs (environment): HOME (a temp dir), NODE, SVC_BIN, SVC_TEST_BASE_URL, TOKEN_FILE, OUT.
+# Inputs (environment): HOME (a temp dir), NODE, SVC_BIN, SVC_KEYCHAIN (the backend), SVC_TEST_BASE_URL, TOKEN_FILE, OUT.
 # Each step leaves OUT/<step>.out, OUT/<step>.err and OUT/<step>.code for the test to read.
 set -u
 
@@ -52,6 +52,7 @@ step() {
 step login "$NODE" "$SVC_BIN" auth login --with-token --base-url "$SVC_TEST_BASE_URL" <"$TOKEN_FILE"
 step status "$NODE" "$SVC_BIN" auth status --json
 if [ -e "$HOME/.config/svc/credentials.json" ]; then echo present; else echo absent; fi >"$OUT/credentials-file"
+cp "$HOME/.config/svc/config.json" "$OUT/config-after-login.json" 2>/dev/null
 step logout "$NODE" "$SVC_BIN" auth logout --json
 step status-after-logout "$NODE" "$SVC_BIN" auth status
 exit 0

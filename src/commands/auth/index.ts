@@ -9,16 +9,24 @@ export function registerAuth(auth: Command, host: CommandHost): void {
     .option('--with-token', 'read the token from standard input')
     // Declared only to refuse it with a clear message: argv is visible to every local user in `ps`.
     .argument('[token]')
-    .addHelpText('after', examples('svc auth login --base-url https://backup.example.com', 'printf %s "$SVC_TOKEN" | svc auth login --with-token'))
+    .addHelpText(
+      'after',
+      examples(
+        'svc auth login --base-url https://backup.example.com',
+        'svc auth login --profile prod --base-url https://backup.example.com',
+        'printf %s "$SVC_TOKEN" | svc auth login --with-token',
+      ),
+    )
     .action(verb(host, () => import('./login.js')));
   auth
     .command('status')
-    .description('Show where the token comes from, its key, organization, scopes and expiry')
-    .addHelpText('after', examples('svc auth status', 'svc auth status --json'))
+    .description('Show the profile in use, where its token comes from, its key, organization, scopes and expiry')
+    .option('--all', 'list every saved profile: base URL, token source, and whether the service still accepts it')
+    .addHelpText('after', examples('svc auth status', 'svc auth status --all', 'svc --profile prod auth status --json'))
     .action(verb(host, () => import('./status.js')));
   auth
     .command('logout')
-    .description('Remove the stored token from the keychain and the credentials file')
-    .addHelpText('after', examples('svc auth logout'))
+    .description("Remove the profile's stored token from the keychain and the credentials file")
+    .addHelpText('after', examples('svc auth logout', 'svc auth logout --profile staging'))
     .action(verb(host, () => import('./logout.js')));
 }

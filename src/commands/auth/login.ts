@@ -1,11 +1,12 @@
 import { text as readStream } from 'node:stream/consumers';
 import { getProfile } from '../../api/operations/profile.js';
 import { storeToken } from '../../auth/token-store.js';
-import { writeConfig } from '../../config/config-file.js';
-import { UsageError } from '../../errors.js';
+import { writeProfile } from '../../config/config-file.js';
+import { ApiError, UsageError } from '../../errors.js';
 import { fields, text } from '../../output/writer.js';
 import type { Session } from '../../session.js';
 import { profileFields } from '../shared/profile-fields.js';
+import { profileNote } from '../../auth/profile-note.js';
 
 export interface LoginOptions {
   withToken: boolean;
@@ -21,32 +22,46 @@ export function options([token]: string[], flags: { withToken?: boolean }): Logi
   return { withToken: flags.withToken === true };
 }
 
-async function readToken(session: Session, withToken: boolean): Promise<string> {
+async function readToken(session: Session, withToken: boolean, baseUrl: string): Promise<string> {
   const { ctx } = session;
   let token: string | undefined;
   if (withToken) {
     token = await readStream(ctx.stdin);
   } else if (ctx.stdinIsTTY && ctx.stderrIsTTY) {
-    token = await ctx.prompter.secret('Paste your API token (input is hidden)');
+    token = await ctx.prompter.secret(`Paste your API token for ${baseUrl} (input is hidden)`);
     if (token === undefined) throw new UsageError('Login cancelled; nothing was stored.');
   } else {
     throw new UsageError('No terminal to prompt for the token.', 'Pipe it in instead: printf %s "$TOKEN" | svc auth login --with-token');
   }
-  token = token.trim();
+  // A trailing newline from `echo` or a file is not part of the token; anything else is kept and checked.
+  token = token.replace(/\r?\n$/, '').trim();
   if (!token) throw new UsageError('The token is empty; nothing was stored.');
-  if (/\s/.test(token)) throw new UsageError('The token contains whitespace; paste exactly the token shown when it was issued.');
+  if (/[\s\x00-\x1f\x7f]/.test(token)) throw new UsageError('The token contains spaces or control characters; paste exactly the token shown when it was issued. Nothing was stored.');
   return token;
 }
 
 export async function run(opts: LoginOptions, session: Session): Promise<void> {
-  const baseUrl = await session.baseUrl();
-  const token = await readToken(session, opts.withToken);
-  // Verified before it is stored: a mistyped token never lands in the keychain.
-  const { data } = await (await session.apiWithToken(token)).send(getProfile());
-  const storedIn = await storeToken(session.ctx, baseUrl, token, (m) => session.ui.warn(m));
-  if (session.baseUrlGiven) await writeConfig(session.ctx.env, { baseUrl });
-  session.out.render({ baseUrl, storedIn, profile: data.profile }, [
-    text(`Logged in to ${baseUrl} as ${data.profile.organizationSlug} (key ${data.profile.apiKeyId}); token stored in the ${storedIn}.`, 'green'),
-    fields(profileFields(data.profile, session.now())),
+  const login = await session.login();
+  const token = await readToken(session, opts.withToken, login.baseUrl);
+  // Verified before it is stored: a mistyped or revoked token never lands in the keychain.
+  let profile;
+  try {
+    profile = (await (await session.apiWithToken(token)).send(getProfile())).data.profile;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) {
+      throw new ApiError(401, err.details.code, `${login.baseUrl} rejected this token, so nothing was stored.`, {
+        requestId: err.details.requestId,
+        hint: 'Check that you pasted the whole token and that it is neither expired nor revoked (issue a new one in the dashboard).',
+      });
+    }
+    throw err;
+  }
+  const storedIn = await storeToken(session.ctx, login, token, (m) => session.ui.warn(m));
+  // Remembered whichever way the base URL was given: the next shell reaches the same service.
+  await writeProfile(session.ctx.env, login.profile, { baseUrl: login.baseUrl });
+  if (session.ctx.env.SVC_API_KEY) session.ui.warn('SVC_API_KEY is set in this environment and overrides the stored token until it is unset.');
+  session.out.render({ profileName: login.profile, baseUrl: login.baseUrl, storedIn, profile }, [
+    text(`Logged in to ${login.baseUrl} as ${profile.organizationSlug} (key ${profile.apiKeyId}${profileNote(login.profile)}); token stored in the ${storedIn}.`, 'green'),
+    fields(profileFields(profile, session.now())),
   ]);
 }

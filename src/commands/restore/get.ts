@@ -15,10 +15,8 @@ export interface GetRestoreOptions {
 }
 
 export function options([id]: string[], flags: { watch?: boolean; waitTimeout?: string }): GetRestoreOptions {
-  return {
-    restoreJobId: requireId(id, 'restore job id'),
-    watchTimeoutMs: flags.watch ? positiveSeconds(flags.waitTimeout ?? '3600', '--wait-timeout') * 1000 : undefined,
-  };
+  const waitTimeoutMs = positiveSeconds(flags.waitTimeout ?? '3600', '--wait-timeout') * 1000;
+  return { restoreJobId: requireId(id, 'restore job id'), watchTimeoutMs: flags.watch ? waitTimeoutMs : undefined };
 }
 
 export async function run(opts: GetRestoreOptions, session: Session): Promise<void> {

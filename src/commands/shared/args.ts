@@ -32,7 +32,7 @@ export interface PageFlags {
 }
 
 export function pageOptions(flags: PageFlags): PageOptions {
-  const limit = flags.limit === undefined ? undefined : check(positiveIntString.pipe(z.int().max(10_000)), flags.limit, '--limit', 'a whole number greater than 0');
+  const limit = flags.limit === undefined ? undefined : positiveInt(flags.limit, '--limit', 10_000);
   const cursor = flags.cursor === undefined ? undefined : requireId(flags.cursor, '--cursor');
   return { limit, cursor, all: flags.all === true };
 }
@@ -52,8 +52,12 @@ export function idempotencyKey(raw: string | undefined): string | undefined {
   );
 }
 
+const MAX_WAIT_SECONDS = 7 * 24 * 3600;
+/** Plain decimal seconds, as a person writes them: no hex, exponents or padding. */
+const decimalString = z.string().regex(/^\d+(\.\d+)?$/).transform(Number);
+
 export function positiveSeconds(raw: string | undefined, what: string): number {
-  return check(z.coerce.number().positive().max(7 * 24 * 3600), raw, what, 'a positive number of seconds');
+  return check(decimalString.pipe(z.number().positive().max(MAX_WAIT_SECONDS)), raw, what, `a positive number of seconds, at most ${MAX_WAIT_SECONDS} (7 days)`);
 }
 
 export function positiveInt(raw: string | undefined, what: string, max: number): number {
