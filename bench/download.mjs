@@ -1,18 +1,18 @@
 /**
- * Rows 3 and 4: the restore engine's downloadArtifact (dist/restore/download.js: stream to a 0600
+ * Rows 3 and 4: the restore engine's downloadArtifact (src/restore/download.ts: stream to a 0600
  * file, SHA-256 and size checked in the same pass; no pg_restore), run by bench/lib/download-driver.mjs
- * in its own node process under GNU time for its peak RSS.
+ * in its own node process (under tsx) under GNU time for its peak RSS.
  *  - Throughput of a 1 GiB artifact against `curl -s URL | tee FILE | sha256sum` (the same server,
  *    the same disk). Interleaved rounds; medians. Each side's output file is deleted after each run.
  *  - Peak RSS at 256 MiB, 1 GiB and 2 GiB: flat means at most 120 MiB at every size and the 2 GiB
  *    figure within 10% of the 256 MiB one.
  * Artifacts are streamed to disk from a repeated 16 MiB pseudo-random block, never held in memory,
- * and served by src/devtools/range-file.ts serveFile in bench/lib/servers.mjs.
+ * and served by src/sandbox/range-file.ts serveFile in bench/lib/servers.mjs.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fmtMiB, fmtRate, GiB, GNU_TIME, makeFile, median, MiB, NODE, peakRss, requireTools, ROOT, rounds, startServers, tempDir, timed } from './lib/common.mjs';
+import { fmtMiB, fmtRate, GiB, GNU_TIME, makeFile, median, MiB, NODE, peakRss, requireTools, ROOT, rounds, startServers, tempDir, timed, TSX } from './lib/common.mjs';
 import { row } from './lib/rows.mjs';
 import { standalone } from './lib/standalone.mjs';
 
@@ -37,7 +37,7 @@ export async function run({ quick, log }) {
   const curlFile = join(dir, 'curl.out');
 
   const svcDownload = (size) => {
-    const r = peakRss(NODE, [DRIVER, url(size), String(size), files[size].sha256, dir]);
+    const r = peakRss(NODE, [...TSX, DRIVER, url(size), String(size), files[size].sha256, dir]);
     rmSync(outFile, { force: true });
     return r;
   };

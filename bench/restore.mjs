@@ -3,17 +3,17 @@
  * DATABASE, pg_restore) into a local PostgreSQL, against the same steps as a shell pipeline:
  *   curl POST /restores | sed (the presigned URL);  curl URL | tee FILE | sha256sum (and compare);
  *   psql CREATE DATABASE ... TEMPLATE template0;  pg_restore with svc's own flags and --jobs.
- * Fixtures, all removed at the end: a throwaway cluster (src/devtools/pg-cluster.ts startCluster),
- * the seed database plus generated bulk tables, pg_dump -Fc of it (src/devtools/seed.ts), and
+ * Fixtures, all removed at the end: a throwaway cluster (test/support/pg-cluster.ts startCluster),
+ * the seed database plus generated bulk tables, pg_dump -Fc of it (test/support/seed.ts), and
  * `svc sandbox --data` serving that dump as the artifact of every completed backup.
  */
 import { availableParallelism } from 'node:os';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startCluster } from '../dist/devtools/pg-cluster.js';
-import { artifactInfo, dumpDatabase, seedDatabase } from '../dist/devtools/seed.js';
-import { pgRestoreArgs } from '../dist/restore/pg-restore.js';
+import { pgRestoreArgs } from '../src/restore/pg-restore.ts';
+import { startCluster } from '../test/support/pg-cluster.ts';
+import { artifactInfo, dumpDatabase, seedDatabase } from '../test/support/seed.ts';
 import { fmtMiB, fmtMs, median, MiB, NODE, onCleanup, requireTools, ROOT, rounds, startHelper, SVC, tempDir, timed } from './lib/common.mjs';
 import { timeRow } from './lib/rows.mjs';
 import { standalone } from './lib/standalone.mjs';

@@ -1,9 +1,10 @@
 /**
  * `npm run bench [-- --quick]`: builds (npm script), then runs every row and prints one table:
  * figure, baseline, ratio, target, pass/fail. Each row is also a script of its own
- * (`node bench/<row>.mjs [--quick]`). All fixtures (artifact files, a PostgreSQL cluster, a dump,
- * servers) live in temp dirs and child processes that are removed at the end, on failure and on
- * Ctrl-C. Needs curl, sha256sum, tee, GNU time (/usr/bin/time) and PostgreSQL client and server
+ * (`node --import tsx bench/<row>.mjs [--quick]`: the bench imports TypeScript sources through tsx,
+ * and the svc it times is the bundle in dist/). All fixtures (artifact files, a PostgreSQL cluster,
+ * a dump, servers) live in temp dirs and child processes that are removed at the end, on failure
+ * and on Ctrl-C. Needs curl, sha256sum, tee, GNU time (/usr/bin/time) and PostgreSQL client and server
  * binaries; on Debian/Ubuntu: apt-get install -y curl time postgresql.
  * Exit status 1 when a target is missed or a row could not run.
  */

@@ -11,6 +11,9 @@
  *   npm run demo                      # build, then run every step
  *   npm run demo -- --no-restore      # skip the restore (and the PostgreSQL cluster)
  *
+ * The sandbox and the cluster helpers are imported as TypeScript sources, so this script runs under
+ * tsx (`node --import tsx`, as npm run demo does); the svc children run the plain bundle.
+ *
  * Exit status: 0 when every step passed; the failed step's exit code otherwise; 130 on Ctrl-C, 143 on SIGTERM.
  */
 import { spawn } from 'node:child_process';
@@ -20,9 +23,9 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findPgBinDir, pgServerAvailable, startCluster, clientEnv } from '../dist/devtools/pg-cluster.js';
-import { describeDatabase, quoteIdent } from '../dist/devtools/seed.js';
-import { startSandbox } from '../dist/sandbox/index.js';
+import { findPgBinDir, pgServerAvailable, startCluster, clientEnv } from '../test/support/pg-cluster.ts';
+import { describeDatabase, quoteIdent } from '../test/support/seed.ts';
+import { startSandbox } from '../src/sandbox/index.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SVC = join(ROOT, 'bin', 'svc');

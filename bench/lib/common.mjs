@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SVC = join(ROOT, 'bin', 'svc');
 export const NODE = process.execPath;
+/** Node flags for a child that imports TypeScript sources (src/, test/support/): they run under tsx. */
+export const TSX = ['--import', 'tsx'];
 export const MiB = 1024 * 1024;
 export const GiB = 1024 * MiB;
 
@@ -200,7 +202,7 @@ export async function makeFile(path, bytes, seed = 1) {
 
 /** bench/lib/servers.mjs in its own process, serving `dir` under /files/ and the paged list API. */
 export async function startServers(dir, { pages = 100, pageSize = 20 } = {}) {
-  const { info } = await startHelper(NODE, [join(ROOT, 'bench/lib/servers.mjs'), dir, String(pages), String(pageSize)], { label: 'bench servers' });
+  const { info } = await startHelper(NODE, [...TSX, join(ROOT, 'bench/lib/servers.mjs'), dir, String(pages), String(pageSize)], { label: 'bench servers' });
   return {
     base: info.base,
     /** TCP connections the servers accepted so far. */

@@ -1,17 +1,17 @@
 /**
  * The bench's loopback servers, in their own process so the bench can time with blocking spawnSync:
- *  - /files/<name>: files of the bench dir through src/devtools/range-file.ts serveFile (streamed,
+ *  - /files/<name>: files of the bench dir through src/sandbox/range-file.ts serveFile (streamed,
  *    Range-capable: the same code the test suite's artifact servers use);
  *  - /api/v1/databases: listDatabases, PAGES pages of PAGE_SIZE items (fixture items with their ids
  *    renumbered), chained by nextCursor. Answers straight from memory: no artificial latency.
  *  - /_bench/connections: how many TCP connections were accepted so far (to check keep-alive).
  * Prints {"base": "http://127.0.0.1:<port>"} and serves until stdin closes or SIGTERM.
- * Usage: node bench/lib/servers.mjs <files-dir> [pages] [pageSize]
+ * Usage: node --import tsx bench/lib/servers.mjs <files-dir> [pages] [pageSize]
  */
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { serveFile } from '../../dist/devtools/range-file.js';
+import { serveFile } from '../../src/sandbox/range-file.ts';
 
 const [dir, pagesArg = '100', pageSizeArg = '20'] = process.argv.slice(2);
 const PAGES = Number(pagesArg);

@@ -1,7 +1,7 @@
 import { cleanupAll } from './common.mjs';
 import { printTable } from './table.mjs';
 
-/** Runs one row script on its own: `node bench/<row>.mjs [--quick]`. */
+/** Runs one row script on its own: `npm run build && node --import tsx bench/<row>.mjs [--quick]`. */
 export async function standalone(run) {
   const quick = process.argv.includes('--quick');
   try {

@@ -1,7 +1,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { z } from 'zod';
 import type { PublicApiProfile } from '../api/schemas/profile.js';
-import type { ListName, SandboxTokenDef } from './data.js';
+import type { ListName, SandboxTokenDef } from './data-model.js';
 import { canonicalJson, type StoredReply } from './keys.js';
 import type { SandboxApp } from './server.js';
 import type { Keyed, SandboxWorld } from './world.js';

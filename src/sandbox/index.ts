@@ -1,8 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_DATA_DIR, FIXTURE_EPOCH, loadSandboxData, SandboxDataError } from './data.js';
+import { DEFAULT_DATA_DIR } from './data-files.js';
+import { loadSandboxData } from './data-loader.js';
+import { SandboxDataError } from './data-reader.js';
 import { DEFAULT_SANDBOX_PORT } from './notice.js';
 import { SandboxApp, type RequestLogEntry } from './server.js';
+import { FIXTURE_EPOCH } from './timestamps.js';
 
 export { DEFAULT_DATA_DIR, SandboxDataError };
 export type { RequestLogEntry };

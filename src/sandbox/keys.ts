@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ListName } from './data.js';
+import type { ListName } from './data-model.js';
 
 /** What a cursor is bound to: a cursor of one list, organization or filter is refused by every other. */
 export interface CursorScope {

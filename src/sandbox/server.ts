@@ -3,11 +3,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorBody } from '../api/schemas/errors.js';
 import { ARTIFACT_PREFIX, ArtifactServer } from './artifacts.js';
 import { Call, HttpError, invalid, type Reply, type SandboxToken } from './call.js';
-import type { SandboxData } from './data.js';
+import type { SandboxData } from './data-model.js';
 import { handlers } from './handlers.js';
 import { CursorCodec, IdempotencyStore, RateLimiter, UrlSigner } from './keys.js';
 import { matchRoute, type OperationName, type RouteDef } from './routes.js';
-import { isoSeconds, SandboxWorld } from './world.js';
+import { isoSeconds } from './timestamps.js';
+import { SandboxWorld } from './world.js';
 
 export const API_PREFIX = '/api/v1';
 const MAX_BODY_BYTES = 64 * 1024;

@@ -1,11 +1,14 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { BackupJobDetail, BackupJobState, BackupJobSummary } from '../api/schemas/backups.js';
+import type { BackupJobDetail, BackupJobSummary } from '../api/schemas/backups.js';
 import type { ProtectedDatabaseSummary } from '../api/schemas/databases.js';
 import type { BackupDestinationSummary } from '../api/schemas/destinations.js';
 import type { EvidenceItem } from '../api/schemas/evidence.js';
 import type { RecoveryWindowDecision } from '../api/schemas/recovery.js';
 import type { RestoreExecutionCoordinates, RestoreJob, RestoreMode } from '../api/schemas/restores.js';
-import type { BackupOutcome, RecoveryWindowProof, SandboxData } from './data.js';
+import { advanceBackup, type BackupRecord } from './backup-lifecycle.js';
+import type { RecoveryWindowProof, SandboxData } from './data-model.js';
+import { recoveryCandidate, summarizeWindows } from './recovery.js';
+import { newRestore, type ArtifactUrlSigner, type CompletedBackup } from './restore-jobs.js';
+import { isoSeconds } from './timestamps.js';
 
 /** An item with its place in the keyset order: pages are cut on `seq`, never on offsets. */
 export interface Keyed<T> {
@@ -13,35 +16,9 @@ export interface Keyed<T> {
   value: T;
 }
 
-interface BackupRecord {
-  seq: number;
-  job: BackupJobDetail;
-  /** Only jobs started in this sandbox advance; the fixture jobs are a snapshot. */
-  live: boolean;
-  outcome?: BackupOutcome;
-}
-
 interface RestoreRecord {
   organizationId: string;
   job: RestoreJob;
-}
-
-/** The ad-hoc backup lifecycle: one step per getBackup poll. */
-const BACKUP_STEPS: BackupJobState[] = ['queued', 'claimed', 'running', 'finalizing', 'completed'];
-
-/** Seconds in the style of the recovery fixtures: "15 minutes", "3 hours". */
-function duration(seconds: number): string {
-  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
-  if (seconds < 60) return plural(seconds, 'second');
-  if (seconds < 2 * 3600) return plural(Math.round(seconds / 60), 'minute');
-  if (seconds < 2 * 86400) return plural(Math.round(seconds / 3600), 'hour');
-  return plural(Math.round(seconds / 86400), 'day');
-}
-
-export const isoSeconds = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-
-export interface ArtifactUrlSigner {
-  (artifactKey: string): string;
 }
 
 /**
@@ -162,39 +139,13 @@ export class SandboxWorld {
   }
 
   #advance(rec: BackupRecord): void {
-    const job = rec.job;
-    const step = BACKUP_STEPS.indexOf(job.state);
-    if (step < 0 || step === BACKUP_STEPS.length - 1) return;
     const now = isoSeconds(this.#now());
-    if (rec.outcome && rec.outcome.failAfter === job.state) {
-      job.state = rec.outcome.state;
-      job.errorKind = rec.outcome.errorKind;
-      job.errorMessage = rec.outcome.errorMessage;
-      return;
-    }
-    job.state = BACKUP_STEPS[step + 1]!;
-    if (job.state === 'claimed') job.claimedAt = now;
-    if (job.state === 'running') job.startedAt = now;
-    if (job.state === 'completed') {
-      job.completedAt = now;
-      const prefix = `${job.organizationId}/${job.protectedDatabaseId}/${job.id}`;
-      job.artifact = {
-        artifactKey: `${prefix}/dump.pgcustom`,
-        manifestObjectKey: `${prefix}/manifest.json`,
-        sizeBytes: this.#data.artifact.sizeBytes,
-        checksumSha256: this.#data.artifact.sha256,
-        recordedAt: now,
-      };
-      this.#evidence.set(job.id, {
-        ...job.artifact,
-        backupJobId: job.id,
-        integrityVerification: null,
-        auditEvents: [{ kind: 'backup.completed', at: now }],
-      });
-      const db = this.#databases.find((d) => d.value.id === job.protectedDatabaseId)?.value;
-      if (db && (!db.lastSuccessfulBackupAt || Date.parse(db.lastSuccessfulBackupAt) < Date.parse(now))) {
-        db.lastSuccessfulBackupAt = now;
-      }
+    const evidence = advanceBackup(rec, now, this.#data.artifact);
+    if (!evidence) return;
+    this.#evidence.set(rec.job.id, evidence);
+    const db = this.#databases.find((d) => d.value.id === rec.job.protectedDatabaseId)?.value;
+    if (db && (!db.lastSuccessfulBackupAt || Date.parse(db.lastSuccessfulBackupAt) < Date.parse(now))) {
+      db.lastSuccessfulBackupAt = now;
     }
   }
 
@@ -233,48 +184,22 @@ export class SandboxWorld {
     return this.backup(org, backupJobId) ? this.#evidence.get(backupJobId) : undefined;
   }
 
-  /**
-   * createRestore for a completed backup (checked by the caller). The job stays `queued`: the API has
-   * no operation through which the client-local engine reports progress.
-   */
+  /** createRestore for a completed backup (checked by the caller). */
   createRestore(
-    backup: BackupJobDetail & { artifact: NonNullable<BackupJobDetail['artifact']> },
+    backup: CompletedBackup,
     mode: RestoreMode,
     presign: ArtifactUrlSigner,
   ): { restoreJob: RestoreJob; execution: RestoreExecutionCoordinates } {
-    const id = randomUUID();
-    const { artifact } = backup;
-    const restoreJob: RestoreJob = {
-      id,
-      databaseId: backup.protectedDatabaseId,
-      manifestHash: createHash('sha256').update(`${artifact.manifestObjectKey}\n${artifact.checksumSha256}`).digest('hex'),
-      mode,
-      state: 'queued',
-      createdAt: isoSeconds(this.#now()),
-      finalizedAt: null,
-      heartbeatAt: null,
-      errorKind: null,
-      errorMessage: null,
-      proof: { completedBackup: true, verifiedRestore: false, provenRecoverability: false },
-    };
-    this.#restores.push({ organizationId: backup.organizationId, job: restoreJob });
-    return {
-      restoreJob,
-      execution: {
-        jobId: id,
-        lockToken: `lk_${randomBytes(24).toString('hex')}`,
-        presignedS3Url: presign(artifact.artifactKey),
-        manifestObjectKey: artifact.manifestObjectKey,
-        expectedSizeBytes: this.#data.artifact.sizeBytes,
-        expectedSha256: this.#data.artifact.sha256,
-      },
-    };
+    const created = newRestore(backup, mode, isoSeconds(this.#now()), presign, this.#data.artifact);
+    this.#restores.push({ organizationId: backup.organizationId, job: created.restoreJob });
+    return created;
   }
 
   restore(org: string, id: string): RestoreJob | undefined {
     return this.#restores.find((r) => r.job.id === id && r.organizationId === org)?.job;
   }
 
+  /** Oldest snapshot first. */
   #windowsOf(databaseId: string): RecoveryWindowDecision[] {
     return this.#windows
       .map((w) => w.window)
@@ -283,48 +208,11 @@ export class SandboxWorld {
   }
 
   recoverySummary(databaseId: string) {
-    const fixture = this.#data.recoverySummaries.get(databaseId);
-    if (fixture) return fixture;
-    const latest = this.#windowsOf(databaseId).at(-1) ?? null;
-    return latest
-      ? { databaseId, latest, reason: null, summary: latest.summary, recommendedAction: latest.recommendedAction }
-      : {
-          databaseId,
-          latest: null,
-          reason: 'no_recovery_window',
-          summary: 'No recovery window has been recorded for this database.',
-          recommendedAction: 'Run a backup and a restore drill to establish a recovery window.',
-        };
+    return this.#data.recoverySummaries.get(databaseId) ?? summarizeWindows(databaseId, this.#windowsOf(databaseId));
   }
 
-  /** The latest restore-ready window whose snapshot precedes the incident; the gap is measured from its validated end. */
   recoveryCandidate(databaseId: string, incidentTime: string) {
-    const incident = Date.parse(incidentTime);
-    const window = this.#windowsOf(databaseId)
-      .filter((w) => w.restoreAvailable && Date.parse(w.snapshotTime) <= incident)
-      .at(-1);
-    if (!window) {
-      return {
-        databaseId,
-        incidentTime,
-        recommended: null,
-        reason: 'no_restore_ready_window',
-        summary: 'No restore-ready snapshot precedes the incident time.',
-        recommendedAction: 'Pick a later incident time, or check the recovery summary for this database.',
-      };
-    }
-    const gap = Math.max(0, Math.round((incident - Date.parse(window.validatedThrough)) / 1000));
-    return {
-      databaseId,
-      incidentTime,
-      recommended: { ...window, gapBeforeIncidentSeconds: gap },
-      reason: null,
-      summary:
-        gap === 0
-          ? `The incident falls inside window ${window.windowId}, validated through ${window.validatedThrough}.`
-          : `The closest restore-ready candidate is ${duration(gap)} before the incident.`,
-      recommendedAction: `Restore window ${window.windowId} into a new database and compare.`,
-    };
+    return recoveryCandidate(databaseId, this.#windowsOf(databaseId), incidentTime);
   }
 
   recoveryWindow(org: string, windowId: string): RecoveryWindowProof | undefined {

@@ -2,7 +2,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_DATA_DIR, loadSandboxData, SandboxDataError } from '../../src/sandbox/data.js';
+import { DEFAULT_DATA_DIR } from '../../src/sandbox/data-files.js';
+import { loadSandboxData } from '../../src/sandbox/data-loader.js';
+import { SandboxDataError } from '../../src/sandbox/data-reader.js';
 import { api, raw, startTestSandbox } from '../support/sandbox.js';
 
 const dirs: string[] = [];

@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
-import { FIXTURE_EPOCH } from '../../src/sandbox/data.js';
+import { FIXTURE_EPOCH } from '../../src/sandbox/timestamps.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { fixture } from '../support/fixtures.js';
 

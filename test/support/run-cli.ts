@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { run } from '../../src/cli.js';
 import type { Context, KeytarLike, Prompter } from '../../src/context.js';
-import { FIXTURE_EPOCH } from '../../src/sandbox/data.js';
+import { FIXTURE_EPOCH } from '../../src/sandbox/timestamps.js';
 
 export interface CliRun {
   code: number;
