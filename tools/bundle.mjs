@@ -54,7 +54,6 @@ const result = await build({
   // Whitespace and syntax only: identifiers keep their names, so error names and stacks stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
-  sourcemap: 'linked',
   legalComments: 'none',
   logLevel: 'warning',
   metafile: process.env.SVC_BUNDLE_META === '1',

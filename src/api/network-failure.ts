@@ -43,6 +43,12 @@ export function networkFailure(error: unknown, req: FailedRequest): CliError {
     });
   }
   const proxy = proxyFor(req.origin, req.env);
+  // undici answers a proxy's 407 with an error of its own: "Proxy Authentication Required (407)".
+  if (proxy && /\(407\)/.test((error as Error)?.message ?? '')) {
+    return new CliError('proxy_failed', `The proxy ${proxy.host} refused the request: it wants credentials (HTTP 407).`, {
+      hint: `Put the proxy's user and password in ${proxy.variable} (http://user:password@host:port), or name ${host} in NO_PROXY.`,
+    });
+  }
   if (proxy) {
     return new CliError('proxy_failed', `Could not reach ${req.peer} at ${host} through the proxy ${proxy.host} (from ${proxy.variable}): ${networkErrorCode(error)}.`);
   }

@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_DATA_DIR } from './data-files.js';
 import { loadSandboxData } from './data-loader.js';
@@ -24,6 +25,8 @@ export interface StartSandboxOptions {
   recentTimestamps?: boolean;
   /** A sandbox bug (e.g. a body that would fail the client's schema), answered to the client as a 500. */
   onInternalError?: (message: string) => void;
+  /** Serve HTTPS with this PEM certificate chain and key (for trying private CAs and NODE_EXTRA_CA_CERTS). */
+  tls?: { cert: string | Buffer; key: string | Buffer };
 }
 
 export interface SandboxTokenInfo {
@@ -62,7 +65,8 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
     onRequest: opts.onRequest,
     onInternalError: opts.onInternalError,
   });
-  const server = createServer((req, res) => void app.handle(req, res));
+  const handler = (req: Parameters<typeof app.handle>[0], res: Parameters<typeof app.handle>[1]) => void app.handle(req, res);
+  const server = opts.tls ? createTlsServer({ cert: opts.tls.cert, key: opts.tls.key }, handler) : createServer(handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? DEFAULT_SANDBOX_PORT, '127.0.0.1', () => {
@@ -71,7 +75,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
     });
   });
   const port = (server.address() as AddressInfo).port;
-  baseUrl = `http://127.0.0.1:${port}`;
+  baseUrl = `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
 
   const tokens: SandboxTokenInfo[] = app.tokens.map((t) => ({
     name: t.name,

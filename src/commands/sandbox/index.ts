@@ -9,11 +9,14 @@ export function registerSandbox(program: Command, host: CommandHost): void {
     .description('Run a local stand-in of the API v1 on 127.0.0.1 for development and CI (never the service)')
     .option('--port <n>', `port on 127.0.0.1; 0 picks a free one (default ${DEFAULT_SANDBOX_PORT})`)
     .option('--data <dir>', 'data set laid out like fixtures/ (api/, sandbox/, artifacts/)')
+    .option('--tls-cert <pem>', 'serve HTTPS with this certificate (chain) file; with --tls-key')
+    .option('--tls-key <pem>', 'the private key of --tls-cert')
     .addHelpText(
       'after',
       `\n${SANDBOX_NOTICE}\nIt prints its base URL and fixed demo tokens (full, read-only, no-scope, expired, revoked,\norg-b, tiny-budget) and serves until Ctrl-C or SIGTERM.\n${examples(
         'svc sandbox',
         'svc sandbox --port 0 --json > sandbox.json &',
+        'svc sandbox --tls-cert server.pem --tls-key server-key.pem   # then: NODE_EXTRA_CA_CERTS=ca.pem svc ...',
         'SVC_BASE_URL=http://127.0.0.1:4010 SVC_API_KEY=svc_sandbox_3eb1d95aaff52a54cd98169b4d6d4c70 svc backups trigger db_orders --wait',
       )}`,
     )

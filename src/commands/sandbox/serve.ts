@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
 import { CliError, UsageError } from '../../errors.js';
 import { fields, table, text } from '../../output/writer.js';
@@ -14,11 +15,15 @@ import type { Session } from '../../session.js';
 export interface SandboxFlags {
   port?: string;
   data?: string;
+  tlsCert?: string;
+  tlsKey?: string;
 }
 
 export interface SandboxOptions {
   port: number;
   dataDir?: string;
+  /** PEM files for HTTPS; both or neither. */
+  tls?: { certFile: string; keyFile: string };
 }
 
 const port = z.string().regex(/^\d{1,5}$/).transform(Number).pipe(z.int().min(0).max(65535));
@@ -27,14 +32,28 @@ export function options(_args: string[], flags: SandboxFlags): SandboxOptions {
   const parsed = port.safeParse(flags.port ?? String(DEFAULT_SANDBOX_PORT));
   if (!parsed.success) throw new UsageError(`Invalid --port "${flags.port}": use 0 to 65535 (0 picks a free port).`);
   if (flags.data !== undefined && flags.data.trim() === '') throw new UsageError('Invalid --data: it must not be empty.');
-  return { port: parsed.data, dataDir: flags.data };
+  if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined)) {
+    throw new UsageError('--tls-cert and --tls-key go together: give both PEM files, or neither for plain http.');
+  }
+  const tls = flags.tlsCert !== undefined && flags.tlsKey !== undefined ? { certFile: flags.tlsCert, keyFile: flags.tlsKey } : undefined;
+  return { port: parsed.data, dataDir: flags.data, ...(tls ? { tls } : {}) };
+}
+
+async function readPem(path: string, flag: string): Promise<Buffer> {
+  try {
+    return await readFile(path);
+  } catch (err) {
+    throw new UsageError(`Cannot read ${flag} ${path}: ${(err as NodeJS.ErrnoException).code ?? 'read failed'}.`);
+  }
 }
 
 async function start(session: Session, opts: SandboxOptions): Promise<RunningSandbox> {
   try {
+    const tls = opts.tls && { cert: await readPem(opts.tls.certFile, '--tls-cert'), key: await readPem(opts.tls.keyFile, '--tls-key') };
     return await startSandbox({
       port: opts.port,
       dataDir: opts.dataDir,
+      tls,
       recentTimestamps: true,
       onRequest: (e) => session.ui.info(`${e.method} ${e.path} ${e.status} ${e.ms}ms ${e.token ?? '-'} ${e.requestId}`),
       onInternalError: (m) => session.ui.warn(`sandbox bug, answered as 500: ${m}`),

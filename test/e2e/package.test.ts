@@ -1,0 +1,81 @@
+/**
+ * The package as users get it (cli-contract 8): `npm pack` in a copy of the repository (so prepack
+ * builds there, away from the dist/ other tests run), the tarball's contents, `npm install -g
+ * --prefix <tmp>` of it, then the installed `svc`: --version, sandbox, and a call against it.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, ROOT, waitForOutput } from '../support/built-cli.js';
+
+const VERSION = (await import('../../package.json', { with: { type: 'json' } })).default.version;
+const FULL_TOKEN = 'svc_sandbox_3eb1d95aaff52a54cd98169b4d6d4c70';
+
+describe('npm pack, npm install -g, svc', () => {
+  let work: string;
+  let tarball: string;
+  let prefix: string;
+  let files: string[];
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'svc-pack-'));
+    const copy = join(work, 'repo');
+    const tracked = (await execa('git', ['ls-files', '-co', '--exclude-standard'], { cwd: ROOT })).stdout.split('\n').filter(Boolean);
+    for (const file of tracked) {
+      mkdirSync(dirname(join(copy, file)), { recursive: true });
+      try {
+        cpSync(join(ROOT, file), join(copy, file));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err; // deleted, not yet committed
+      }
+    }
+    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+    const pack = await execa('npm', ['pack', '--json', '--pack-destination', work], { cwd: copy, stdin: 'ignore' });
+    const [info] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    tarball = join(work, info!.filename);
+    files = info!.files.map((f) => f.path).sort();
+    prefix = join(work, 'prefix');
+    await execa('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], { stdin: 'ignore' });
+  }, 300_000);
+
+  afterAll(() => {
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('holds the bundle, the fixtures the sandbox serves, README, CHANGELOG and LICENSE, and nothing else', () => {
+    expect(readdirSync(work)).toContain(`svc-${VERSION}.tgz`);
+    const outside = files.filter(
+      (f) =>
+        !['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'bin/svc'].includes(f) &&
+        !/^dist\/(svc|chunks\/[\w-]+)\.mjs$/.test(f) &&
+        !/^fixtures\/(api|sandbox|artifacts)\/[\w.-]+$/.test(f),
+    );
+    expect(outside).toEqual([]);
+    expect(files).toContain('dist/svc.mjs');
+    expect(files).toContain('fixtures/artifacts/acme-orders.pgdump');
+    expect(files.filter((f) => /\.(ts|map)$/.test(f) || /^(src|test|tools|scripts|bench)\//.test(f))).toEqual([]);
+  });
+
+  it('the installed svc answers --version and --help', async () => {
+    const svc = join(prefix, 'bin', 'svc');
+    const version = await execa(svc, ['--version'], { env: cleanEnv(), extendEnv: false });
+    expect(version.stdout).toBe(VERSION);
+    const help = await execa(svc, ['--help'], { env: cleanEnv(), extendEnv: false });
+    expect(help.stdout).toContain('Usage: svc [options] [command]');
+  });
+
+  it('the installed svc runs its sandbox, and talks to it', async () => {
+    const svc = join(prefix, 'bin', 'svc');
+    const sandbox = execa(svc, ['sandbox', '--port', '0', '--json'], { env: cleanEnv(), extendEnv: false, reject: false });
+    try {
+      const { baseUrl } = JSON.parse(await waitForOutput(sandbox, 'stdout', /\n}\n$/));
+      const list = await execa(svc, ['databases', 'list'], { env: cleanEnv({ SVC_BASE_URL: baseUrl, SVC_API_KEY: FULL_TOKEN }), extendEnv: false });
+      expect(list.stdout).toMatch(/^db_orders +orders-prod +neon +active/m);
+    } finally {
+      sandbox.kill('SIGINT');
+      expect((await sandbox).exitCode).toBe(0);
+    }
+  });
+});
