@@ -5,13 +5,25 @@ import { redactedDsn } from './target.js';
 /** Phases before pg_restore touches the target. */
 const BEFORE_RESTORE: ReadonlySet<Phase> = new Set(['preflight', 'createRestore', 'download', 'verify']);
 
+/** One argument for a POSIX shell: bare when that is safe, else single-quoted ('\'' for a quote inside). */
+function shellArg(value: string): string {
+  return /^[A-Za-z0-9_@%+=:,.\/-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+/** A dropdb command that pastes back into a shell as the same argv, aimed where the restore went. */
+function dropdbCommand(t: RestorePlan['target']): string {
+  // No -h for libpq's default socket: the hint must not send dropdb over TCP to localhost.
+  const args = ['dropdb', ...(t.host === undefined ? [] : ['-h', t.host]), '-p', String(t.port), '-U', t.user];
+  if (t.database.startsWith('-')) args.push('--');
+  return [...args, t.database].map(shellArg).join(' ');
+}
+
 /** What an interruption or failure in each phase means for the target database, said plainly. */
 export function targetStateAfter(phase: Phase, plan: RestorePlan): string {
   const where = redactedDsn(plan.target);
   if (BEFORE_RESTORE.has(phase)) return `The target ${where} was not touched.`;
   if (plan.mode === 'new_database') {
-    const t = plan.target;
-    return `The new database "${t.database}" may be partly restored: drop it before trying again (dropdb -h ${t.host} -p ${t.port} -U ${t.user} ${t.database}).`;
+    return `The new database "${plan.target.database}" may be partly restored: drop it before trying again (${dropdbCommand(plan.target)}).`;
   }
   if (plan.atomic) return `pg_restore ran in a single transaction, so it was rolled back: ${where} is as it was before.`;
   return `pg_restore ran with --jobs ${plan.jobs}, not in one transaction: ${where} may now be partly restored.`;

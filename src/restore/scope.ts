@@ -57,32 +57,36 @@ export class RunScope {
 
   /**
    * Connection settings for libpq children (psql, pg_restore) through their environment only:
-   * never argv, which any local user can read in `ps`. A password from the DSN goes into a 0600
-   * PGPASSFILE in a 0700 temp dir of this scope; otherwise the user's own PGPASSWORD / ~/.pgpass apply.
+   * never argv, which any local user can read in `ps`. The URI's own settings become their PG*
+   * variables; what it leaves out stays as the user's environment has it, which is where libpq
+   * would look too (a URI without a host gets no PGHOST from svc: libpq's default socket, or the
+   * user's PGHOST). A password from the DSN goes into a 0600 PGPASSFILE in a 0700 temp dir of this
+   * scope; otherwise the user's own PGPASSWORD / ~/.pgpass apply.
    */
   async pgEnv(target: Target, baseEnv: Env): Promise<Env> {
-    const env: Env = {
-      ...baseEnv,
-      ...target.params,
-      PGHOST: target.host,
-      PGPORT: String(target.port),
-      PGUSER: target.user,
-      PGDATABASE: target.database,
-      // Never prompt: a missing password must fail, not hang a CI job.
-      PGCONNECT_TIMEOUT: target.params.PGCONNECT_TIMEOUT ?? baseEnv.PGCONNECT_TIMEOUT ?? '10',
-    };
+    const env: Env = { ...baseEnv };
     // libpq ranks a service file above PG* variables, and PGHOSTADDR replaces the host's address:
     // either one from the user's shell would send the restore somewhere other than --target.
     delete env.PGSERVICE;
     delete env.PGHOSTADDR;
+    Object.assign(env, target.params);
+    env.PGDATABASE = target.database;
+    // Never hang: with -w a missing password fails at once, and this bounds an unanswering server.
+    env.PGCONNECT_TIMEOUT = target.params.PGCONNECT_TIMEOUT ?? baseEnv.PGCONNECT_TIMEOUT ?? '10';
     if (target.password === undefined) return env;
 
+    delete env.PGPASSWORD;
+    if (/[\r\n]/.test(target.password)) {
+      // A .pgpass line ends at a newline and libpq strips a trailing CR, so such a password could
+      // never match there. The child's environment is readable only by its own user (and root).
+      env.PGPASSWORD = target.password;
+      return env;
+    }
     const dir = await this.tempDir(tmpdir(), 'svc-pgpass-');
     const file = join(dir, 'pgpass');
     const line = ['*', '*', '*', pgpassField(target.user), pgpassField(target.password)].join(':');
     await writeFile(file, `${line}\n`, { mode: 0o600 });
     env.PGPASSFILE = file;
-    delete env.PGPASSWORD;
     return env;
   }
 

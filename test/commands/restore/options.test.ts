@@ -5,9 +5,9 @@ import { parseOptions } from '../../support/verb-options.js';
 import { expectOptions, expectUsage, idRefusals, withGlobals, type Env, type OkRow, type UsageRow } from '../options-table.js';
 
 const DSN = 'postgresql://restore_user@db.internal:5433/orders_restored';
-const TARGET = { host: 'db.internal', port: 5433, user: 'restore_user', database: 'orders_restored', password: undefined, params: {} };
+const TARGET = { host: 'db.internal', port: 5433, user: 'restore_user', database: 'orders_restored', password: undefined, params: { PGHOST: 'db.internal', PGPORT: '5433', PGUSER: 'restore_user' } };
 const ENV_DSN = 'postgresql://env_user:env-Secret-9@env.internal/orders_from_env';
-const ENV_TARGET = { host: 'env.internal', port: 5432, user: 'env_user', database: 'orders_from_env', password: 'env-Secret-9', params: {} };
+const ENV_TARGET = { host: 'env.internal', port: 5432, user: 'env_user', database: 'orders_from_env', password: 'env-Secret-9', params: { PGHOST: 'env.internal', PGUSER: 'env_user' } };
 const PASSWORD = 'Pa55-w0rd-argv';
 const TMP = resolve(tmpdir());
 
@@ -46,19 +46,19 @@ function targetRows(argv: string[], opts: (o?: Record<string, unknown>) => unkno
       { PGHOST: 'pg.env', PGPORT: '6543', PGUSER: 'pg_env_user' },
     ],
     [
-      'libpq defaults: localhost, 5432, the OS user',
+      'libpq defaults: the default Unix socket (no host), 5432, the OS user',
       [...argv, '--target', 'postgresql:///orders_restored'],
-      opts({ target: { host: 'localhost', port: 5432, user: userInfo().username, database: 'orders_restored', password: undefined, params: {} }, rawTarget: 'postgresql:///orders_restored' }),
+      opts({ target: { host: undefined, port: 5432, user: userInfo().username, database: 'orders_restored', password: undefined, params: {} }, rawTarget: 'postgresql:///orders_restored' }),
     ],
     [
       'postgres:// with query parameters passed on as libpq variables',
       [...argv, '--target', 'postgres://app@db.internal/orders_restored?sslmode=verify-full&application_name=svc-restore'],
       opts({
-        target: { host: 'db.internal', port: 5432, user: 'app', database: 'orders_restored', password: undefined, params: { PGSSLMODE: 'verify-full', PGAPPNAME: 'svc-restore' } },
+        target: { host: 'db.internal', port: 5432, user: 'app', database: 'orders_restored', password: undefined, params: { PGUSER: 'app', PGHOST: 'db.internal', PGSSLMODE: 'verify-full', PGAPPNAME: 'svc-restore' } },
         rawTarget: 'postgres://app@db.internal/orders_restored?sslmode=verify-full&application_name=svc-restore',
       }),
     ],
-    ['a database merely named like a system one', [...argv, '--target', 'postgresql://app@db.internal/postgres_copy'], opts({ target: { ...TARGET, host: 'db.internal', port: 5432, user: 'app', database: 'postgres_copy' }, rawTarget: 'postgresql://app@db.internal/postgres_copy' })],
+    ['a database merely named like a system one', [...argv, '--target', 'postgresql://app@db.internal/postgres_copy'], opts({ target: { ...TARGET, host: 'db.internal', port: 5432, user: 'app', database: 'postgres_copy', params: { PGUSER: 'app', PGHOST: 'db.internal' } }, rawTarget: 'postgresql://app@db.internal/postgres_copy' })],
     ['--in-place without --confirm (a terminal prompt confirms it later)', [...argv, '--target', DSN, '--in-place'], opts({ inPlace: true })],
     ['--in-place --confirm', [...argv, '--target', DSN, '--in-place', '--confirm'], opts({ inPlace: true, confirm: true })],
     ['--jobs 1', [...argv, '--target', DSN, '--jobs', '1'], opts({ jobs: 1 })],
@@ -87,7 +87,7 @@ function targetRefusals(argv: string[]): Array<[name: string, argv: string[], me
     ['a non-postgresql SVC_TARGET_DSN', argv, notPg, { SVC_TARGET_DSN: 'mysql://app@db.internal/orders' }, []],
     ['a non-postgresql URI with a password, not echoed', [...argv, '--target', `mysql://app:${PASSWORD}@db.internal/orders`], notPg, {}, [PASSWORD]],
     ['a URI naming no database', [...argv, '--target', `postgresql://app:${PASSWORD}@db.internal:5432`], /^The target URI must name a database/, {}, [PASSWORD]],
-    ['a URI that cannot be parsed', [...argv, '--target', `postgresql://app:${PASSWORD}@db.internal:99999/orders`], /^The target connection URI could not be parsed/, {}, [PASSWORD]],
+    ['a URI whose port is out of range', [...argv, '--target', `postgresql://app:${PASSWORD}@db.internal:99999/orders`], /^The target port must be a number from 1 to 65535\.$/, {}, [PASSWORD]],
     ['a PGPORT that is not a port', [...argv, '--target', 'postgresql://app@db.internal/orders'], /^The target port must be a number from 1 to 65535\.$/, { PGPORT: 'abc' }, []],
     ['the system database postgres', [...argv, '--target', 'postgresql://app@db.internal/postgres'], system('postgres'), {}, []],
     ['the system database template0', [...argv, '--target', 'postgresql://app@db.internal/template0'], system('template0'), {}, []],
