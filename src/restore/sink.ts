@@ -1,67 +1,149 @@
-import { createHash, type Hash } from 'node:crypto';
-import { once } from 'node:events';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { networkErrorCode } from '../api/undici.js';
 import { IntegrityError } from '../errors.js';
 
 /**
- * Bytes the file stream may hold before the download waits for the disk. Large, so writes go out
- * as few big writev calls; bounded, so memory stays flat whatever the artifact's size.
+ * A writer's buffer: writes of up to this size, and two of them (one on its way to disk, one
+ * filling) per part in memory, whatever the artifact's size.
  */
-const WRITE_BUFFER = 4 * 1024 * 1024;
+const BATCH_BYTES = 256 * 1024;
 
-/** The 0600 artifact file and the SHA-256 of what was written to it, in the same pass. */
-export class Sink {
-  #stream: WriteStream;
-  /** A write error of the file (disk full, EIO): kept here, so it is never an unhandled 'error' event. */
-  #error: Error | undefined;
-  hash: Hash = createHash('sha256');
-  received = 0;
+const WRITE_HINT = 'Free some space (or pass --work-dir on another disk), then run the restore again.';
 
-  constructor(readonly path: string) {
-    this.#stream = this.#open();
-  }
+/** A disk error (full, EIO, quota): the download cannot succeed, retries or not. */
+function diskFailure(err: unknown, what: 'write' | 'read'): IntegrityError {
+  const verb = what === 'write' ? 'write the artifact to' : 'read the artifact back from';
+  return new IntegrityError(`Could not ${verb} the work directory: ${networkErrorCode(err, `${what} failed`)}. Nothing was restored.`, WRITE_HINT);
+}
 
-  #open(): WriteStream {
-    const stream = createWriteStream(this.path, { flags: 'w', mode: 0o600, highWaterMark: WRITE_BUFFER });
-    stream.on('error', (err) => {
-      this.#error ??= err;
-    });
-    return stream;
-  }
+/**
+ * The 0600 artifact file, written at explicit offsets: one stream writes it front to back, parallel
+ * parts each write their own range. Every I/O error comes out as an IntegrityError (exit 10).
+ */
+export class ArtifactFile {
+  #closed = false;
 
-  /** Throws once the file can no longer be written: the download cannot succeed, retries or not. */
-  #check(): void {
-    const err = this.#error ?? this.#stream.errored;
-    if (!err) return;
-    throw new IntegrityError(
-      `Could not write the artifact to the work directory: ${networkErrorCode(err, 'write failed')}. Nothing was restored.`,
-      'Free some space (or pass --work-dir on another disk), then run the restore again.',
-    );
-  }
+  private constructor(
+    readonly path: string,
+    readonly handle: FileHandle,
+  ) {}
 
-  async write(chunk: Buffer): Promise<void> {
-    this.#check();
-    this.hash.update(chunk);
-    this.received += chunk.length;
-    if (!this.#stream.write(chunk)) await once(this.#stream, 'drain').catch(() => {});
-    this.#check();
-  }
-
-  /** The server ignored our Range request: throw away what we have and count from zero. */
-  async restart(): Promise<void> {
-    await this.close();
-    this.#stream = this.#open();
-    this.hash = createHash('sha256');
-    this.received = 0;
-  }
-
-  async close(): Promise<void> {
-    if (!this.#stream.closed) {
-      this.#stream.end();
-      await once(this.#stream, 'close').catch(() => {});
+  /** Created (or truncated) for reading and writing: the prefix hash reads back what parts wrote. */
+  static async open(path: string): Promise<ArtifactFile> {
+    try {
+      return new ArtifactFile(path, await open(path, 'w+', 0o600));
+    } catch (err) {
+      throw diskFailure(err, 'write');
     }
-    this.#check();
+  }
+
+  /** Writes every byte of `bytes` at `position` (a write may take fewer than asked). */
+  async writeAt(bytes: Buffer, position: number): Promise<void> {
+    let done = 0;
+    try {
+      while (done < bytes.length) {
+        const { bytesWritten } = await this.handle.write(bytes, done, bytes.length - done, position + done);
+        if (bytesWritten === 0) throw Object.assign(new Error('no progress'), { code: 'EIO' });
+        done += bytesWritten;
+      }
+    } catch (err) {
+      throw diskFailure(err, 'write');
+    }
+  }
+
+  /** Reads exactly `length` bytes at `position` into `buffer`: bytes a part has already written. */
+  async readAt(buffer: Buffer, length: number, position: number): Promise<void> {
+    let done = 0;
+    try {
+      while (done < length) {
+        const { bytesRead } = await this.handle.read(buffer, done, length - done, position + done);
+        if (bytesRead === 0) throw Object.assign(new Error('file shorter than written'), { code: 'EIO' });
+        done += bytesRead;
+      }
+    } catch (err) {
+      throw diskFailure(err, 'read');
+    }
+  }
+
+  writer(position: number): PartWriter {
+    return new PartWriter(this, position);
+  }
+
+  /** Idempotent. A close error (delayed write-back, NFS) fails the download like a write error. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      await this.handle.close();
+    } catch (err) {
+      throw diskFailure(err, 'write');
+    }
   }
 }
 
+/**
+ * Writes one sequential run of bytes (a part, or the single stream) from `position` on, like a
+ * write stream: with nothing on its way to disk, what arrived is written at once (a slow trickle
+ * still reaches the file); while a write is in flight, chunks gather in a second buffer and go out
+ * as one write. push() waits (so the caller stops reading the socket) when both buffers are busy.
+ * Chunks are copied, so each socket chunk dies young instead of being held until it is written.
+ */
+export class PartWriter {
+  #fill = Buffer.allocUnsafe(BATCH_BYTES);
+  #spare = Buffer.allocUnsafe(BATCH_BYTES);
+  #filled = 0;
+  #busy = false;
+  #inflight: Promise<void> = Promise.resolve();
+  /** A failed write: kept so an unawaited write never becomes an unhandled rejection. */
+  #error: unknown;
+
+  constructor(
+    private readonly file: ArtifactFile,
+    /** Where the bytes being gathered go. */
+    private position: number,
+  ) {}
+
+  async push(chunk: Buffer): Promise<void> {
+    for (let taken = 0; taken < chunk.length; ) {
+      const n = chunk.copy(this.#fill, this.#filled, taken);
+      this.#filled += n;
+      taken += n;
+      if (this.#filled === this.#fill.length) await this.#send();
+    }
+    if (!this.#busy && this.#filled > 0) await this.#send();
+  }
+
+  /** Every byte pushed so far is on disk when this resolves. */
+  async flush(): Promise<void> {
+    if (this.#filled > 0) await this.#send();
+    await this.#inflight;
+    this.#check();
+  }
+
+  /** Once the previous write is done: writes the gathered bytes, and gathers into the other buffer. */
+  async #send(): Promise<void> {
+    await this.#inflight;
+    this.#check();
+    const full = this.#fill;
+    const bytes = full.subarray(0, this.#filled);
+    const at = this.position;
+    this.position += this.#filled;
+    this.#fill = this.#spare;
+    this.#spare = full;
+    this.#filled = 0;
+    this.#busy = true;
+    this.#inflight = this.file.writeAt(bytes, at).then(
+      () => {
+        this.#busy = false;
+      },
+      (err: unknown) => {
+        this.#error ??= err;
+        this.#busy = false;
+      },
+    );
+  }
+
+  #check(): void {
+    if (this.#error) throw this.#error;
+  }
+}

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
-import { pipeline, Transform, type Readable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { serveFile, type ServedRange } from '../../src/sandbox/range-file.js';
+import { pipeline, type Readable, type Transform } from 'node:stream';
+import { serveFile } from '../../src/sandbox/range-file.js';
+import { corruptAt, endlessError, overrun, throttle, truncate } from './artifact-bodies.js';
 
 export interface ArtifactRequest {
   method: string;
@@ -14,6 +14,8 @@ export interface ArtifactRequest {
   headers: IncomingHttpHeaders;
   /** Set once the response is done (undefined while it is still streaming). */
   status?: number;
+  /** Once done: whether the whole response was sent (false when the client hung up first). */
+  complete?: boolean;
 }
 
 /** Fault modes; combine fields, e.g. `{ cutAfter: 1000, ignoreRange: true }` to force a restart from scratch. */
@@ -28,7 +30,33 @@ export interface ArtifactServerMode {
   slow?: { bytesPerChunk: number; delayMs: number };
   /** Flip every bit of the byte at this file offset, in whatever range is served. */
   corrupt?: number;
+  /** Faults for single GETs that carry a Range (the parts of a parallel download). */
+  rangeFaults?: RangeFault[];
+  /** The ETag changes (the object was "replaced") for every GET after this many GETs. */
+  etagChangeAfter?: number;
 }
+
+/**
+ * A fault for one ranged GET: the `nth` GET with a Range header (1-based, counted from setMode),
+ * the one whose Range starts at byte `start`, or any starting `within` [from, to) (a part and its
+ * resumptions); used `times` times (default once), then normal.
+ */
+export type RangeFault = { nth?: number; start?: number; within?: [number, number]; times?: number } & (
+  /** Announces the full range, sends `after` bytes of it, then hangs up. */
+  | { kind: 'cut'; after: number }
+  /** 206 with the range one byte later than asked (body and Content-Range agree, like a buggy server). */
+  | { kind: 'wrongContentRange' }
+  /** 200 with the whole file. */
+  | { kind: 'ignoreRange' }
+  /** S3's 403 "Request has expired". */
+  | { kind: 'expired' }
+  /** 206 with the right Content-Range, then `extra` bytes past the range: chunked, or with a Content-Length that counts them. */
+  | { kind: 'overrun'; extra: number; announce?: boolean }
+  /** This status with an error body that never ends (until the client hangs up). */
+  | { kind: 'endlessError'; status: number }
+  /** The body in pieces of bytesPerChunk with delayMs between them. */
+  | { kind: 'slow'; bytesPerChunk: number; delayMs: number }
+);
 
 export interface ArtifactServer {
   /** Presigned-style URL: /artifacts/<name>?X-Amz-...&X-Amz-Signature=<secret>. Only this exact URL is served. */
@@ -36,6 +64,8 @@ export interface ArtifactServer {
   /** The X-Amz-Signature value, so tests can assert it never leaks into output or errors. */
   signature: string;
   requests: ArtifactRequest[];
+  /** The most GETs whose responses were in flight at once (since reset). */
+  peakConcurrency: number;
   setMode(mode: ArtifactServerMode | 'normal' | 'ignoreRange' | 'expired'): void;
   /** Back to normal, requests forgotten. */
   reset(): void;
@@ -54,60 +84,6 @@ function s3Error(code: string, message: string, extra = ''): string {
 function sendXml(req: IncomingMessage, res: ServerResponse, status: number, body: string): void {
   res.writeHead(status, { 'Content-Type': 'application/xml', 'Content-Length': Buffer.byteLength(body) });
   res.end(req.method === 'HEAD' ? undefined : body);
-}
-
-/** Flips the byte at absolute file offset `offset`, if it falls inside the served range. */
-function corruptAt(offset: number, range: ServedRange): Transform {
-  let pos = range.start;
-  return new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      if (offset >= pos && offset < pos + chunk.length) {
-        chunk = Buffer.from(chunk);
-        chunk[offset - pos] = chunk[offset - pos]! ^ 0xff;
-      }
-      pos += chunk.length;
-      cb(null, chunk);
-    },
-  });
-}
-
-/** Pieces of bytesPerChunk with delayMs between them (none before the first). */
-function throttle(bytesPerChunk: number, delayMs: number): Transform {
-  const ac = new AbortController();
-  let first = true;
-  return new Transform({
-    async transform(chunk: Buffer, _enc, cb) {
-      try {
-        for (let i = 0; i < chunk.length; i += bytesPerChunk) {
-          if (!first) await sleep(delayMs, undefined, { signal: ac.signal });
-          first = false;
-          this.push(chunk.subarray(i, i + bytesPerChunk));
-        }
-        cb();
-      } catch (e) {
-        cb(e as Error);
-      }
-    },
-    destroy(err, cb) {
-      ac.abort();
-      cb(err);
-    },
-  });
-}
-
-/** Passes `limit` bytes, then ends early; the caller destroys the socket once they are flushed. */
-function truncate(limit: number): Transform {
-  let sent = 0;
-  return new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      if (sent >= limit) return cb();
-      const part = chunk.subarray(0, limit - sent);
-      sent += part.length;
-      this.push(part);
-      if (sent >= limit) this.push(null);
-      cb();
-    },
-  });
 }
 
 /**
@@ -129,40 +105,83 @@ export async function startArtifactServer(filePath: string, opts: { name?: strin
 
   let mode: ArtifactServerMode = {};
   let cutPending = false;
+  let faults: Array<RangeFault & { left: number }> = [];
+  let gets = 0;
+  let rangedGets = 0;
+  let inFlight = 0;
   const requests: ArtifactRequest[] = [];
+  const etags = [`"${randomBytes(16).toString('hex')}"`, `"${randomBytes(16).toString('hex')}"`];
+
+  /** The first fault matching this ranged GET, used up by taking it. */
+  const takeFault = (nth: number, start: number): RangeFault | undefined => {
+    const fault = faults.find(
+      (f) =>
+        f.left > 0 &&
+        (f.nth === undefined || f.nth === nth) &&
+        (f.start === undefined || f.start === start) &&
+        (f.within === undefined || (start >= f.within[0] && start < f.within[1])),
+    );
+    if (fault) fault.left--;
+    return fault;
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    /** Body bytes sent before hanging up, when this response is to be cut. */
+    let cut: number | undefined;
     const record: ArtifactRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: { ...req.headers } };
     requests.push(record);
-    res.on('close', () => (record.status = res.statusCode));
+    const isGet = req.method === 'GET';
+    if (isGet) {
+      gets++;
+      artifactServer.peakConcurrency = Math.max(artifactServer.peakConcurrency, ++inFlight);
+    }
+    res.on('close', () => {
+      record.status = res.statusCode;
+      record.complete = res.writableFinished && cut === undefined;
+      if (isGet) inFlight--;
+    });
 
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== path) return sendXml(req, res, 404, s3Error('NoSuchKey', 'The specified key does not exist.'));
     if (url.searchParams.get('X-Amz-Signature') !== signature) {
       return sendXml(req, res, 403, s3Error('SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.'));
     }
-    if (mode.expired) {
-      return sendXml(
+    const expired = () =>
+      sendXml(
         req,
         res,
         403,
         s3Error('AccessDenied', 'Request has expired', '<X-Amz-Expires>900</X-Amz-Expires><Expires>2026-11-21T12:15:00Z</Expires><ServerTime>2026-11-21T13:00:00Z</ServerTime>'),
       );
+    if (mode.expired) return expired();
+
+    const rangeStart = isGet && req.headers.range !== undefined ? Number(/^bytes=(\d+)-/.exec(req.headers.range)?.[1]) : undefined;
+    const fault = rangeStart === undefined ? undefined : takeFault(++rangedGets, rangeStart);
+    const etag = etags[mode.etagChangeAfter !== undefined && gets > mode.etagChangeAfter ? 1 : 0]!;
+    const headers = { 'x-amz-request-id': randomBytes(8).toString('hex').toUpperCase(), ETag: etag };
+    if (fault?.kind === 'expired') return expired();
+    if (fault?.kind === 'endlessError') return endlessError(res, fault.status);
+    if (fault?.kind === 'overrun') return overrun(req, res, filePath, headers, fault);
+    if (fault?.kind === 'wrongContentRange') {
+      const m = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
+      if (m) req.headers.range = `bytes=${Number(m[1]) + 1}-${m[2] ? Number(m[2]) + 1 : ''}`;
     }
 
-    const cut = req.method === 'GET' && cutPending && mode.cutAfter !== undefined ? mode.cutAfter : undefined;
+    const firstCut = isGet && cutPending && mode.cutAfter !== undefined ? mode.cutAfter : undefined;
+    cut = fault?.kind === 'cut' ? fault.after : firstCut;
+    if (firstCut !== undefined) cutPending = false;
     if (cut !== undefined) {
-      cutPending = false;
       // 'finish' means the truncated body has reached the socket: now hang up mid-response. The
       // socket is taken now: by 'finish' node has detached it from res, and a keep-alive client
       // would otherwise wait for the missing bytes until the server's keep-alive timeout.
       const socket = res.socket;
       res.once('finish', () => socket?.destroy());
     }
-    const { corrupt, slow } = mode;
+    const { corrupt } = mode;
+    const slow = fault?.kind === 'slow' ? fault : mode.slow;
     await serveFile(req, res, filePath, {
-      ignoreRange: mode.ignoreRange ?? false,
-      headers: { 'x-amz-request-id': randomBytes(8).toString('hex').toUpperCase() },
+      ignoreRange: (mode.ignoreRange ?? false) || fault?.kind === 'ignoreRange',
+      headers,
       transformBody: (body: Readable, range) => {
         const stages: Transform[] = [];
         if (corrupt !== undefined) stages.push(corruptAt(corrupt, range));
@@ -187,13 +206,18 @@ export async function startArtifactServer(filePath: string, opts: { name?: strin
     url: `http://127.0.0.1:${port}${path}?${query}`,
     signature,
     requests,
+    peakConcurrency: 0,
     setMode(next) {
       mode = next === 'normal' ? {} : next === 'ignoreRange' ? { ignoreRange: true } : next === 'expired' ? { expired: true } : { ...next };
       cutPending = mode.cutAfter !== undefined;
+      faults = (mode.rangeFaults ?? []).map((f) => ({ ...f, left: f.times ?? 1 }));
+      gets = 0;
+      rangedGets = 0;
     },
     reset() {
       artifactServer.setMode('normal');
       requests.length = 0;
+      artifactServer.peakConcurrency = 0;
     },
     async stop() {
       server.closeAllConnections();
