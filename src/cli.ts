@@ -14,22 +14,49 @@ function applyToTree(cmd: Command, fn: (c: Command) => void): void {
   for (const sub of cmd.commands) applyToTree(sub, fn);
 }
 
-/** commander's own exits and errors: its exit(0)s as ok, anything else as a usage error in svc's form. */
-export function commanderOutcome(err: CommanderError): number | UsageError {
+/** "svc databases get": a command's full name. */
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/**
+ * commander's own exits and errors: its exit(0)s as ok, anything else as a usage error in svc's
+ * form, with the command's usage line as the hint.
+ */
+export function commanderOutcome(err: CommanderError & { command?: Command }): number | UsageError {
   if (err.exitCode === 0) return ExitCode.ok;
   if (err.code === 'commander.help' || err.code === 'commander.executeSubCommandAsync') return ExitCode.usage;
   // Commander quotes unknown options whole: `--token=svc_...` must not come back on stderr.
   const message = err.message.replace(/^error:\s*/, '').replace(/(--?[\w-]+)=[^\s']+/g, '$1=…');
-  return new UsageError(message, 'Run the command with --help for its options and examples.');
+  const cmd = err.command;
+  const usage = cmd ? `Usage: ${commandPath(cmd)} ${cmd.usage()}  (${commandPath(cmd)} --help for examples)` : 'Run the command with --help for its options and examples.';
+  return new UsageError(message, usage);
 }
 
 /** Parses argv with commander set to throw instead of exiting, its output on the context's streams. */
-export async function parseArgv(argv: string[], host: CommandHost, ctx: Pick<Context, 'stdout' | 'stderr'>): Promise<void> {
-  const program = buildProgram(host, argv);
+export async function parseArgv(
+  argv: string[],
+  host: CommandHost,
+  ctx: Pick<Context, 'stdout' | 'stderr' | 'stdoutColumns' | 'stderrColumns'>,
+): Promise<void> {
+  // Help fits the terminal it is read on, at word boundaries; 80 columns when piped.
+  const outWidth = ctx.stdoutColumns ?? 80;
+  const program = buildProgram(host, argv, outWidth);
   applyToTree(program, (c) =>
-    c.exitOverride().configureOutput({
+    c.exitOverride((err) => {
+      // Which command failed to parse: its usage line becomes the hint.
+      throw Object.assign(err, { command: c });
+    })
+      // Subcommand help lists the global options too, as gh's INHERITED FLAGS do.
+      // On a narrow terminal descriptions still wrap under themselves (commander's default stops below 40 columns).
+      .configureHelp({ showGlobalOptions: true, minWidthToWrap: 10 })
+      .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),
       writeErr: (s) => ctx.stderr.write(s),
+      getOutHelpWidth: () => outWidth,
+      getErrHelpWidth: () => ctx.stderrColumns ?? 80,
       // Parse errors are reported by run(), in the same form (and --json envelope) as every other error.
       outputError: () => {},
     }),
@@ -63,7 +90,8 @@ function scrubbedContext(ctx: Context, scrubber: SecretScrubber): Context {
 /** Runs one invocation and returns its exit code: the only place that decides how a run ends. */
 export async function run(argv: string[], rawCtx: Context): Promise<number> {
   let session: Session | undefined;
-  let json = argv.includes('--json');
+  // --jq implies --json: errors too are the JSON envelope.
+  let json = argv.includes('--json') || argv.some((a) => a === '--jq' || a.startsWith('--jq='));
   const scrubber = new SecretScrubber();
   scrubber.add(rawCtx.env.SVC_API_KEY);
   const ctx = scrubbedContext(rawCtx, scrubber);
@@ -71,7 +99,7 @@ export async function run(argv: string[], rawCtx: Context): Promise<number> {
   const host: CommandHost = {
     async run(cmd, load) {
       const flags = cmd.optsWithGlobals();
-      json = flags.json === true;
+      json = flags.json === true || flags.jq !== undefined;
       // Loaded here, not at start-up, and side by side: the verb's module and the session's
       // (settings, the API client, the writer) are only needed once a command runs.
       const [verb, { Session }] = await Promise.all([load(), import('./session.js')]);

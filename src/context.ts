@@ -16,6 +16,10 @@ export interface Context {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   stdinIsTTY: boolean;
+  /** Columns of the terminal stdout is on; undefined when stdout is not a terminal (then nothing is truncated or wrapped). */
+  stdoutColumns?: number;
+  /** Columns of the terminal stderr is on, for progress lines and hints. */
+  stderrColumns?: number;
   env: Record<string, string | undefined>;
   /** Aborted on SIGINT, SIGTERM or SIGHUP; the reason is the signal's name. */
   signal: AbortSignal;

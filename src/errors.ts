@@ -11,6 +11,10 @@ export const ERROR_CODES = {
     hint: 'This is a bug in svc; please report it with the command you ran (run with --verbose for the HTTP exchanges).',
   },
   usage: { exit: ExitCode.usage, hint: undefined },
+  jq_failed: {
+    exit: ExitCode.usage,
+    hint: 'The command itself succeeded (a POST was carried out); only the --jq expression failed, on the JSON document --json prints.',
+  },
   unauthenticated: { exit: ExitCode.auth, hint: 'Run `svc auth login`, or set SVC_API_KEY in the environment.' },
   invalid_token: {
     exit: ExitCode.auth,
@@ -39,6 +43,10 @@ export const ERROR_CODES = {
     exit: ExitCode.unexpected,
     hint: 'The service sent more than svc reads for one response; report it with the request id.',
   },
+  paginate_unmergeable: {
+    exit: ExitCode.unexpected,
+    hint: 'Drop --paginate and follow nextCursor yourself (add ?cursor=... to the path).',
+  },
   paging_runaway: {
     exit: ExitCode.unexpected,
     hint: 'The service kept handing out next cursors; report it with the request id, or page by hand with --cursor.',
@@ -51,6 +59,15 @@ export const ERROR_CODES = {
     hint: 'Pass --data DIR with the layout of fixtures/ (api/, sandbox/, artifacts/).',
   },
   insufficient_space: { exit: ExitCode.usage, hint: 'Free some space or pass --work-dir on a larger disk.' },
+  missing_scope: { exit: ExitCode.permission, hint: 'Ask an organization admin for a token with the required scope.' },
+  backup_not_restorable: {
+    exit: ExitCode.precondition,
+    hint: 'Only a completed backup with an artifact can be restored: check it with `svc backups get`.',
+  },
+  artifact_exceeds_disk: {
+    exit: ExitCode.integrity,
+    hint: 'Free some space or pass --work-dir on a larger disk, then run the restore again (the restore job the service created stays queued).',
+  },
   artifact_integrity: {
     exit: ExitCode.integrity,
     hint: 'Run the restore again; if it fails the same way, the stored backup may be damaged: contact support.',

@@ -38,6 +38,10 @@ export async function main(): Promise<void> {
       return process.stdin;
     },
     stdoutIsTTY: process.stdout.isTTY === true,
+    stdoutColumns: process.stdout.isTTY ? process.stdout.columns : undefined,
+    get stderrColumns() {
+      return process.stderr.isTTY ? process.stderr.columns : undefined;
+    },
     get stderrIsTTY() {
       return process.stderr.isTTY === true;
     },

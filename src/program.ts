@@ -11,30 +11,72 @@ import { registerRestore } from './commands/restore/index.js';
 import { registerSandbox } from './commands/sandbox/index.js';
 import { registerTools } from './commands/tools/index.js';
 import { exitCodeSummary } from './exit-codes.js';
+import { wrapWords } from './output/terminal-text.js';
 import { VERSION } from './version.js';
 
 type Register = (command: Command, host: CommandHost) => void;
+type Group = { name: string; description: string; register: Register; examples: string[] };
 
 /**
  * The top-level commands in help order. A group's verbs are attached only when the command line
  * names that group (or cannot be read up front): `svc --help` needs just the names and
  * descriptions, and `svc databases list` never builds the other groups.
  */
-const COMMANDS: Array<{ name: string; description: string; register: Register } | { name: string; leaf: (program: Command, host: CommandHost) => void }> = [
-  { name: 'auth', description: 'Log in, check and log out (tokens never go on the command line)', register: registerAuth },
+const COMMANDS: Array<Group | { name: string; leaf: (program: Command, host: CommandHost) => void }> = [
+  {
+    name: 'auth',
+    description: 'Log in, check and log out (tokens never go on the command line)',
+    register: registerAuth,
+    examples: ['svc auth login --base-url https://backup.example.com', 'svc auth status --all'],
+  },
   { name: 'profile', leaf: registerProfile },
-  { name: 'databases', description: 'Protected databases (created in the dashboard only)', register: registerDatabases },
-  { name: 'destinations', description: 'Backup destinations (object storage; never shows credentials)', register: registerDestinations },
-  { name: 'backups', description: 'Backup jobs of a protected database', register: registerBackups },
-  { name: 'evidence', description: 'Evidence recorded about backups (artifact, integrity checks, audit events)', register: registerEvidence },
-  { name: 'restore', description: 'Restore jobs, executed locally by this client', register: registerRestore },
-  { name: 'recovery', description: 'Recovery summary, incident-time candidates and recovery-window proof', register: registerRecovery },
-  { name: 'tools', description: 'The external-agent tool catalog (getMcpToolCatalog)', register: registerTools },
+  {
+    name: 'databases',
+    description: 'Protected databases (created in the dashboard only)',
+    register: registerDatabases,
+    examples: ['svc databases list', 'svc databases get db_123'],
+  },
+  {
+    name: 'destinations',
+    description: 'Backup destinations (object storage; never shows credentials)',
+    register: registerDestinations,
+    examples: ['svc destinations list', 'svc destinations get dst_123'],
+  },
+  {
+    name: 'backups',
+    description: 'Backup jobs of a protected database',
+    register: registerBackups,
+    examples: ['svc backups list db_123', 'svc backups trigger db_123 --wait', 'svc backups get bj_123'],
+  },
+  {
+    name: 'evidence',
+    description: 'Evidence recorded about backups (artifact, integrity checks, audit events)',
+    register: registerEvidence,
+    examples: ['svc evidence list --database db_123', 'svc evidence get bj_123'],
+  },
+  {
+    name: 'restore',
+    description: 'Restore jobs, executed locally by this client',
+    register: registerRestore,
+    examples: ['svc restore create --backup bj_123 --target postgresql://app@localhost/restored', 'svc restore get rj_123 --watch'],
+  },
+  {
+    name: 'recovery',
+    description: 'Recovery summary, incident-time candidates and recovery-window proof',
+    register: registerRecovery,
+    examples: ['svc recovery summary db_123', 'svc recovery candidate db_123 --incident-time 2026-11-20T14:30:00Z'],
+  },
+  {
+    name: 'tools',
+    description: 'The external-agent tool catalog (getMcpToolCatalog)',
+    register: registerTools,
+    examples: ['svc tools list', 'svc tools get svc.backup.trigger'],
+  },
   { name: 'sandbox', leaf: registerSandbox },
 ];
 
 /** Global options that take a value (cli-contract 1): their value is not the command name. */
-const VALUE_OPTIONS = new Set(['--base-url', '--timeout', '--max-retries', '--profile']);
+const VALUE_OPTIONS = new Set(['--base-url', '--timeout', '--max-retries', '--profile', '--jq']);
 
 /**
  * Which groups to build for argv: none for a command line without a command (root help, version)
@@ -50,6 +92,8 @@ export function groupsToBuild(argv: readonly string[] | undefined): 'all' | 'non
       if (VALUE_OPTIONS.has(arg)) i++;
       continue;
     }
+    // `svc complete ...` (the completion scripts' entry point) builds the whole tree itself.
+    if (arg === 'complete') return 'none';
     const named = COMMANDS.find((c) => c.name === arg);
     if (!named) return 'all';
     return 'leaf' in named ? 'none' : arg;
@@ -61,12 +105,13 @@ export function groupsToBuild(argv: readonly string[] | undefined): 'all' | 'non
  * The commander root with the global options of cli-contract 1, accepted before or after the subcommand.
  * With argv, only the group it names gets its verbs (see COMMANDS); without, every command is built.
  */
-export function buildProgram(host: CommandHost, argv?: readonly string[]): Command {
+export function buildProgram(host: CommandHost, argv?: readonly string[], helpWidth = 80): Command {
   const program = new Command('svc')
     .description('Command-line client and client-local restore executor for the Backup Protection Service API v1')
     .version(VERSION, '-V, --version')
     .addOption(new Option('--base-url <url>', 'service root; /api/v1 is appended (env: SVC_BASE_URL)'))
     .option('--json', 'print exactly one JSON document on stdout')
+    .option('--jq <expression>', 'print what this jq expression makes of the JSON document (implies --json; strings raw)')
     .option('--quiet', 'no progress, hints or warnings on stderr (errors still print)')
     .option('--verbose', 'one stderr line per HTTP exchange, never a secret (env: SVC_DEBUG=1)')
     .option('--timeout <seconds>', 'per-request timeout in seconds (env: SVC_TIMEOUT, default 30)')
@@ -74,19 +119,22 @@ export function buildProgram(host: CommandHost, argv?: readonly string[]): Comma
     .option('--no-color', 'no colour (env: NO_COLOR)')
     .option('--profile <name>', 'which saved login (base URL and token) to use (env: SVC_PROFILE, default "default")')
     .showSuggestionAfterError()
-    .addHelpText(
-      'after',
-      `${examples(
-        'svc auth login --base-url https://backup.example.com',
-        'svc databases list',
-        'svc backups trigger db_123 --wait',
-        'svc evidence get bj_123',
-        'SVC_TARGET_DSN=postgresql://app@localhost/restored svc restore create --backup bj_123',
-      )}
-Environment: SVC_API_KEY, SVC_BASE_URL, SVC_PROFILE, SVC_TIMEOUT, SVC_DEBUG, SVC_TARGET_DSN, SVC_KEYCHAIN, NO_COLOR,
-XDG_CONFIG_HOME, HTTPS_PROXY, HTTP_PROXY, NO_PROXY, NODE_EXTRA_CA_CERTS.
-Exit codes: ${exitCodeSummary()}.
-`,
+    .addHelpText('after', () =>
+      [
+        examples(
+          'svc auth login --base-url https://backup.example.com',
+          'svc databases list',
+          'svc backups trigger db_123 --wait',
+          'svc evidence get bj_123',
+          'SVC_TARGET_DSN=postgresql://app@localhost/restored svc restore create --backup bj_123',
+        ),
+        ...wrapWords(
+          'Environment: SVC_API_KEY, SVC_BASE_URL, SVC_PROFILE, SVC_TIMEOUT, SVC_DEBUG, SVC_TARGET_DSN, SVC_KEYCHAIN, NO_COLOR, XDG_CONFIG_HOME, HTTPS_PROXY, HTTP_PROXY, NO_PROXY, NODE_EXTRA_CA_CERTS.',
+          helpWidth,
+        ),
+        ...wrapWords(`Exit codes: ${exitCodeSummary()}.`, helpWidth),
+        '',
+      ].join('\n'),
     );
 
   const build = groupsToBuild(argv);
@@ -95,7 +143,7 @@ Exit codes: ${exitCodeSummary()}.
       c.leaf(program, host);
       continue;
     }
-    const group = program.command(c.name).description(c.description);
+    const group = program.command(c.name).description(c.description).addHelpText('after', examples(...c.examples));
     if (build === 'all' || build === c.name) c.register(group, host);
   }
   return program;

@@ -1,12 +1,12 @@
 import { ApiClient } from './api/client.js';
 import { requireToken, type Login } from './auth/token-store.js';
 import type { Context } from './context.js';
-import { Writer, type TableDrawer } from './output/writer.js';
+import { Writer, type JqFilter, type TableDrawer } from './output/writer.js';
 import type { SecretScrubber } from './secrets.js';
 import { resolveBaseUrl, resolveSettings, type GlobalFlags, type Settings } from './settings.js';
 import { Reporter } from './ui/reporter.js';
 import { colorEnabled, painter, type Paint } from './ui/style.js';
-import { progressAllowed } from './ui/terminal.js';
+import { progressAllowed, unicodeSupported } from './ui/terminal.js';
 
 /** What a command's run() gets: settings, the output writer, the stderr reporter and the API client. */
 export class Session {
@@ -21,8 +21,11 @@ export class Session {
   /** Settings from the global flags, then the output layer: the table drawer (cli-table3) only for human output. */
   static async open(ctx: Context, flags: GlobalFlags, secrets: SecretScrubber): Promise<Session> {
     const settings = resolveSettings(flags, ctx.env);
+    // Loaded only where used: cli-table3 for human output, jq's WebAssembly build for --jq (whose
+    // expression is compiled here, so a bad one is exit 2 before any request).
     const drawTable = settings.json ? undefined : (await import('./output/table.js')).drawTable;
-    return new Session(ctx, flags, secrets, settings, drawTable);
+    const jq = settings.jq === undefined ? undefined : await (await import('./output/jq.js')).compileJq(settings.jq);
+    return new Session(ctx, flags, secrets, settings, { drawTable, jq });
   }
 
   private constructor(
@@ -30,13 +33,25 @@ export class Session {
     private readonly flags: GlobalFlags,
     readonly secrets: SecretScrubber,
     settings: Settings,
-    drawTable: TableDrawer | undefined,
+    output: { drawTable: TableDrawer | undefined; jq: JqFilter | undefined },
   ) {
     this.settings = settings;
     this.paint = painter(colorEnabled(ctx.stdoutIsTTY, ctx.env, this.settings.color));
     const errPaint = painter(colorEnabled(ctx.stderrIsTTY, ctx.env, this.settings.color));
-    this.out = new Writer(ctx.stdout, this.settings.json, this.paint, drawTable);
-    this.ui = new Reporter(ctx.stderr, this.settings.quiet, progressAllowed(ctx.stderrIsTTY, ctx.env, this.settings.quiet), errPaint);
+    this.ui = new Reporter(ctx.stderr, {
+      quiet: this.settings.quiet,
+      animated: progressAllowed(ctx.stderrIsTTY, ctx.env, this.settings.quiet),
+      paint: errPaint,
+      unicode: unicodeSupported(ctx.env),
+      width: ctx.stderrIsTTY ? ctx.stderrColumns : undefined,
+    });
+    this.out = new Writer(ctx.stdout, {
+      json: this.settings.json,
+      paint: this.paint,
+      ...output,
+      width: ctx.stdoutIsTTY ? ctx.stdoutColumns : undefined,
+      notice: (message, style) => this.ui.info(message, style),
+    });
   }
 
   now(): Date {

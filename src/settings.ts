@@ -14,6 +14,7 @@ export interface GlobalFlags {
   maxRetries?: string;
   color?: boolean;
   profile?: string;
+  jq?: string;
 }
 
 export interface Settings {
@@ -25,10 +26,18 @@ export interface Settings {
   timeoutMs: number;
   maxRetries: number;
   color: boolean;
+  /** --jq: a jq expression applied to the JSON document; implies json. */
+  jq: string | undefined;
 }
 
-const timeoutSeconds = z.coerce.number().positive().max(3600);
-const retries = z.coerce.number().int().min(0).max(20);
+/** Plain decimals only (no hex or exponents); whole milliseconds, since timers take integers. */
+const timeoutSeconds = z
+  .string()
+  .regex(/^\d+(\.\d+)?$/)
+  .transform(Number)
+  .pipe(z.number().positive().max(3600))
+  .transform((s) => Math.max(1, Math.round(s * 1000)));
+const retries = z.string().regex(/^\d+$/).transform(Number).pipe(z.int().min(0).max(20));
 
 function numberOption<T>(schema: z.ZodType<T>, raw: string, flag: string, rule: string): T {
   const parsed = schema.safeParse(raw);
@@ -38,12 +47,14 @@ function numberOption<T>(schema: z.ZodType<T>, raw: string, flag: string, rule: 
 
 export function resolveSettings(flags: GlobalFlags, env: Record<string, string | undefined>): Settings {
   const timeout = flags.timeout ?? env.SVC_TIMEOUT ?? '30';
+  const where = flags.timeout !== undefined ? '--timeout' : env.SVC_TIMEOUT !== undefined ? 'SVC_TIMEOUT' : '--timeout';
   return {
     profile: profileName(flags.profile ?? env.SVC_PROFILE),
-    json: flags.json === true,
+    json: flags.json === true || flags.jq !== undefined,
+    jq: flags.jq,
     quiet: flags.quiet === true,
     verbose: flags.verbose === true || env.SVC_DEBUG === '1',
-    timeoutMs: numberOption(timeoutSeconds, timeout, '--timeout', 'a positive number of seconds') * 1000,
+    timeoutMs: numberOption(timeoutSeconds, timeout, where, 'a positive number of seconds, at most 3600'),
     maxRetries: numberOption(retries, flags.maxRetries ?? '4', '--max-retries', 'a whole number from 0 to 20'),
     color: flags.color !== false,
   };

@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { CliError } from '../errors.js';
 import type { Paint } from '../ui/style.js';
+import { plain, terminalSafeJson } from './terminal-text.js';
 
 /** Errors on stderr: the JSON envelope under --json (cli-contract 4), readable lines otherwise. */
 export function writeError(stderr: Writable, err: CliError, json: boolean, paint: Paint): void {
@@ -17,17 +18,18 @@ export function writeError(stderr: Writable, err: CliError, json: boolean, paint
         status: d.status ?? null,
       },
     };
-    stderr.write(`${JSON.stringify(envelope)}\n`);
+    stderr.write(`${terminalSafeJson(envelope)}\n`);
     return;
   }
-  const lines = [`${paint('red', 'error:')} ${err.message}`];
-  if (d.requiredScope) lines.push(`  required scope: ${d.requiredScope}`);
-  if (d.nextAction) lines.push(`  next action: ${d.nextAction}`);
+  // Human form: service text cannot drive the terminal (control characters removed, cli-contract 4).
+  const lines = [`${paint('red', 'error:')} ${plain(err.message)}`];
+  if (d.requiredScope) lines.push(`  required scope: ${plain(d.requiredScope)}`);
+  if (d.nextAction) lines.push(`  next action: ${plain(d.nextAction)}`);
   // The service's own next action beats svc's generic advice.
-  if (d.hint && !d.nextAction) lines.push(`  ${d.hint}`);
+  if (d.hint && !d.nextAction) lines.push(`  ${plain(d.hint)}`);
   // Any error that came from a service exchange names its request id, even when none was returned.
   if (d.status !== undefined || 'requestId' in d) {
-    lines.push(`  request id: ${d.requestId ?? '(none returned)'}${d.status ? `  (HTTP ${d.status})` : ''}`);
+    lines.push(`  request id: ${d.requestId === undefined ? '(none returned)' : plain(d.requestId)}${d.status ? `  (HTTP ${d.status})` : ''}`);
   }
   stderr.write(`${lines.join('\n')}\n`);
 }

@@ -1,6 +1,5 @@
 import Table from 'cli-table3';
 import type { Paint } from '../ui/style.js';
-import type { Column } from './writer.js';
 
 /** Plain aligned columns, like `gh` and `heroku`: easy to read and to grep. */
 const BORDERLESS = {
@@ -10,13 +9,15 @@ const BORDERLESS = {
   right: '', 'right-mid': '', middle: '',
 };
 
-export function drawTable(rows: unknown[], columns: Column<any>[], paint: Paint): string {
+/** Cells are already plain text, fitted to the terminal where there is one (output/fit.ts): no wrapping here. */
+export function drawTable(header: string[], rows: string[][], paint: Paint): string {
   const t = new Table({
-    head: columns.map((c) => paint('bold', c.header)),
+    head: header.map((h) => paint('bold', h)),
     chars: BORDERLESS,
     style: { head: [], border: [], compact: true, 'padding-left': 0, 'padding-right': 2 },
+    wordWrap: false,
   });
-  for (const row of rows) t.push(columns.map((c) => c.value(row)));
+  for (const row of rows) t.push(row);
   return t
     .toString()
     .split('\n')

@@ -1,70 +1,142 @@
 import type { Writable } from 'node:stream';
 import type { Paint, Style } from '../ui/style.js';
+import { fitColumns } from './fit.js';
+import { displayWidth, plain, terminalSafeJson, wrapWords } from './terminal-text.js';
 
 export interface Column<T> {
   header: string;
   value: (row: T) => string;
+  /** Free text that may be shortened with … to fit a terminal; ids, states and figures never are. */
+  shrink?: boolean;
 }
 
 /** A label/value line of a key/value block; undefined values are left out. */
 export type Field = [label: string, value: string | undefined, style?: Style];
 
-/** What a command shows a person; the writer alone turns it into text. */
+/**
+ * What a command shows a person; the writer alone turns it into text. Tables, key/value blocks and
+ * text are data, on stdout; notes (caveats, hints, glossaries) are for the person, on stderr
+ * (cli-contract 4), so `svc ... | wc -l` counts data only.
+ */
 export type Block =
   | { kind: 'table'; rows: unknown[]; columns: Column<any>[]; empty: string }
   | { kind: 'fields'; title?: string; fields: Field[] }
-  | { kind: 'text'; text: string; style?: Style };
+  | { kind: 'text'; text: string; style?: Style }
+  | { kind: 'note'; text: string; style?: Style };
 
 export const table = <T>(rows: T[], columns: Column<T>[], empty: string): Block => ({ kind: 'table', rows, columns, empty });
 export const fields = (items: Field[], title?: string): Block => ({ kind: 'fields', fields: items, title });
 export const text = (value: string, style?: Style): Block => ({ kind: 'text', text: value, style });
+export const note = (value: string, style?: Style): Block => ({ kind: 'note', text: value, style });
 
-/** Draws a non-empty table (output/table.ts); loaded for human output only, so --json never pays for cli-table3. */
-export type TableDrawer = (rows: unknown[], columns: Column<any>[], paint: Paint) => string;
+/** Draws a table of plain cells (output/table.ts); loaded for human output only, so --json never pays for cli-table3. */
+export type TableDrawer = (header: string[], rows: string[][], paint: Paint) => string;
+
+/** A compiled --jq expression: the results for a document, each as the line jq -r would print. */
+export type JqFilter = (document: unknown) => string[];
+
+export interface WriterOptions {
+  json: boolean;
+  paint: Paint;
+  drawTable?: TableDrawer;
+  /** --jq, compiled (output/jq.ts); implies json. */
+  jq?: JqFilter;
+  /** Columns of the terminal stdout is on; undefined when it is not one: then nothing is cut or wrapped. */
+  width?: number;
+  /** Where notes go: the stderr reporter (silent with --quiet). */
+  notice: (text: string, style?: Style) => void;
+}
+
+/** Columns between a table's columns. */
+const GAP = 2;
 
 /** The one output layer: stdout carries results only, in human form or as exactly one JSON document. */
 export class Writer {
+  private readonly json: boolean;
+  private readonly opts: WriterOptions;
+
   constructor(
     private readonly stdout: Writable,
-    private readonly json: boolean,
-    private readonly paint: Paint,
-    private readonly drawTable?: TableDrawer,
-  ) {}
-
-  /** Ends a command: the validated body as JSON, or the human blocks. */
-  render(body: unknown, blocks: Block[]): void {
-    if (this.json) {
-      this.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
-      return;
-    }
-    const parts = blocks.map((b) => this.#block(b));
-    this.stdout.write(`${parts.join('\n\n')}\n`);
+    opts: WriterOptions,
+  ) {
+    this.json = opts.json || opts.jq !== undefined;
+    this.opts = opts;
   }
 
-  #block(block: Block): string {
+  /** A JSON document on stdout: filtered through --jq when given, else pretty-printed. */
+  document(body: unknown): void {
+    if (this.opts.jq) {
+      for (const line of this.opts.jq(body)) this.stdout.write(`${line}\n`);
+      return;
+    }
+    this.stdout.write(`${terminalSafeJson(body, 2)}\n`);
+  }
+
+  /** A body exactly as the service sent it (svc api, piped), ending in one newline. */
+  raw(text: string): void {
+    this.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  /** Ends a command: the validated body as JSON (or what --jq makes of it), or the human blocks. */
+  render(body: unknown, blocks: Block[]): void {
+    // A program reads --json: the notes written for a person are left out.
+    if (this.json) {
+      this.document(body);
+      return;
+    }
+    // In block order, so on a terminal a note appears where the command put it; data blocks are
+    // separated by one empty line on stdout.
+    let wroteData = false;
+    for (const b of blocks) {
+      if (b.kind === 'note') this.opts.notice(plain(b.text), b.style);
+      else if (b.kind === 'table' && b.rows.length === 0) this.opts.notice(plain(b.empty));
+      else {
+        this.stdout.write(`${wroteData ? '\n' : ''}${this.#block(b)}\n`);
+        wroteData = true;
+      }
+    }
+  }
+
+  #block(block: Exclude<Block, { kind: 'note' }>): string {
+    const paint = this.opts.paint;
     switch (block.kind) {
-      case 'text':
-        return block.style ? this.paint(block.style, block.text) : block.text;
+      case 'text': {
+        const lines = this.#wrap(plain(block.text), this.opts.width);
+        return lines.map((l) => (block.style ? paint(block.style, l) : l)).join('\n');
+      }
       case 'fields':
         return this.#fields(block.fields, block.title);
       case 'table':
-        return this.#table(block.rows, block.columns, block.empty);
+        return this.#table(block.rows, block.columns);
     }
   }
 
-  #fields(items: Field[], title: string | undefined): string {
-    const shown = items.filter((f): f is Field & [string, string] => f[1] !== undefined);
-    const width = Math.max(0, ...shown.map(([label]) => label.length));
-    const lines = shown.map(([label, value, style]) => {
-      const key = this.paint('dim', `${label}:`.padEnd(width + 1));
-      return `${key}  ${style ? this.paint(style, value) : value}`;
-    });
-    return title ? [this.paint('bold', title), ...lines.map((l) => `  ${l}`)].join('\n') : lines.join('\n');
+  #wrap(value: string, width: number | undefined): string[] {
+    return width === undefined ? value.split('\n') : wrapWords(value, width);
   }
 
-  #table(rows: unknown[], columns: Column<any>[], empty: string): string {
-    if (rows.length === 0) return empty;
-    if (!this.drawTable) throw new Error('Writer: human output needs a table drawer (Session.open loads it)');
-    return this.drawTable(rows, columns, this.paint);
+  /** label: value lines, aligned; on a terminal a long value wraps under itself (a hanging indent). */
+  #fields(items: Field[], title: string | undefined): string {
+    const paint = this.opts.paint;
+    const indent = title ? 2 : 0;
+    const shown = items.filter((f): f is Field & [string, string] => f[1] !== undefined);
+    const labelWidth = Math.max(0, ...shown.map(([label]) => displayWidth(label) + 1));
+    const valueColumn = indent + labelWidth + 2;
+    const valueWidth = this.opts.width === undefined ? undefined : Math.max(12, this.opts.width - valueColumn);
+    const lines = shown.flatMap(([label, value, style]) => {
+      const key = paint('dim', `${label}:`.padEnd(labelWidth));
+      const [first = '', ...rest] = this.#wrap(plain(value), valueWidth).map((l) => (style ? paint(style, l) : l));
+      return [`${' '.repeat(indent)}${key}  ${first}`, ...rest.map((l) => `${' '.repeat(valueColumn)}${l}`)];
+    });
+    return title ? [paint('bold', title), ...lines].join('\n') : lines.join('\n');
+  }
+
+  #table(rows: unknown[], columns: Column<any>[]): string {
+    const { drawTable, paint, width } = this.opts;
+    if (!drawTable) throw new Error('Writer: human output needs a table drawer (Session.open loads it)');
+    const header = columns.map((c) => c.header);
+    let cells = rows.map((row) => columns.map((c) => plain(c.value(row))));
+    if (width !== undefined) cells = fitColumns(header, cells, columns.map((c) => c.shrink === true), width, GAP);
+    return drawTable(header, cells, paint);
   }
 }

@@ -16,6 +16,12 @@ export interface RestorePlan {
   confirm: boolean;
   /** A person is at a terminal: an in-place restore may be confirmed at a prompt. */
   interactive: boolean;
+  /** Parallel Range requests for a large artifact (--connections, 1..16). */
+  connections: number;
+  /** ANALYZE the target after pg_restore (--no-analyze turns it off). */
+  analyze: boolean;
+  /** --receipt: where the restore receipt is written, for failures too. */
+  receiptPath: string | undefined;
 }
 
 /** The steps of a run, in order; the receipt times each one. */

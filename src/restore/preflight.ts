@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import type { Prompter } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { SecretScrubber } from '../secrets.js';
@@ -13,6 +14,8 @@ export interface PreflightResult {
   pgRestore: PgToolVersion;
   /** new_database only: whether the target database must be created before pg_restore. */
   createDatabase: boolean;
+  /** The target server's `server_version`, for the receipt. */
+  serverVersion: string;
 }
 
 /** Refused before anything runs: an in-place restore nobody can confirm. */
@@ -40,9 +43,11 @@ export async function preflight(
   await toolVersion('psql', env);
   await assertWritableDir(plan.workDir);
   await assertFreeSpace(plan.workDir, 0);
-  const { createDatabase } = await inspectTarget(plan.target, plan.mode, pgEnv, deps.scrubber, deps.signal);
+  // The receipt is written at the end, failure or not: find out now if it cannot be.
+  if (plan.receiptPath) await assertWritableDir(dirname(plan.receiptPath), '--receipt');
+  const { createDatabase, serverVersion } = await inspectTarget(plan.target, plan.mode, pgEnv, deps.scrubber, deps.signal);
   if (plan.mode === 'in_place' && !plan.confirm) await confirmInteractively(plan.target, deps.prompter);
-  return { pgRestore, createDatabase };
+  return { pgRestore, createDatabase, serverVersion };
 }
 
 async function confirmInteractively(target: Target, prompter: Prompter): Promise<void> {

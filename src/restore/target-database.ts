@@ -18,18 +18,25 @@ function unreachable(target: Target, stderr: string): LocalToolError {
  * Connects to the target and says whether a new_database restore must create it. An in-place
  * target must accept a connection; a new-database target must not exist, or exist and be empty.
  */
-export async function inspectTarget(target: Target, mode: 'new_database' | 'in_place', env: Env, scrubber: SecretScrubber, signal: AbortSignal): Promise<{ createDatabase: boolean }> {
+export async function inspectTarget(
+  target: Target,
+  mode: 'new_database' | 'in_place',
+  env: Env,
+  scrubber: SecretScrubber,
+  signal: AbortSignal,
+): Promise<{ createDatabase: boolean; serverVersion: string }> {
   const run = (sql: string, database: string) =>
     psql(sql, { env, database, vars: { target: target.database }, scrubber, signal }).catch((err: unknown) => {
       throw err instanceof PsqlError ? unreachable(target, err.stderr) : err;
     });
 
   if (mode === 'in_place') {
-    await run('SELECT 1;', target.database);
-    return { createDatabase: false };
+    return { createDatabase: false, serverVersion: await run('SHOW server_version;', target.database) };
   }
-  const exists = (await run("SELECT count(*) FROM pg_database WHERE datname = :'target';", MAINTENANCE_DB)) !== '0';
-  if (!exists) return { createDatabase: true };
+  const [count, serverVersion] = (await run("SELECT count(*) FROM pg_database WHERE datname = :'target'; SHOW server_version;", MAINTENANCE_DB)).split('\n');
+  const version = serverVersion ?? '';
+  // No such database yet: the restore creates it.
+  if (count === '0') return { createDatabase: true, serverVersion: version };
   // Anything user-made counts: relations, functions, types and schemas beyond the default public one.
   const objects = await run(
     `WITH user_ns AS (
@@ -47,7 +54,7 @@ export async function inspectTarget(target: Target, mode: 'new_database' | 'in_p
       'Name a new database in --target, or replace this one with --in-place --confirm.',
     );
   }
-  return { createDatabase: false };
+  return { createDatabase: false, serverVersion: version };
 }
 
 /** CREATE DATABASE ... TEMPLATE template0, not pg_restore --create (which would use the archive's name). */

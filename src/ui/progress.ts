@@ -3,7 +3,8 @@ import type { Reporter, Spinner } from './reporter.js';
 
 export interface ByteProgress {
   update(received: number, total: number): void;
-  stop(finalText?: string): void;
+  succeed(text: string): void;
+  fail(text: string): void;
 }
 
 const short = (n: number) => formatBytes(n).split(' (')[0] ?? '';
@@ -13,40 +14,55 @@ function bar(fraction: number, width = 24): string {
   return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`;
 }
 
+/** A rate is shown, and an ETA computed from it, only once this much time has passed. */
+const RATE_AFTER_MS = 1_000;
+/** Without a terminal: a line at most every 5 s or 10 %, whichever is rarer (cli-contract 4). */
+const LINE_EVERY_MS = 5_000;
+const LINE_EVERY_FRACTION = 0.1;
+
 /**
- * A byte progress bar with rate and ETA on a TTY (redrawn at most 10 times a second);
- * without one, a plain line at each quarter; nothing with --quiet.
+ * Download progress that tells the truth: on a terminal a bar with the true percentage, and a rate
+ * and ETA once the rate is known (redrawn at most 10 times a second); without one, plain lines with
+ * the true figure; nothing with --quiet. Ends with ✓ or ✗ and the elapsed time.
  */
 export async function byteProgress(ui: Reporter, label: string, now: () => number = () => performance.now()): Promise<ByteProgress> {
   const started = now();
-  let spinner: Spinner | undefined;
-  let lastDraw = 0;
-  let lastQuarter = -1;
-  if (ui.isAnimated) spinner = await ui.spinner(label);
-  return {
-    update(received, total) {
-      const fraction = total > 0 ? Math.min(1, received / total) : 1;
-      const t = now();
-      if (spinner) {
+  const figure = (received: number, total: number) => {
+    const fraction = total > 0 ? Math.min(1, received / total) : 1;
+    // Rounded, as people read it (64.0 of 92.9 KiB is 69 %), but 100 % only when it is all there.
+    const percent = fraction < 1 ? Math.min(99, Math.round(fraction * 100)) : 100;
+    return { fraction, percent: `${percent}%` };
+  };
+  // Without a terminal the spinner prints the label once, then the outcome; the lines between are ours.
+  const spinner: Spinner = await ui.spinner(label);
+  const ending = { succeed: (text: string) => spinner.succeed(text), fail: (text: string) => spinner.fail(text) };
+  if (ui.isAnimated) {
+    let lastDraw = -Infinity;
+    return {
+      update(received, total) {
+        const t = now();
         if (t - lastDraw < 100 && received < total) return;
         lastDraw = t;
-        const seconds = (t - started) / 1000;
-        const rate = seconds > 0 ? received / seconds : 0;
-        const eta = rate > 0 ? Math.ceil((total - received) / rate) : undefined;
-        spinner.update(
-          `${label} ${bar(fraction)} ${Math.floor(fraction * 100)}% ${short(received)}/${short(total)} ${short(rate)}/s${eta !== undefined ? ` ETA ${eta}s` : ''}`,
-        );
-        return;
-      }
-      const quarter = Math.floor(fraction * 4);
-      if (quarter > lastQuarter) {
-        lastQuarter = quarter;
-        ui.info(`${label}: ${quarter * 25}% (${short(received)} of ${short(total)})`);
-      }
+        const { fraction, percent } = figure(received, total);
+        let speed = '';
+        if (t - started >= RATE_AFTER_MS && received > 0) {
+          const rate = received / ((t - started) / 1000);
+          speed = ` ${short(rate)}/s ETA ${Math.ceil((total - received) / rate)}s`;
+        }
+        spinner.update(`${label} ${bar(fraction)} ${percent} ${short(received)}/${short(total)}${speed}`);
+      },
+      ...ending,
+    };
+  }
+  let lastLine = { at: started, fraction: 0 };
+  return {
+    update(received, total) {
+      const { fraction, percent } = figure(received, total);
+      const t = now();
+      if (t - lastLine.at < LINE_EVERY_MS || fraction - lastLine.fraction < LINE_EVERY_FRACTION || fraction >= 1) return;
+      lastLine = { at: t, fraction };
+      ui.info(`${label}: ${percent} (${short(received)} of ${short(total)})`);
     },
-    stop(finalText) {
-      spinner?.stop(finalText);
-      if (!spinner && finalText) ui.info(finalText);
-    },
+    ...ending,
   };
 }

@@ -1,59 +1,102 @@
 import type { Writable } from 'node:stream';
-import type { Paint } from './style.js';
+import { plain, wrapWords } from '../output/terminal-text.js';
+import type { Paint, Style } from './style.js';
 
 export interface Spinner {
   update(text: string): void;
-  stop(finalText?: string): void;
+  /** Ends with ✓ (or "ok"), the text and the elapsed time. */
+  succeed(text: string): void;
+  /** Ends with ✗ (or "failed"), the text and the elapsed time. */
+  fail(text: string): void;
+}
+
+export interface ReporterOptions {
+  quiet: boolean;
+  /** Spinners and bars may redraw (stderr is a terminal, not CI, not --quiet). */
+  animated: boolean;
+  paint: Paint;
+  /** The terminal draws ✓ and ✗. */
+  unicode: boolean;
+  /** Columns of stderr's terminal, to wrap notes at word boundaries; undefined when not a terminal. */
+  width?: number;
+}
+
+/** "8.1s", "2m05s": elapsed time as a person reads it. */
+export function elapsed(ms: number): string {
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
 
 /**
- * Everything that is not a result goes to stderr through here: warnings, hints, progress.
- * --quiet silences all of it; errors are printed by cli.ts, never through this.
+ * Everything that is not a result goes to stderr through here: notes, warnings, hints, progress.
+ * --quiet silences all of it; errors are printed by cli.ts, never through this. Service text in a
+ * message is stripped of control characters here (cli-contract 4).
  */
 export class Reporter {
+  readonly paint: Paint;
+
   constructor(
     private readonly stderr: Writable,
-    private readonly quiet: boolean,
-    private readonly animated: boolean,
-    readonly paint: Paint,
-  ) {}
+    private readonly opts: ReporterOptions,
+  ) {
+    this.paint = opts.paint;
+  }
 
-  info(message: string): void {
-    if (!this.quiet) this.stderr.write(`${message}\n`);
+  get isAnimated(): boolean {
+    return this.opts.animated;
+  }
+
+  #lines(message: string): string[] {
+    const text = plain(message);
+    return this.opts.width === undefined ? [text] : wrapWords(text, this.opts.width);
+  }
+
+  info(message: string, style?: Style): void {
+    if (this.opts.quiet) return;
+    for (const line of this.#lines(message)) this.stderr.write(`${style ? this.paint(style, line) : line}\n`);
   }
 
   warn(message: string): void {
-    if (!this.quiet) this.stderr.write(`${this.paint('yellow', 'warning:')} ${message}\n`);
+    if (!this.opts.quiet) this.stderr.write(`${this.paint('yellow', 'warning:')} ${plain(message)}\n`);
   }
 
   /** The --verbose exchange lines; written even with --quiet, since the user asked for both. */
   debug(message: string): void {
-    this.stderr.write(`${this.paint('dim', message)}\n`);
+    this.stderr.write(`${this.paint('dim', plain(message))}\n`);
   }
 
-  get isAnimated(): boolean {
-    return this.animated;
+  #outcome(ok: boolean): string {
+    if (this.opts.unicode) return this.paint(ok ? 'green' : 'red', ok ? '✓' : '✗');
+    return this.paint(ok ? 'green' : 'red', ok ? 'ok' : 'failed');
   }
 
-  /** An ora spinner on a TTY; otherwise plain lines, one per distinct state, or nothing with --quiet. */
+  /** An ora spinner on a terminal; otherwise plain lines, one per distinct state, then the outcome; nothing with --quiet. */
   async spinner(text: string): Promise<Spinner> {
-    if (this.quiet) return { update() {}, stop() {} };
-    if (!this.animated) {
+    const started = performance.now();
+    const end = (ok: boolean, t: string) => `${plain(t)} (${elapsed(performance.now() - started)})`;
+    if (this.opts.quiet) return { update() {}, succeed() {}, fail() {} };
+    if (!this.opts.animated) {
       let last = '';
       const line = (t: string) => {
-        if (t !== last) this.stderr.write(`${t}\n`);
+        if (t !== last) this.stderr.write(`${plain(t)}\n`);
         last = t;
       };
       line(text);
-      return { update: line, stop: (t) => t && line(t) };
+      return {
+        update: line,
+        succeed: (t) => this.stderr.write(`${this.#outcome(true)} ${end(true, t)}\n`),
+        fail: (t) => this.stderr.write(`${this.#outcome(false)} ${end(false, t)}\n`),
+      };
     }
     const { default: ora } = await import('ora');
-    const spin = ora({ text, stream: this.stderr as NodeJS.WritableStream, discardStdin: false }).start();
+    const spin = ora({ text: plain(text), stream: this.stderr as NodeJS.WritableStream, discardStdin: false }).start();
     return {
       update: (t) => {
-        spin.text = t;
+        spin.text = plain(t);
       },
-      stop: (t) => (t ? spin.stopAndPersist({ symbol: '-', text: t }) : spin.stop()),
+      succeed: (t) => spin.stopAndPersist({ symbol: this.#outcome(true), text: end(true, t) }),
+      fail: (t) => spin.stopAndPersist({ symbol: this.#outcome(false), text: end(false, t) }),
     };
   }
 }

@@ -101,7 +101,7 @@ describe('auth login --with-token', () => {
     expect(server.exchanges[0]!.headers.get('authorization')).toBe(`Bearer ${TOKENS.login}`);
     expect(keychain.get(baseUrl)).toBe(TOKENS.login);
     expect(existsSync(credentialsFile())).toBe(false);
-    expect(r.stdout).toContain('token stored in the keychain');
+    expect(r.stderr).toContain('token stored in the keychain');
     expect(r.stdout).toContain('key_login');
     expect(r.stderr).toMatch(/^http GET \/api\/v1\/profile 200/m);
     expect(r.stderr).not.toContain('warning');
@@ -136,7 +136,7 @@ describe('auth login --with-token', () => {
     expect(readJson(credentialsFile())).toEqual({ tokens: { [baseUrl]: TOKENS.login } });
     expect(r.stderr).toContain(credentialsFile());
     expect(r.stderr).toContain('0600');
-    expect(r.stdout).toContain('token stored in the file');
+    expect(r.stderr).toContain('token stored in the file');
   });
 
   it('without XDG_CONFIG_HOME the file goes to ~/.config/svc', async () => {
@@ -239,7 +239,7 @@ describe('auth login --with-token', () => {
     expect(readJson(credentialsFile()).tokens[baseUrl]).toBe(TOKENS.login);
     expect(mode(credentialsFile())).toBe(0o600);
     expect(r.stderr).toMatch(/warning: .*did not answer within 3s/);
-    expect(r.stdout).toContain('token stored in the file');
+    expect(r.stderr).toContain('token stored in the file');
   });
 });
 
@@ -370,7 +370,7 @@ describe('auth logout', () => {
     const r = await svc(['auth', 'logout', '--base-url', baseUrl], { keytar: keychain });
 
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('from the keychain and file');
+    expect(r.stderr).toContain('from the keychain and file');
     expect(keychain.get(baseUrl)).toBeUndefined();
     expect(keychain.get('https://backup.example.com')).toBe(TOKENS.other);
     expect(readJson(credentialsFile())).toEqual({ tokens: { 'https://backup.example.com': TOKENS.other } });
@@ -394,7 +394,7 @@ describe('auth logout', () => {
     const r = await svc(['auth', 'logout', '--base-url', baseUrl], { keytar: new FakeKeychain() });
 
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('No stored token');
+    expect(r.stderr).toContain('No stored token');
   });
 
   it('warns that SVC_API_KEY still takes effect', async () => {

@@ -100,7 +100,7 @@ describe('profiles', () => {
     await svc(['auth', 'login', '--with-token', '--profile', 'prod', '--base-url', prod.baseUrl], { stdin: TOKENS.prod });
     await svc(['auth', 'login', '--with-token', '--profile', 'staging', '--base-url', staging.baseUrl], { stdin: TOKENS.staging });
     const out = await svc(['auth', 'logout', '--profile', 'staging']);
-    expect(out.stdout).toBe(`Removed the token for ${staging.baseUrl} (profile staging) from the file.\n`);
+    expect(out.stderr).toBe(`Removed the token for ${staging.baseUrl} (profile staging) from the file.\n`);
     expect((await svc(['auth', 'status', '--profile', 'staging'])).code).toBe(3);
     expect((await svc(['auth', 'status', '--profile', 'prod'])).code).toBe(0);
   });

@@ -146,7 +146,7 @@ describe('real keychain (gnome-keyring over D-Bus, built CLI)', () => {
 
     const login = step('login');
     expect(login.code, login.stderr).toBe(0);
-    expect(login.stdout).toContain('token stored in the keychain');
+    expect(login.stderr).toContain('token stored in the keychain');
     // A silent fallback to the file would say so on stderr.
     expect(login.stderr).not.toContain('0600');
 

@@ -141,7 +141,9 @@ const usageCases: Case[] = (
     ['an unknown global flag', ['--frobnicate', 'profile'], /unknown option '--frobnicate'/],
     ['an unknown command, with a suggestion', ['databse', 'list'], /unknown command 'databse'[\s\S]*databases/],
     ['an unknown verb', ['databases', 'delete', 'db_orders'], /unknown command 'delete'/],
-    ['--timeout abc', ['--timeout', 'abc', 'profile'], /--timeout must be a positive number of seconds, got "abc"/],
+    ['--timeout abc', ['--timeout', 'abc', 'profile'], /--timeout must be a positive number of seconds, at most 3600, got "abc"/],
+    ['--timeout in hex', ['--timeout', '0x10', 'profile'], /--timeout must be a positive number of seconds, at most 3600, got "0x10"/],
+    ['--timeout over an hour', ['--timeout', '3601', 'profile'], /--timeout must be/],
     ['--timeout 0', ['profile', '--timeout', '0'], /--timeout/],
     ['--max-retries -1', ['profile', '--max-retries', '-1'], /--max-retries/],
     ['--max-retries abc', ['profile', '--max-retries', 'abc'], /--max-retries/],
@@ -161,8 +163,17 @@ describe('usage errors', () => {
       env: { SVC_TIMEOUT: 'abc' },
       requests: [],
       code: 2,
-      stderr: [/--timeout/],
+      // The message names where the bad value came from.
+      stderr: [/^error: SVC_TIMEOUT must be a positive number of seconds, at most 3600, got "abc"\.$/m],
     });
+  });
+
+  // A fractional timeout used to reach AbortSignal.timeout() unrounded: exit 1 with a RangeError.
+  it.each([
+    ['--timeout 1.0005', ['--timeout', '1.0005', 'profile'], {}],
+    ['SVC_TIMEOUT=2.0001', ['profile'], { SVC_TIMEOUT: '2.0001' }],
+  ])('%s works: whole milliseconds', async (_name, argv, env) => {
+    await runCase(server, configHome(), { name: 'fractional timeout', argv, env, routes: [{ path: '/profile', fixture: 'profile' }], code: 0, stdout: ['key_cli_01'] });
   });
 
   it('an unknown flag under --json is the usage envelope', async () => {
@@ -225,7 +236,7 @@ describe('--verbose', () => {
       stdout: ['orders-prod'],
       stderr: [VERBOSE_LINE('/api/v1/databases/db_orders', 200, 'req_v_1')],
     });
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('http '))).toHaveLength(1);
     expect(r.stdout).not.toMatch(/^http /m);
   });
 

@@ -12,7 +12,7 @@ export type OkRow = [name: string, argv: string[], expected: unknown, env?: Env]
 /** A row refused with exit 2: its name, argv, what the message must say, and the environment. */
 export type UsageRow = [name: string, argv: string[], message: RegExp, env?: Env];
 
-const SINGLE_VERB_COMMANDS = new Set(['profile', 'sandbox']);
+const SINGLE_VERB_COMMANDS = new Set(['profile', 'sandbox', 'api', 'completion']);
 
 /** "databases get" for ['databases', 'get', 'db_1']: rows always start with the command words. */
 function verbOf(argv: string[]): string {

@@ -30,7 +30,9 @@ describe('human output: login, status, logout', () => {
   it('login --with-token verifies the token, then stores it in a 0600 file where there is no keychain', async () => {
     const r = await svc(['auth', 'login', '--with-token'], { env: env(), input: `${sb.token('full')}\n` });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`Logged in to ${sb.baseUrl} as acme (key key_cli_01); token stored in the file.`);
+    // The outcome is said on stderr; stdout is the profile's data.
+    expect(r.stderr).toContain(`Logged in to ${sb.baseUrl} as acme (key key_cli_01); token stored in the file.`);
+    expect(r.stdout).not.toContain('Logged in');
     expect(r.stdout).toMatch(/^scopes: +databases:read, /m);
     expect(r.stderr).toMatch(NO_KEYCHAIN);
     expect(NO_KEYCHAIN.exec(r.stderr)?.[1]).toBe(credentials);
@@ -50,8 +52,8 @@ describe('human output: login, status, logout', () => {
 
   it('logout removes it; status is then exit 3', async () => {
     const r = await svc(['auth', 'logout'], { env: env() });
-    expect(r).toMatchObject({ code: 0, stderr: '' });
-    expect(r.stdout).toBe(`Removed the token for ${sb.baseUrl} from the file.\n`);
+    expect(r).toMatchObject({ code: 0, stdout: '' });
+    expect(r.stderr).toBe(`Removed the token for ${sb.baseUrl} from the file.\n`);
     expect(existsSync(credentials)).toBe(false);
 
     const status = await svc(['auth', 'status'], { env: env() });

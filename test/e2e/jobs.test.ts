@@ -53,7 +53,9 @@ describe.concurrent('jobs, waits, interrupts and svc sandbox', () => {
     const job = /^backup job: +(bj_\d+)$/m.exec(first.stdout)?.[1];
     expect(job).toBeDefined();
     expect(first.stdout).toMatch(/^state: +queued$/m);
-    expect(first.stdout).toContain(`Follow it with: svc backups get ${job}`);
+    // The hint is for the reader: stderr.
+    expect(first.stderr).toContain(`Follow it with: svc backups get ${job}`);
+    expect(first.stdout).not.toContain('Follow it with');
 
     const replay = await svc(['backups', 'trigger', 'db_orders', '--idempotency-key', key, '--json'], { env: sb.env() });
     expect(replay.code).toBe(0);
@@ -75,11 +77,16 @@ describe.concurrent('jobs, waits, interrupts and svc sandbox', () => {
     const r = await svc(['backups', 'trigger', 'db_orders', '--wait'], { env: sb.env() });
     expect(r.code).toBe(0);
     const job = /^Backup (bj_\d+): claimed$/m.exec(r.stderr)?.[1];
-    expect(r.stderr.split('\n').filter(Boolean)).toEqual(['claimed', 'running', 'finalizing', 'completed'].map((s) => `Backup ${job}: ${s}`));
-    expect(r.stdout).toContain(`Backup completed: artifact 92.9 KiB (95129 bytes), SHA-256 ${ARTIFACT_SHA}.`);
+    // One line per state, then the outcome with ✓ and the time waited, then the caveat: all on stderr.
+    const lines = r.stderr.split('\n').filter(Boolean);
+    expect(lines.slice(0, 4)).toEqual(['claimed', 'running', 'finalizing', 'completed'].map((s) => `Backup ${job}: ${s}`));
+    expect(lines[4]).toMatch(new RegExp(`^✓ Backup ${job}: completed \\(\\d+\\.\\ds\\)$`));
+    expect(lines[5]).toContain('A completed backup is not proof of recoverability');
+    // stdout: the job's data, the checksum once.
     expect(r.stdout).toMatch(new RegExp(`^id: +${job}$`, 'm'));
     expect(r.stdout).toMatch(/^state: +completed$/m);
-    expect(r.stdout).toContain('A completed backup is not proof of recoverability');
+    expect(r.stdout.split(ARTIFACT_SHA)).toHaveLength(2);
+    expect(r.stdout).not.toContain('not proof');
   });
 
   it('backups trigger --wait --json: the final job detail on stdout', async () => {
@@ -115,7 +122,8 @@ describe.concurrent('jobs, waits, interrupts and svc sandbox', () => {
     child.kill('SIGINT');
     const r = await child;
     expect(r.exitCode).toBe(130);
-    expect(String(r.stderr)).toMatch(/^error: Stopped waiting; Backup bj_\d+ goes on at the service\.$/m);
+    expect(String(r.stderr)).toMatch(/^✗ Backup bj_\d+: \w+ \(still waiting when svc stopped\) \(\d+\.\ds\)$/m);
+    expect(String(r.stderr)).toMatch(/^error: Stopped waiting; Backup (bj_\d+) goes on at the service\. Check it again with: svc backups get \1$/m);
     expect(String(r.stdout)).toBe('');
     expectNoSecrets(`${r.stdout}${r.stderr}`);
   });
@@ -125,13 +133,15 @@ describe.concurrent('jobs, waits, interrupts and svc sandbox', () => {
     const r = await svc(['restore', 'get', 'rj_0001', '--watch'], { env: sb.env() });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^state: +completed$/m);
-    expect(r.stderr).toBe('Restore rj_0001: completed\n');
+    expect(r.stderr).toMatch(/^Restore rj_0001: completed\n✓ Restore rj_0001: completed \(\d+\.\ds\)\n$/);
   });
 
   it('9: restore get --watch on a queued job outlives a short --wait-timeout', async () => {
     const r = await svc(['restore', 'get', queuedRestoreId, '--watch', '--wait-timeout', '0.01'], { env: sb.env() });
     expect(r).toMatchObject({ code: 9, stdout: '' });
     expect(r.stderr).toContain(`error: Gave up waiting after 0s: Restore ${queuedRestoreId} is still queued.`);
+    // The exact command to look again.
+    expect(r.stderr).toContain(`The job goes on at the service. Check it again with: svc restore get ${queuedRestoreId} --watch`);
   });
 
   it('9: restore get --watch timeout as a --json envelope', async () => {
@@ -188,11 +198,16 @@ describe.concurrent('jobs, waits, interrupts and svc sandbox', () => {
 
   it('svc sandbox (human): a banner with the base URL, the tokens and how to use them; exits 0 on SIGINT', async () => {
     const child = spawnSvc(['sandbox', '--port', '0'], { env: sb.env(null), printsSecrets: true });
-    const banner = await waitForOutput(child, 'stdout', /svc databases list --all\n/);
-    expect(banner).toContain('It is not the service');
+    // Data on stdout (base URL, tokens); the notice and the how-to on stderr.
+    const [notes, banner] = await Promise.all([
+      waitForOutput(child, 'stderr', /svc databases list --all\n/),
+      waitForOutput(child, 'stdout', /^tiny-budget .*\n/m),
+    ]);
+    expect(notes).toContain('It is not the service');
+    expect(banner).not.toContain('It is not the service');
     for (const name of ['full', 'read-only', 'no-scope', 'expired', 'revoked', 'org-b', 'tiny-budget']) expect(banner).toMatch(new RegExp(`^${name} `, 'm'));
     const baseUrl = /^base url: +(http:\/\/127\.0\.0\.1:\d+)$/m.exec(banner)?.[1];
-    expect(banner).toContain(`export SVC_BASE_URL=${baseUrl}`);
+    expect(notes).toContain(`export SVC_BASE_URL=${baseUrl}`);
     const res = await request(`${baseUrl}/api/v1/mcp/tools`, { headers: { authorization: `Bearer ${sb.token('no-scope')}` } });
     expect(res.statusCode).toBe(200);
     await res.body.dump();

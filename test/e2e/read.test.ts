@@ -34,6 +34,8 @@ interface ReadCase {
   argv: string[];
   /** Human output: every pattern must match stdout. */
   human: (string | RegExp)[];
+  /** What must be on stderr, and not on stdout: caveats and glossaries. */
+  notes?: (string | RegExp)[];
   /** --json output: checks on the parsed document. */
   json: (doc: any) => void;
 }
@@ -64,7 +66,8 @@ const cases: ReadCase[] = [
   },
   {
     argv: ['databases', 'get', 'db_orders'],
-    human: [/^name: +orders-prod$/m, /^backup schedule: +0 \*\/6 \* \* \* \(UTC\)$/m, /^retention: +30 days$/m, NOT_PROOF],
+    human: [/^name: +orders-prod$/m, /^backup schedule: +0 \*\/6 \* \* \* \(UTC\)$/m, /^retention: +30 days$/m],
+    notes: [NOT_PROOF],
     json: (d) => expect(d.database).toMatchObject({ id: 'db_orders', provider: 'neon', state: 'active' }),
   },
   {
@@ -79,17 +82,21 @@ const cases: ReadCase[] = [
   },
   {
     argv: ['backups', 'list', 'db_orders', '--all'],
-    human: [/^bj_0006 +failed_terminal/m, /^bj_0007 +completed +scheduled/m, /^bj_0009 +queued .* -$/m, NOT_PROOF],
+    human: [/^bj_0006 +failed_terminal/m, /^bj_0007 +completed +scheduled/m, /^bj_0009 +queued .* -$/m],
+    notes: [NOT_PROOF],
     json: (d) => expect(d.backupJobs.map((x: { id: string }) => x.id)).toEqual(expect.arrayContaining(['bj_0006', 'bj_0007', 'bj_0008', 'bj_0009'])),
   },
   {
     argv: ['backups', 'get', 'bj_0007'],
-    human: [/^state: +completed$/m, /^Artifact$/m, /^ {2}size: +92\.9 KiB \(95129 bytes\)$/m, `sha-256:   ${ARTIFACT_SHA}`, NOT_PROOF],
+    human: [/^state: +completed$/m, /^Artifact$/m, /^ {2}size: +92\.9 KiB \(95129 bytes\)$/m, `sha-256:   ${ARTIFACT_SHA}`],
+    notes: [NOT_PROOF],
     json: (d) => expect(d).toMatchObject({ id: 'bj_0007', state: 'completed', artifact: { sizeBytes: 95129, checksumSha256: ARTIFACT_SHA } }),
   },
   {
     argv: ['evidence', 'list', '--database', 'db_orders'],
-    human: [/^BACKUP JOB +SIZE +SHA-256/m, /^bj_0007 +92\.9 KiB +431f169e3007… .* passed +2$/m, /^What the proof terms mean \(from the service\)$/m],
+    // Piped, the whole checksum: `svc evidence list | grep <sha256>` finds it.
+    human: [/^BACKUP JOB +SIZE +SHA-256/m, new RegExp(`^bj_0007 +92\\.9 KiB +${ARTIFACT_SHA} .* passed +2$`, 'm')],
+    notes: [/^What the proof terms mean \(from the service\):$/m],
     json: (d) => {
       expect(d.evidence.map((e: { backupJobId: string }) => e.backupJobId)).toEqual(['bj_0007']);
       expect(d.proofSemantics.completedBackup).toMatch(/does not prove/);
@@ -97,7 +104,8 @@ const cases: ReadCase[] = [
   },
   {
     argv: ['evidence', 'get', 'bj_0007'],
-    human: [/^Integrity verification\n {2}result: +passed$/m, /^integrity\.verified +2026-11-21T06:05:00Z/m, /proven recoverability: +A verified restore exists/],
+    human: [/^Integrity verification\n {2}result: +passed$/m, /^integrity\.verified +2026-11-21T06:05:00Z/m],
+    notes: [/proven recoverability: +A verified restore exists/],
     json: (d) => expect(d.evidence).toMatchObject({ backupJobId: 'bj_0007', checksumSha256: ARTIFACT_SHA, integrityVerification: { result: 'passed' } }),
   },
   {
@@ -122,7 +130,8 @@ const cases: ReadCase[] = [
   },
   {
     argv: ['tools', 'list'],
-    human: [/^Tool catalog w4\.2\.0 \(minimum client contract w4\.2\.0\)$/m, /^svc\.backup\.trigger +live +safe_write +backups:trigger/m, /^svc\.evidence\.export +no live route .* confirmation_required$/m, /^svc\.recovery\.restore +advisory/m],
+    notes: [/^Tool catalog w4\.2\.0 \(minimum client contract w4\.2\.0\)$/m],
+    human: [/^svc\.backup\.trigger +live +safe_write +backups:trigger/m, /^svc\.evidence\.export +no live route .* confirmation_required$/m, /^svc\.recovery\.restore +advisory/m],
     json: (d) => {
       expect(d.version).toBe('w4.2.0');
       expect(d.tools).toHaveLength(15);
@@ -143,7 +152,12 @@ describe.concurrent('read commands, human output', () => {
     const r = await svc(c.argv, { env: sb.env() });
     expect(r.code).toBe(0);
     if (c.argv.join(' ') === 'databases list') expect(r.stderr).toMatch(PAGING_HINT);
-    else expect(r.stderr).toBe('');
+    else if (!c.notes) expect(r.stderr).toBe('');
+    // Caveats and glossaries are on stderr, and only there (cli-contract 4).
+    for (const n of c.notes ?? []) {
+      expect(r.stderr).toMatch(n);
+      expect(r.stdout).not.toMatch(n);
+    }
     for (const p of c.human) {
       if (typeof p === 'string') expect(r.stdout).toContain(p);
       else expect(r.stdout).toMatch(p);
@@ -165,7 +179,7 @@ describe.concurrent('exit codes of failed reads', () => {
     // Against a closed port: a request would have made it exit 9.
     const env = cleanEnv({ SVC_BASE_URL: `http://127.0.0.1:${await closedPort()}`, SVC_API_KEY: sb.token('full') });
     const r = await svc(['databases', 'list', '--limit', '0'], { env });
-    expect(r).toMatchObject({ code: 2, stdout: '', stderr: 'error: Invalid --limit "0": a whole number greater than 0.\n' });
+    expect(r).toMatchObject({ code: 2, stdout: '', stderr: 'error: Invalid --limit "0": a whole number from 1 to 10000.\n' });
     const bad = await svc(['databases', 'list', '--bogus'], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("unknown option '--bogus'");

@@ -69,12 +69,20 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     expect(r.code, r.stderr).toBe(0);
     const target = cluster.dsn('e2e_human');
     expect(r.stdout).toMatch(new RegExp(`^Restored backup into ${target.replaceAll('.', '\\.')} \\(new database\\) in \\d+\\.\\ds\\.$`, 'm'));
-    expect(r.stdout).toMatch(/^artifact: +92\.9 KiB \(95129 bytes\), verified$/m);
-    expect(r.stdout).toContain(`sha-256:               ${ARTIFACT_SHA}`);
+    // The local result first: target, mode, the artifact verified (its checksum once), durations.
+    expect(r.stdout).toMatch(new RegExp(`^target: +${target.replaceAll('.', '\\.')}$`, 'm'));
+    expect(r.stdout).toMatch(/^mode: +new database$/m);
+    expect(r.stdout).toMatch(/^artifact: +92\.9 KiB \(95129 bytes\), size and SHA-256 verified$/m);
+    expect(r.stdout).toMatch(new RegExp(`^sha-256: +${ARTIFACT_SHA}$`, 'm'));
+    expect(r.stdout.split(ARTIFACT_SHA)).toHaveLength(2);
+    expect(r.stdout).toMatch(/^durations: +preflight \d+\.\ds, createRestore \d+\.\ds, download \d+\.\ds, verify \d+\.\ds, restore \d+\.\ds, analyze \d+\.\ds, check \d+\.\ds$/m);
+    expect(r.stdout).toMatch(/^objects checked: +2 tables, 1 view, 3 sequences, 2 indexes$/m);
     expect(r.stdout).toMatch(/^pg_restore exit code: +0$/m);
-    expect(r.stdout).toMatch(/^proof: verified restore: +no$/m);
+    // Then the service's view, and (on stderr) why it does not show this restore.
+    expect(r.stdout).toMatch(/^The service's view of the job\n {2}restore job: +[0-9a-f-]{36}\n {2}state: +queued\n {2}proof: completed backup: +yes\n {2}proof: verified restore: +no$/m);
+    expect(r.stderr).toContain("API v1 has no operation to record a client-local result, so the service's state and proof flags above do not yet reflect this restore.");
     expect(r.stderr).toMatch(/^Restore job [0-9a-f-]{36} created \(new_database\)\.$/m);
-    expect(r.stderr).toContain(`Verified 92.9 KiB (95129 bytes), SHA-256 ${ARTIFACT_SHA}.`);
+    expect(r.stderr).toMatch(new RegExp(`^✓ Verified 92\\.9 KiB \\(95129 bytes\\), SHA-256 ${ARTIFACT_SHA} \\(\\d+\\.\\ds\\)$`, 'm'));
     expect(r.stderr).toContain('Created database "e2e_human" (TEMPLATE template0).');
     expect(r.stderr).not.toContain('warning');
     expect(`${r.stdout}${r.stderr}`).not.toMatch(NO_COORDINATES);
@@ -95,11 +103,13 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     expect(r.stderr).toContain('The target database "e2e_human" already exists and is not empty');
   });
 
-  it('7: restoring a backup that is not completed (412), and nothing is created', async () => {
+  it('7: restoring a backup that is not completed: getBackup says so, and no restore job is created', async () => {
+    const restoresBefore = sb.requests.filter((e) => e.path === '/api/v1/restores').length;
     const r = await svc(['restore', 'create', '--backup', 'bj_0008'], { env: env(withPassword('e2e_running')) });
     expect(r).toMatchObject({ code: 7, stdout: '' });
-    expect(r.stderr).toMatch(/^error: Backup job bj_0008 is running, not completed\.$/m);
-    expect(r.stderr).toMatch(/^ {2}next action: Pick a completed backup: svc backups list db_orders\.$/m);
+    expect(r.stderr).toMatch(/^error: Backup job bj_0008 is running, not completed\. Nothing was created\.$/m);
+    expect(r.stderr).toMatch(/^ {2}Pick a completed backup: svc backups list db_orders$/m);
+    expect(sb.requests.filter((e) => e.path === '/api/v1/restores').length).toBe(restoresBefore);
     expect(await databaseExists('e2e_running')).toBe(false);
   });
 
@@ -108,7 +118,14 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(Object.keys(doc).sort()).toEqual(['execution', 'restoreJob']);
-    expect(doc.execution).toEqual({ artifactBytes: 95129, sha256: ARTIFACT_SHA, verified: true, pgRestoreExitCode: 0, durationMs: expect.any(Number) });
+    expect(doc.execution).toEqual({
+      artifactBytes: 95129,
+      sha256: ARTIFACT_SHA,
+      verified: true,
+      pgRestoreExitCode: 0,
+      durationMs: expect.any(Number),
+      receipt: expect.objectContaining({ backupJobId: 'bj_0007', outcome: 'restored', objects: { TABLE: 2, VIEW: 1, 'MATERIALIZED VIEW': 0, SEQUENCE: 3, INDEX: 2 } }),
+    });
     expect(doc.restoreJob).toMatchObject({ databaseId: 'db_orders', mode: 'new_database', state: 'queued' });
     expect(`${r.stdout}${r.stderr}`).not.toMatch(NO_COORDINATES);
     expect((await describeDatabase(cluster, 'e2e_json')).tables).toEqual(SEED_TABLES);
@@ -119,7 +136,7 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     const r = await svc(['restore', 'run', '--target', cluster.dsn('e2e_run')], { env: env({ PGPASSWORD: password }), input: JSON.stringify(body) });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`Restored backup into ${cluster.dsn('e2e_run')} (new database)`);
-    expect(r.stdout).toMatch(new RegExp(`^id: +${body.restoreJob.id}$`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`^ {2}restore job: +${body.restoreJob.id}$`, 'm'));
     expect(`${r.stdout}${r.stderr}`).not.toMatch(NO_COORDINATES);
     expect((await describeDatabase(cluster, 'e2e_run')).tables).toEqual(SEED_TABLES);
   });

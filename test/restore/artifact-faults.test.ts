@@ -1,4 +1,5 @@
 import { readdir } from 'node:fs/promises';
+import { http, HttpResponse } from 'msw';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pgSkipReason } from '../support/pg-cluster.js';
 import { BACKUP_ID, RestoreHarness } from '../support/restore-harness.js';
@@ -36,12 +37,25 @@ describe.skipIf(!!skip)('restore create: a faulty artifact store, a real pg_rest
     expect(r.stderr).toContain(`Artifact size mismatch: the artifact store announces ${h.info.sizeBytes} bytes, the service expected ${h.info.sizeBytes + delta}.`);
   });
 
-  it('an artifact larger than the free space in the work dir is refused before the download (exit 2)', async () => {
+  it('a backup whose artifact (from getBackup) does not fit the work dir: exit 2 before any restore job exists', async () => {
+    h.api.use(http.get(`*/api/v1/backups/${BACKUP_ID}`, () => HttpResponse.json({ ...h.backupBody(), artifact: { ...(h.backupBody().artifact as object), sizeBytes: 2 ** 52 } })));
+    const workDir = await h.workDir();
+    const r = await create('faults_space_backup', workDir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`Not enough free space in ${workDir}`);
+    expect(r.stderr).toMatch(/the artifact needs 4096\.0 TiB/);
+    expect(r.stderr).toContain('pass --work-dir on a larger disk');
+    expect(h.createRestoreRequests()).toEqual([]);
+    expect(h.artifact.requests).toEqual([]);
+    expect(await h.pgpassLeftovers()).toEqual([]);
+  });
+
+  it("coordinates whose expectedSizeBytes (2^52) exceed the free space: exit 10 with the figures, before a byte is downloaded", async () => {
     h.coords.expectedSizeBytes = 2 ** 52;
     const workDir = await h.workDir();
     const r = await create('faults_space', workDir);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`Not enough free space in ${workDir}`);
+    expect(r.code).toBe(10);
+    expect(r.stderr).toMatch(new RegExp(`Not enough free space in ${workDir}: [\\d.]+ \\w+ \\(\\d+ bytes\\) free, the restore job's artifact is 4096\\.0 TiB \\(4503599627370496 bytes\\)\\. Nothing was downloaded\\.`));
     expect(r.stderr).toContain('pass --work-dir on a larger disk');
     expect(h.artifact.requests).toEqual([]);
     expect(await h.pgRestoreRuns()).toEqual([]);

@@ -14,6 +14,9 @@ function plan(dsn: string, env: Record<string, string | undefined> = {}): Restor
     keepArtifact: false,
     confirm: false,
     interactive: false,
+    connections: 8,
+    analyze: true,
+    receiptPath: undefined,
   };
 }
 

@@ -60,7 +60,20 @@ describe.skipIf(!!skip)('restore create / restore run, new_database, against a r
       verified: true,
       pgRestoreExitCode: 0,
       durationMs: expect.any(Number),
+      // Contract v2: the receipt rides along in --json too.
+      receipt: expect.objectContaining({
+        restoreJobId: 'rj_restorepg',
+        backupJobId: BACKUP_ID,
+        mode: 'new_database',
+        targetRedactedDsn: `postgresql://postgres@127.0.0.1:${h.cluster.port}/restored_json`,
+        artifact: { bytes: h.info.sizeBytes, expectedSha256: h.info.sha256, computedSha256: h.info.sha256, verified: true },
+        connections: 1,
+        outcome: 'restored',
+        failure: null,
+      }),
     });
+    // getBackup came first, so the disk check knew the artifact's size before any job existed.
+    expect(h.api.exchanges.map((e) => `${e.method} ${e.url.pathname}`)).toEqual([`GET /api/v1/backups/${BACKUP_ID}`, 'POST /api/v1/restores']);
     expect(r.stdout).not.toContain(LOCK_TOKEN);
     expect(r.stdout).not.toContain(h.artifact.url);
 
@@ -177,7 +190,15 @@ describe.skipIf(!!skip)('restore create / restore run, new_database, against a r
     expect(h.api.exchanges).toEqual([]);
     const doc = JSON.parse(r.stdout);
     expect(doc.restoreJob).toEqual(body.restoreJob);
-    expect(doc.execution).toStrictEqual({ artifactBytes: h.info.sizeBytes, sha256: h.info.sha256, verified: true, pgRestoreExitCode: 0, durationMs: expect.any(Number) });
+    expect(doc.execution).toStrictEqual({
+      artifactBytes: h.info.sizeBytes,
+      sha256: h.info.sha256,
+      verified: true,
+      pgRestoreExitCode: 0,
+      durationMs: expect.any(Number),
+      // restore run never sees the backup job: the receipt says so rather than guess.
+      receipt: expect.objectContaining({ restoreJobId: 'rj_restorepg', backupJobId: null, outcome: 'restored' }),
+    });
     await expectRestored('restored_run', workDir);
   });
 

@@ -147,12 +147,13 @@ export class RestoreHarness {
     await writeFile(this.shimLog, '');
     // Logs each restore's argv as pg_restore received it and as the process list shows it, and
     // where its password came from, then becomes the real pg_restore (exec: same pid, so SIGINT
-    // reaches it). Version probes are not logged.
+    // reaches it). Version probes and the archive listing (-l, which connects to nothing) are not logged.
     await writeFile(
       join(this.shimDir, 'pg_restore'),
       [
         '#!/bin/sh',
         `[ "$1" = "--version" ] && exec ${this.realPgRestore} "$@"`,
+        `[ "$1" = "-l" ] && exec ${this.realPgRestore} "$@"`,
         `printf 'argv: %s\\n' "$*" >> '${this.shimLog}'`,
         `printf 'cmdline: %s\\n' "$(tr '\\0' ' ' < /proc/$$/cmdline)" >> '${this.shimLog}'`,
         // Where the password came from: a PGPASSFILE (path and mode) or PGPASSWORD; never the values.
@@ -205,6 +206,8 @@ export class RestoreHarness {
         const body = (await request.json()) as { mode: Mode };
         return HttpResponse.json(this.restoreBody(body.mode), { status: 202, headers: { 'X-Request-ID': 'req_restore_1' } });
       }),
+      // getBackup, read before createRestore: a completed backup whose artifact is the real dump.
+      http.get(`*/api/v1/backups/${BACKUP_ID}`, () => HttpResponse.json(this.backupBody(), { headers: { 'X-Request-ID': 'req_backup_1' } })),
     );
     await writeFile(this.shimLog, '');
   }
@@ -214,6 +217,12 @@ export class RestoreHarness {
     const server = await startArtifactServer(file);
     this.#servers.push(server);
     return server;
+  }
+
+  /** getBackup of BACKUP_ID: completed, with the real dump's size and digest. */
+  backupBody(): Record<string, unknown> {
+    const body = fixture('backup-get-completed');
+    return { ...body, id: BACKUP_ID, artifact: { ...body.artifact, sizeBytes: this.info.sizeBytes, checksumSha256: this.info.sha256 } };
   }
 
   /** The createRestore 202 body for the current coordinates. */
@@ -283,7 +292,7 @@ export class RestoreHarness {
     return this.#servers.flatMap((s) => s.requests);
   }
 
-  /** pg_restore runs the shim saw (version probes excluded). */
+  /** pg_restore runs the shim saw (version probes and archive listings excluded). */
   async pgRestoreRuns(): Promise<PgRestoreRun[]> {
     const runs: PgRestoreRun[] = [];
     for (const line of (await readFile(this.shimLog, 'utf8')).split('\n')) {

@@ -13,6 +13,8 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   stdin?: string;
   tty?: boolean;
+  /** With tty: the terminal's width in columns (stdout and stderr). */
+  columns?: number;
   prompter?: Partial<Prompter>;
   keytar?: KeytarLike | null;
   signal?: AbortSignal;
@@ -43,6 +45,8 @@ export async function runCli(argv: string[], opts: RunOptions = {}): Promise<Cli
     stdoutIsTTY: opts.tty ?? false,
     stderrIsTTY: opts.tty ?? false,
     stdinIsTTY: opts.tty ?? false,
+    stdoutColumns: opts.tty ? opts.columns : undefined,
+    stderrColumns: opts.tty ? opts.columns : undefined,
     env: { NO_COLOR: '1', ...opts.env },
     signal: opts.signal ?? new AbortController().signal,
     sleep: async (ms) => {

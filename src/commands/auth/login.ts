@@ -3,7 +3,7 @@ import { getProfile } from '../../api/operations/profile.js';
 import { storeToken } from '../../auth/token-store.js';
 import { writeProfile } from '../../config/config-file.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { fields, text } from '../../output/writer.js';
+import { fields, note } from '../../output/writer.js';
 import type { Session } from '../../session.js';
 import { profileFields } from '../shared/profile-fields.js';
 import { profileNote } from '../../auth/profile-note.js';
@@ -61,7 +61,7 @@ export async function run(opts: LoginOptions, session: Session): Promise<void> {
   await writeProfile(session.ctx.env, login.profile, { baseUrl: login.baseUrl });
   if (session.ctx.env.SVC_API_KEY) session.ui.warn('SVC_API_KEY is set in this environment and overrides the stored token until it is unset.');
   session.out.render({ profileName: login.profile, baseUrl: login.baseUrl, storedIn, profile }, [
-    text(`Logged in to ${login.baseUrl} as ${profile.organizationSlug} (key ${profile.apiKeyId}${profileNote(login.profile)}); token stored in the ${storedIn}.`, 'green'),
+    note(`Logged in to ${login.baseUrl} as ${profile.organizationSlug} (key ${profile.apiKeyId}${profileNote(login.profile)}); token stored in the ${storedIn}.`, 'green'),
     fields(profileFields(profile, session.now())),
   ]);
 }

@@ -1,5 +1,5 @@
 import { removeToken } from '../../auth/token-store.js';
-import { text } from '../../output/writer.js';
+import { note } from '../../output/writer.js';
 import type { Session } from '../../session.js';
 import { profileNote } from '../../auth/profile-note.js';
 
@@ -13,7 +13,7 @@ export async function run(_opts: Record<string, never>, session: Session): Promi
   const removed = await removeToken(session.ctx, login, (m) => session.ui.warn(m));
   if (session.ctx.env.SVC_API_KEY) session.ui.warn('SVC_API_KEY is still set in this environment and still takes effect.');
   session.out.render({ profileName: login.profile, baseUrl: login.baseUrl, removedFrom: removed }, [
-    text(
+    note(
       removed.length
         ? `Removed the token for ${login.baseUrl}${profileNote(login.profile, ' (profile ', ')')} from the ${removed.join(' and ')}.`
         : `No stored token for ${login.baseUrl}${profileNote(login.profile, ' (profile ', ')')}.`,

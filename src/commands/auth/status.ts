@@ -89,7 +89,7 @@ async function runAll(session: Session): Promise<void> {
         { header: 'BASE URL', value: (r) => r.baseUrl ?? '-' },
         { header: 'TOKEN', value: (r) => (r.tokenSource === 'file' ? 'file (0600)' : (r.tokenSource ?? '-')) },
         { header: 'ACCEPTED', value: (r) => (r.accepted === null ? '-' : r.accepted ? 'yes' : 'no') },
-        { header: 'DETAIL', value: (r) => r.detail },
+        { header: 'DETAIL', value: (r) => r.detail, shrink: true },
       ],
       'No saved profiles. Log in with: svc auth login --base-url https://...',
     ),

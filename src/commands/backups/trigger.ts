@@ -1,7 +1,7 @@
 import { getBackup, triggerBackup } from '../../api/operations/backups.js';
 import type { BackupJobDetail, BackupJobState } from '../../api/schemas/backups.js';
-import { formatBytes, timestampWithAge } from '../../output/format.js';
-import { fields, text } from '../../output/writer.js';
+import { timestampWithAge } from '../../output/format.js';
+import { fields, note } from '../../output/writer.js';
 import type { Session } from '../../session.js';
 import { idempotencyKey, positiveSeconds, requireId } from '../shared/args.js';
 import { assertSucceeded, POLL_INTERVAL_MS, pollUntilDone, type PollSpec } from '../shared/poll.js';
@@ -45,7 +45,7 @@ export async function run(opts: TriggerOptions, session: Session): Promise<void>
         ['state', accepted.state],
         ['enqueued', timestampWithAge(accepted.enqueuedAt, session.now())],
       ]),
-      text(`Follow it with: svc backups get ${accepted.backupJobId}  (or run trigger with --wait)`, 'dim'),
+      note(`Follow it with: svc backups get ${accepted.backupJobId}  (or run trigger with --wait)`, 'dim'),
     ]);
     return;
   }
@@ -57,15 +57,13 @@ export async function run(opts: TriggerOptions, session: Session): Promise<void>
     failed: BACKUP_FAILED,
     intervalMs: POLL_INTERVAL_MS,
     timeoutMs: opts.waitTimeoutMs,
+    checkAgain: `svc backups get ${accepted.backupJobId}`,
     describeFailure: (job) => (job.errorKind ? `${job.errorKind}: ${job.errorMessage ?? ''}`.trim() : 'no error detail given'),
   };
   const job = await pollUntilDone(session, spec);
-  const summary =
-    job.state === 'completed' && job.artifact
-      ? [text(`Backup completed: artifact ${formatBytes(job.artifact.sizeBytes)}, SHA-256 ${job.artifact.checksumSha256}.`, 'green')]
-      : [];
-  session.out.render(job, [...summary, ...backupDetailBlocks(job, session.now())]);
-  // Human output carries the caveat on stdout; under --json it goes to stderr so it is still seen.
+  // The spinner's last line said how it ended; the job detail (with the caveat on stderr) follows.
+  session.out.render(job, backupDetailBlocks(job, session.now()));
+  // Someone waited for this backup: under --json too, the caveat is said where a person sees it.
   if (job.state === 'completed' && session.settings.json) session.ui.info(COMPLETED_IS_NOT_PROOF);
   assertSucceeded(spec, job);
 }

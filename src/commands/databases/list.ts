@@ -7,7 +7,7 @@ import { pageOptions, runList, type PageFlags, type PageOptions } from '../share
 
 const columns = (now: Date): Column<ProtectedDatabaseSummary>[] => [
   { header: 'ID', value: (d) => d.id },
-  { header: 'NAME', value: (d) => d.name },
+  { header: 'NAME', value: (d) => d.name, shrink: true },
   { header: 'PROVIDER', value: (d) => d.provider },
   { header: 'STATE', value: (d) => d.state },
   { header: 'REGION', value: (d) => d.dataResidency },

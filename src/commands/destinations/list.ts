@@ -9,7 +9,7 @@ const columns = (now: Date): Column<BackupDestinationSummary>[] => [
   { header: 'ID', value: (d) => d.id },
   { header: 'KIND', value: (d) => d.kind },
   { header: 'REGION', value: (d) => d.region },
-  { header: 'BUCKET', value: (d) => orDash(d.bucketName) },
+  { header: 'BUCKET', value: (d) => orDash(d.bucketName), shrink: true },
   { header: 'STATE', value: (d) => d.state },
   { header: 'RETENTION FLOOR', value: (d) => `${d.retentionFloorDays}d` },
   { header: 'LAST VERIFIED', value: (d) => (d.lastVerifiedAt ? relativeAge(d.lastVerifiedAt, now) : 'never') },

@@ -3,7 +3,7 @@ import { formatBytes, timestampWithAge } from '../../output/format.js';
 import { fields, table } from '../../output/writer.js';
 import type { Session } from '../../session.js';
 import { requireId } from '../shared/args.js';
-import { proofSemanticsBlock } from '../shared/proof.js';
+import { proofSemanticsNote } from '../shared/proof.js';
 
 export interface GetEvidenceOptions {
   backupJobId: string;
@@ -46,6 +46,6 @@ export async function run(opts: GetEvidenceOptions, session: Session): Promise<v
       ],
       'No audit events.',
     ),
-    proofSemanticsBlock(data.proofSemantics),
+    proofSemanticsNote(data.proofSemantics),
   ]);
 }

@@ -5,7 +5,7 @@ import type { Column } from '../../output/writer.js';
 import type { Session } from '../../session.js';
 import { requireId } from '../shared/args.js';
 import { pageOptions, runList, type PageFlags, type PageOptions } from '../shared/paging.js';
-import { proofSemanticsBlock } from '../shared/proof.js';
+import { proofSemanticsNote } from '../shared/proof.js';
 
 export interface EvidenceListOptions extends PageOptions {
   databaseId?: string;
@@ -16,7 +16,8 @@ const integrity = (e: EvidenceItem): string => (e.integrityVerification ? e.inte
 const columns = (now: Date): Column<EvidenceItem>[] => [
   { header: 'BACKUP JOB', value: (e) => e.backupJobId },
   { header: 'SIZE', value: (e) => formatBytes(e.sizeBytes).split(' (')[0] ?? '' },
-  { header: 'SHA-256', value: (e) => `${e.checksumSha256.slice(0, 12)}…` },
+  // Whole, so a piped `svc evidence list | grep <sha256>` finds it; shortened only to fit a terminal.
+  { header: 'SHA-256', value: (e) => e.checksumSha256, shrink: true },
   { header: 'RECORDED', value: (e) => relativeAge(e.recordedAt, now) },
   { header: 'INTEGRITY CHECK', value: integrity },
   { header: 'AUDIT EVENTS', value: (e) => String(e.auditEvents.length) },
@@ -33,6 +34,6 @@ export function run(opts: EvidenceListOptions, session: Session): Promise<void> 
     itemsKey: 'evidence',
     columns: columns(session.now()),
     empty: databaseId ? `No evidence for ${databaseId} (or no such database in this organization).` : 'No evidence recorded yet.',
-    after: (body) => [proofSemanticsBlock(body.proofSemantics as ProofSemantics)],
+    after: (body) => [proofSemanticsNote(body.proofSemantics as ProofSemantics)],
   });
 }

@@ -6,6 +6,7 @@ import { idempotencyKey, requireId } from '../shared/args.js';
 import type { Env } from '../shared/verb.js';
 import { engineOptions, guardTarget, restoreDeps, restorePlan, type EngineFlags, type EngineOptions } from './engine-options.js';
 import { renderDryRun, renderOutcome } from './outcome.js';
+import { checkBackup } from './service-check.js';
 
 export interface CreateFlags extends EngineFlags {
   backup?: string;
@@ -35,15 +36,12 @@ export async function run(opts: CreateOptions, session: Session): Promise<void> 
   guardTarget(opts, session);
   const mode = opts.inPlace ? 'in_place' : 'new_database';
   const plan = restorePlan(opts, mode, session);
-  const source = opts.dryRun
-    ? undefined
-    : {
-        create: async (targetRedactedDsn: string) => {
-          const body = { backupJobId: opts.backupJobId, targetRedactedDsn, mode, confirmDestructive: mode === 'in_place' } as const;
-          return (await (await session.api()).send(createRestore(body, opts.idempotencyKey))).data;
-        },
-      };
-  const result = await runRestore(plan, source, restoreDeps(session));
-  if (result.dryRun) renderDryRun(session, plan, opts.backupJobId, result.preflight);
+  const check = () => checkBackup(session, opts.backupJobId, opts.dryRun);
+  const create = async (targetRedactedDsn: string) => {
+    const body = { backupJobId: opts.backupJobId, targetRedactedDsn, mode, confirmDestructive: mode === 'in_place' } as const;
+    return (await (await session.api()).send(createRestore(body, opts.idempotencyKey))).data;
+  };
+  const result = await runRestore(plan, { backupJobId: opts.backupJobId, check, ...(opts.dryRun ? {} : { create }) }, restoreDeps(session));
+  if (result.dryRun) renderDryRun(session, plan, opts.backupJobId, result.preflight, result.artifactBytes);
   else renderOutcome(session, plan, result.outcome);
 }

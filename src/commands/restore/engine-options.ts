@@ -6,7 +6,7 @@ import type { RestorePlan } from '../../restore/plan.js';
 import type { RestoreDeps } from '../../restore/run.js';
 import { parseTarget, PROTECTED_DATABASES, type Target } from '../../restore/target.js';
 import type { Session } from '../../session.js';
-import { positiveInt } from '../shared/args.js';
+import { positiveInt, requireId } from '../shared/args.js';
 import type { Env } from '../shared/verb.js';
 
 /** The flags `restore create` and `restore run` share (cli-contract 7). */
@@ -17,6 +17,10 @@ export interface EngineFlags {
   jobs?: string;
   workDir?: string;
   keepArtifact?: boolean;
+  connections?: string;
+  /** commander's --no-analyze sets this false. */
+  analyze?: boolean;
+  receipt?: string;
 }
 
 export interface EngineOptions {
@@ -31,9 +35,15 @@ export interface EngineOptions {
   jobs: number | undefined;
   workDir: string;
   keepArtifact: boolean;
+  connections: number;
+  analyze: boolean;
+  /** --receipt, made absolute. */
+  receiptPath: string | undefined;
 }
 
 const DEFAULT_MAX_JOBS = 4;
+const DEFAULT_CONNECTIONS = 8;
+export const MAX_CONNECTIONS = 16;
 
 /** Every local check of the engine flags; the target is parsed here, so a bad one is exit 2 before anything runs. */
 export function engineOptions(flags: EngineFlags, env: Env): EngineOptions {
@@ -54,6 +64,9 @@ export function engineOptions(flags: EngineFlags, env: Env): EngineOptions {
     jobs: flags.jobs === undefined ? undefined : positiveInt(flags.jobs, '--jobs', 64),
     workDir: resolve(flags.workDir ?? tmpdir()),
     keepArtifact: flags.keepArtifact === true,
+    connections: flags.connections === undefined ? DEFAULT_CONNECTIONS : positiveInt(flags.connections, '--connections', MAX_CONNECTIONS),
+    analyze: flags.analyze !== false,
+    receiptPath: flags.receipt === undefined ? undefined : resolve(requireId(flags.receipt, '--receipt')),
   };
 }
 
@@ -69,6 +82,9 @@ export function restorePlan(opts: EngineOptions, mode: RestoreMode, session: Ses
     keepArtifact: opts.keepArtifact,
     confirm: opts.confirm,
     interactive: session.ctx.stdinIsTTY && session.ctx.stderrIsTTY,
+    connections: opts.connections,
+    analyze: opts.analyze,
+    receiptPath: opts.receiptPath,
   };
 }
 
@@ -90,6 +106,7 @@ export function restoreDeps(session: Session): RestoreDeps {
     signal: ctx.signal,
     sleep: ctx.sleep,
     random: ctx.random,
+    now: ctx.now,
     reporter: session.ui,
     scrubber: session.secrets,
     http: { maxRetries: settings.maxRetries, timeoutMs: settings.timeoutMs, env: ctx.env },

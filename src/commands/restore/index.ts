@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { examples, verb, type CommandHost } from '../shared/verb.js';
+import { examples, prose, verb, type CommandHost } from '../shared/verb.js';
 
 /** Registers the restore verbs on their group command (program.ts creates it). The engine loads only with create and run. */
 export function registerRestore(restore: Command, host: CommandHost): void {
@@ -18,6 +18,9 @@ export function registerRestore(restore: Command, host: CommandHost): void {
       .option('--jobs <n>', 'parallel pg_restore jobs (default: CPUs, at most 4); for --in-place it gives up atomicity')
       .option('--work-dir <dir>', 'where the artifact is downloaded (default: the OS temp dir)')
       .option('--keep-artifact', 'keep the verified artifact file after the restore')
+      .option('--connections <n>', 'parallel Range requests for an artifact of 64 MiB or more (1 to 16, default 8)')
+      .option('--no-analyze', 'skip ANALYZE of the target after pg_restore')
+      .option('--receipt <file>', 'write the restore receipt (JSON, no secrets) here, for failures too')
       .option('--in-place', 'replace the contents of the existing target database')
       .option('--confirm', 'confirm an --in-place restore without a prompt (required when not on a terminal)');
 
@@ -35,9 +38,14 @@ export function registerRestore(restore: Command, host: CommandHost): void {
         'SVC_TARGET_DSN=postgresql://app@localhost:5432/orders_restored svc restore create --backup bj_123',
         'svc restore create --backup bj_123 --target postgresql://app@db.internal/orders --in-place --confirm',
         'svc restore create --backup bj_123 --target postgresql://app@localhost/orders_check --dry-run',
-      ) +
-        '\nnew_database (default) creates the target database (TEMPLATE template0) and refuses a non-empty one.\n' +
-        'in_place drops and recreates the archive\'s objects in the existing database, in one transaction unless --jobs is given.\n',
+      ),
+    )
+    .addHelpText(
+      'after',
+      prose(
+        'new_database (default) creates the target database (TEMPLATE template0) and refuses a non-empty one.',
+        "in_place drops and recreates the archive's objects in the existing database, in one transaction unless --jobs is given.",
+      ),
     )
     .action(verb(host, () => import('./create.js')));
 

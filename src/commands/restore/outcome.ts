@@ -1,37 +1,71 @@
 import { formatBytes } from '../../output/format.js';
-import { fields, text } from '../../output/writer.js';
+import { fields, note, text } from '../../output/writer.js';
 import { pgRestoreArgs } from '../../restore/pg-restore.js';
 import type { RestorePlan } from '../../restore/plan.js';
 import type { PreflightResult } from '../../restore/preflight.js';
 import type { RestoreOutcome } from '../../restore/run.js';
 import { redactedDsn } from '../../restore/target.js';
 import type { Session } from '../../session.js';
-import { restoreJobBlocks } from './job-view.js';
+import { restoreProofFields } from '../shared/proof.js';
 
-/** The end of a restore: the --json document of cli-contract 4, or the summary for a person. */
+const PHASE_ORDER = ['preflight', 'createRestore', 'download', 'verify', 'restore', 'analyze', 'check'] as const;
+
+/** "download 1.2s, restore 17.9s": the phases that ran, in order. */
+function durations(phases: RestoreOutcome['phases']): string {
+  return PHASE_ORDER.filter((p) => phases[p] !== undefined)
+    .map((p) => `${p} ${(phases[p]! / 1000).toFixed(1)}s`)
+    .join(', ');
+}
+
+/**
+ * The end of a restore: the --json document of cli-contract 4, or for a person the local result
+ * first, then the service's view of the job, which API v1 gives no way to update from here.
+ */
 export function renderOutcome(session: Session, plan: RestorePlan, outcome: RestoreOutcome): void {
-  const { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs } = outcome;
-  session.out.render({ restoreJob: outcome.restoreJob, execution: { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs } }, [
-    text(
-      `Restored backup into ${redactedDsn(plan.target)} (${plan.mode === 'in_place' ? 'in place' : 'new database'}) in ${(durationMs / 1000).toFixed(1)}s.`,
-      'green',
-    ),
+  const { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, restoreJob: job } = outcome;
+  const modeText = plan.mode === 'in_place' ? `in place${plan.atomic ? ' (one transaction)' : ` (--jobs ${plan.jobs}, not atomic)`}` : 'new database';
+  const { receipt } = outcome;
+  const restored = receipt.objects
+    ? Object.entries(receipt.objects)
+        .filter(([, n]) => n > 0)
+        .map(([kind, n]) => `${n} ${kind.toLowerCase()}${n === 1 ? '' : kind.endsWith('X') ? 'es' : 's'}`)
+        .join(', ')
+    : undefined;
+  session.out.render({ restoreJob: job, execution: { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, receipt } }, [
+    text(`Restored backup into ${redactedDsn(plan.target)} (${plan.mode === 'in_place' ? 'in place' : 'new database'}) in ${(durationMs / 1000).toFixed(1)}s.`, 'green'),
     fields([
-      ['artifact', `${formatBytes(artifactBytes)}, verified`],
+      ['target', redactedDsn(plan.target)],
+      ['mode', modeText],
+      ['artifact', `${formatBytes(artifactBytes)}, size and SHA-256 verified`],
       ['sha-256', sha256],
       ['pg_restore exit code', String(pgRestoreExitCode)],
+      ['objects checked', restored],
+      ['analyze', plan.analyze ? 'done: the planner has statistics' : 'skipped (--no-analyze): run ANALYZE before relying on query plans'],
+      ['durations', durations(outcome.phases)],
+      ['receipt', plan.receiptPath],
       ['kept artifact', outcome.keptArtifactPath],
     ]),
-    ...restoreJobBlocks(outcome.restoreJob, session.now()),
-    text('The service is not told the local result (API v1 has no operation for it): its restore job and proof flags above are its own view.', 'dim'),
+    fields(
+      [
+        ['restore job', job.id],
+        ['state', job.state],
+        ...restoreProofFields(job.proof),
+      ],
+      "The service's view of the job",
+    ),
+    note(
+      "API v1 has no operation to record a client-local result, so the service's state and proof flags above do not yet reflect this restore.",
+      'dim',
+    ),
   ]);
 }
 
 /** What a dry run found: the plan the real run would follow. Nothing was created, downloaded or restored. */
-export function renderDryRun(session: Session, plan: RestorePlan, backupJobId: string, pre: PreflightResult): void {
+export function renderDryRun(session: Session, plan: RestorePlan, backupJobId: string, pre: PreflightResult, artifactBytes: number | undefined): void {
   const doc = {
     dryRun: true,
     backupJobId,
+    artifactBytes: artifactBytes ?? null,
     targetRedactedDsn: redactedDsn(plan.target),
     mode: plan.mode,
     createDatabase: pre.createDatabase,
@@ -42,13 +76,14 @@ export function renderDryRun(session: Session, plan: RestorePlan, backupJobId: s
     pgRestoreArgs: pgRestoreArgs(plan, plan.target.database, '<artifact>'),
   };
   session.out.render(doc, [
-    text('Dry run: preflight passed; nothing was created, downloaded or restored.', 'green'),
+    text('Dry run: the restore could start. Nothing was created, downloaded or restored.', 'green'),
     fields([
-      ['backup job', backupJobId],
+      ['backup job', `${backupJobId} (completed${artifactBytes === undefined ? '' : `, artifact ${formatBytes(artifactBytes)}`})`],
       ['target', doc.targetRedactedDsn],
       ['mode', plan.mode === 'in_place' ? `in_place (${plan.atomic ? 'single transaction' : `--jobs ${plan.jobs}, not atomic`})` : 'new_database'],
       ['create database', pre.createDatabase ? 'yes (TEMPLATE template0)' : 'no (exists and is empty)'],
-      ['work dir', plan.workDir],
+      ['work dir', `${plan.workDir} (room for the artifact)`],
+      ['connections', String(plan.connections)],
       ['pg_restore', doc.pgRestore],
       ['pg_restore args', doc.pgRestoreArgs.join(' ')],
     ]),

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { DEFAULT_SANDBOX_PORT, SANDBOX_NOTICE } from '../../sandbox/notice.js';
-import { examples, verb, type CommandHost } from '../shared/verb.js';
+import { examples, prose, verb, type CommandHost } from '../shared/verb.js';
 
 /** `svc sandbox`: a single-verb command. The sandbox itself loads only when it runs. */
 export function registerSandbox(program: Command, host: CommandHost): void {
@@ -13,12 +13,19 @@ export function registerSandbox(program: Command, host: CommandHost): void {
     .option('--tls-key <pem>', 'the private key of --tls-cert')
     .addHelpText(
       'after',
-      `\n${SANDBOX_NOTICE}\nIt prints its base URL and fixed demo tokens (full, read-only, no-scope, expired, revoked,\norg-b, tiny-budget) and serves until Ctrl-C or SIGTERM.\n${examples(
+      prose(
+        SANDBOX_NOTICE,
+        'It prints its base URL and fixed demo tokens (full, read-only, no-scope, expired, revoked, org-b, tiny-budget) and serves until Ctrl-C, SIGTERM or SIGHUP.',
+      ),
+    )
+    .addHelpText(
+      'after',
+      examples(
         'svc sandbox',
         'svc sandbox --port 0 --json > sandbox.json &',
         'svc sandbox --tls-cert server.pem --tls-key server-key.pem   # then: NODE_EXTRA_CA_CERTS=ca.pem svc ...',
         'SVC_BASE_URL=http://127.0.0.1:4010 SVC_API_KEY=svc_sandbox_3eb1d95aaff52a54cd98169b4d6d4c70 svc backups trigger db_orders --wait',
-      )}`,
+      ),
     )
     .action(verb(host, () => import('./serve.js')));
 }

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
 import { CliError, UsageError } from '../../errors.js';
-import { fields, table, text } from '../../output/writer.js';
+import { fields, note, table } from '../../output/writer.js';
 import {
   DEFAULT_SANDBOX_PORT,
   SANDBOX_NOTICE,
@@ -72,7 +72,7 @@ async function start(session: Session, opts: SandboxOptions): Promise<RunningSan
 const tokenColumns = [
   { header: 'NAME', value: (t: SandboxTokenInfo) => t.name },
   { header: 'TOKEN', value: (t: SandboxTokenInfo) => t.token },
-  { header: 'PURPOSE', value: (t: SandboxTokenInfo) => t.purpose },
+  { header: 'PURPOSE', value: (t: SandboxTokenInfo) => t.purpose, shrink: true },
 ];
 
 /**
@@ -86,14 +86,14 @@ export async function run(opts: SandboxOptions, session: Session): Promise<void>
   try {
     const full = sandbox.tokens.find((t) => t.name === 'full') ?? sandbox.tokens[0];
     session.out.render({ notice: SANDBOX_NOTICE, baseUrl: sandbox.baseUrl, dataDir: sandbox.dataDir, tokens: sandbox.tokens }, [
-      text(`svc sandbox: ${SANDBOX_NOTICE}`, 'yellow'),
+      note(`svc sandbox: ${SANDBOX_NOTICE}`, 'yellow'),
       fields([
         ['base url', sandbox.baseUrl],
         ['data', sandbox.dataDir],
       ]),
       // Fixed, documented demo tokens: printing them is the point (they open nothing but this process).
       table(sandbox.tokens, tokenColumns, 'The data set defines no tokens.'),
-      text(
+      note(
         [
           'Try it:',
           `  export SVC_BASE_URL=${sandbox.baseUrl}`,

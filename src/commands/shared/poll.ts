@@ -13,12 +13,15 @@ export interface PollSpec<T> {
   failed: ReadonlySet<string>;
   intervalMs: number;
   timeoutMs: number;
+  /** The command that looks at the job again, for a wait that gives up: `svc backups get bj_1`. */
+  checkAgain: string;
   describeFailure?: (value: T) => string;
 }
 
 /**
- * Polls until a terminal state: an ora spinner on a TTY, otherwise one plain line per state change.
- * Giving up at the wait timeout is exit 9; assertSucceeded() turns a failed end state into exit 12.
+ * Polls until a terminal state: an ora spinner on a TTY, otherwise one plain line per state change;
+ * it ends with ✓ or ✗ and the time waited. Giving up at the wait timeout is exit 9;
+ * assertSucceeded() turns a failed end state into exit 12.
  */
 export async function pollUntilDone<T>(session: Session, spec: PollSpec<T>): Promise<T> {
   const { ctx } = session;
@@ -27,19 +30,25 @@ export async function pollUntilDone<T>(session: Session, spec: PollSpec<T>): Pro
   let slept = 0;
   let value = await spec.fetch();
   const spinner = await session.ui.spinner(`${spec.what}: ${spec.state(value)}`);
+  let done = false;
   try {
     while (!spec.terminal.has(spec.state(value))) {
       if (Math.max(performance.now() - started, slept) >= spec.timeoutMs) {
-        throw new CliError('wait_timeout', `Gave up waiting after ${Math.round(spec.timeoutMs / 1000)}s: ${spec.what} is still ${spec.state(value)}.`);
+        throw new CliError('wait_timeout', `Gave up waiting after ${Math.round(spec.timeoutMs / 1000)}s: ${spec.what} is still ${spec.state(value)}.`, {
+          hint: `The job goes on at the service. Check it again with: ${spec.checkAgain}`,
+        });
       }
       await ctx.sleep(spec.intervalMs, ctx.signal);
       slept += spec.intervalMs;
-      if (ctx.signal.aborted) throw new InterruptedError(`Stopped waiting; ${spec.what} goes on at the service.`);
+      if (ctx.signal.aborted) throw new InterruptedError(`Stopped waiting; ${spec.what} goes on at the service. Check it again with: ${spec.checkAgain}`);
       value = await spec.fetch();
       spinner.update(`${spec.what}: ${spec.state(value)}`);
     }
+    done = true;
   } finally {
-    spinner.stop(`${spec.what}: ${spec.state(value)}`);
+    const line = `${spec.what}: ${spec.state(value)}`;
+    if (done && !spec.failed.has(spec.state(value))) spinner.succeed(line);
+    else spinner.fail(done ? line : `${line} (still waiting when svc stopped)`);
   }
   return value;
 }

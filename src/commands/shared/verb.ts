@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { wrapWords } from '../../output/terminal-text.js';
 import type { Session } from '../../session.js';
 
 export type Env = Record<string, string | undefined>;
@@ -28,7 +29,18 @@ export function verb(host: CommandHost, load: VerbLoader): (...actionArgs: unkno
   return (...actionArgs) => host.run(actionArgs[actionArgs.length - 1] as Command, load);
 }
 
-/** Help text footer with examples, the way `gh` shows them. */
+/** Help text footer with examples, the way `gh` shows them. Example commands are never wrapped: they are copied. */
 export function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+}
+
+/**
+ * Help prose, wrapped at word boundaries to the width the help is printed at (the terminal's, or
+ * 80 when piped): for addHelpText, which commander prints as given.
+ */
+export function prose(...paragraphs: string[]): (context: { command: Command }) => string {
+  return ({ command }) => {
+    const width = command.configureOutput().getOutHelpWidth?.() ?? 80;
+    return `\n${paragraphs.map((p) => wrapWords(p, width).join('\n')).join('\n')}`;
+  };
 }

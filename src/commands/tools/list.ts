@@ -1,6 +1,6 @@
 import type { ToolEntry } from '../../api/schemas/tools.js';
 import { orDash } from '../../output/format.js';
-import { table, text } from '../../output/writer.js';
+import { note, table } from '../../output/writer.js';
 import type { Session } from '../../session.js';
 import { fetchCatalog, humanGate, toolKind } from './catalog.js';
 
@@ -11,7 +11,7 @@ export function options(): Record<string, never> {
 export async function run(_opts: Record<string, never>, session: Session): Promise<void> {
   const catalog = await fetchCatalog(session);
   session.out.render(catalog, [
-    text(`Tool catalog ${orDash(catalog.version)} (minimum client contract ${orDash(catalog.minimumClientContract)})`),
+    note(`Tool catalog ${orDash(catalog.version)} (minimum client contract ${orDash(catalog.minimumClientContract)})`),
     table(
       catalog.tools,
       [
@@ -23,6 +23,6 @@ export async function run(_opts: Record<string, never>, session: Session): Promi
       ],
       'The catalog lists no tools.',
     ),
-    text('Only "live" tools may be invoked, through their REST route. "no live route" and "advisory" tools are never invoked.', 'dim'),
+    note('Only "live" tools may be invoked, through their REST route. "no live route" and "advisory" tools are never invoked.', 'dim'),
   ]);
 }

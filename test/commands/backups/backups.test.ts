@@ -41,9 +41,10 @@ const listCases: Case[] = [
       /bj_0007\s+completed\s+scheduled\s+0\s+6h ago\s+5h ago/,
       /bj_0008\s+running\s+adhoc\s+0\s+10m ago\s+9m ago/,
       /bj_0009\s+queued\s+adhoc\s+0\s+1m ago\s+-/,
-      NOT_PROOF,
     ],
-    stderrEmpty: true,
+    // Data only on stdout: the caveat goes to stderr (cli-contract 4), so `| wc -l` counts jobs.
+    stdoutNot: [NOT_PROOF],
+    stderr: [NOT_PROOF],
   },
   {
     name: '--limit and --cursor go in the query; a next cursor gives the hint',
@@ -81,7 +82,8 @@ const listCases: Case[] = [
     argv: ['backups', 'list', 'db_orders'],
     routes: [{ path: '/databases/db_orders/backups', fixture: 'backups-list-empty' }],
     code: 0,
-    stdout: ['No backup jobs for db_orders', 'svc backups trigger db_orders'],
+    stdoutEmpty: true,
+    stderr: ['No backup jobs for db_orders', 'svc backups trigger db_orders'],
   },
   {
     name: '--json: exactly the response body',
@@ -156,9 +158,9 @@ const getCases: Case[] = [
       /key:\s+org_acme\/db_orders\/bj_0007\/dump\.pgcustom/,
       /size:\s+92\.9 KiB \(95129 bytes\)/,
       /sha-256:\s+431f169e300744698502594d4d92c131b38fb76bf98380e7c946648478391a55/,
-      NOT_PROOF,
     ],
-    stderrEmpty: true,
+    stdoutNot: [NOT_PROOF],
+    stderr: [NOT_PROOF],
   },
   {
     name: 'failed: error kind and message, no artifact, no proof caveat (nothing completed)',
@@ -172,6 +174,7 @@ const getCases: Case[] = [
       /enqueued:\s+2026-11-20T10:00:00Z \(1d ago\)/,
     ],
     stdoutNot: ['Artifact', /completed:/, NOT_PROOF],
+    stderrEmpty: true,
   },
   {
     name: '--json: exactly the response body',

@@ -172,7 +172,8 @@ const listCases: Case[] = [
     argv: ['databases', 'list'],
     routes: [{ path: '/databases', body: { databases: [] } }],
     code: 0,
-    stdout: ['No protected databases', 'dashboard'],
+    stdoutEmpty: true,
+    stderr: ['No protected databases', 'dashboard'],
   },
 ];
 
@@ -193,16 +194,17 @@ const getCases: Case[] = [
       /retention:\s+30 days/,
       /last completed backup:\s+2026-11-21T06:00:12Z \(5h ago\)/,
       /created:\s+2026-03-02T09:15:00Z \(264d ago\)/,
-      NOT_PROOF,
     ],
-    stderrEmpty: true,
+    stdoutNot: [NOT_PROOF],
+    stderr: [NOT_PROOF],
   },
   {
     name: 'human: no schedule and no completed backup yet',
     argv: ['databases', 'get', 'db_analytics'],
     routes: [{ path: '/databases/db_analytics', body: unscheduled }],
     code: 0,
-    stdout: [/backup schedule:\s+none \(UTC\)/, /restore drills:\s+none \(UTC\)/, /last completed backup:\s+-$/m, /state:\s+paused/, NOT_PROOF],
+    stdout: [/backup schedule:\s+none \(UTC\)/, /restore drills:\s+none \(UTC\)/, /last completed backup:\s+-$/m, /state:\s+paused/],
+    stderr: [NOT_PROOF],
   },
   {
     name: 'ids are percent-encoded into the path',

@@ -81,7 +81,8 @@ const cases: Case[] = [
     argv: ['destinations', 'list'],
     routes: [{ path: '/destinations', body: { destinations: [] } }],
     code: 0,
-    stdout: ['No backup destinations'],
+    stdoutEmpty: true,
+    stderr: ['No backup destinations'],
   },
   {
     name: 'get: human key/value block',

@@ -21,6 +21,9 @@ const engine = (o: Record<string, unknown> = {}) => ({
   jobs: undefined,
   workDir: TMP,
   keepArtifact: false,
+  connections: 8,
+  analyze: true,
+  receiptPath: undefined,
   ...o,
 });
 const created = (o: Record<string, unknown> = {}) => engine({ backupJobId: 'bj_0007', dryRun: false, idempotencyKey: undefined, ...o });
@@ -67,6 +70,11 @@ function targetRows(argv: string[], opts: (o?: Record<string, unknown>) => unkno
     ['--work-dir, absolute', [...argv, '--target', DSN, '--work-dir', '/var/tmp/svc-restore'], opts({ workDir: '/var/tmp/svc-restore' })],
     ['--work-dir, relative: made absolute', [...argv, '--target', DSN, '--work-dir', 'downloads/restore'], opts({ workDir: resolve(process.cwd(), 'downloads/restore') })],
     ['--keep-artifact', [...argv, '--target', DSN, '--keep-artifact'], opts({ keepArtifact: true })],
+    ['--connections 1', [...argv, '--target', DSN, '--connections', '1'], opts({ connections: 1 })],
+    ['--connections 16, the most', [...argv, '--target', DSN, '--connections', '16'], opts({ connections: 16 })],
+    ['--no-analyze', [...argv, '--target', DSN, '--no-analyze'], opts({ analyze: false })],
+    ['--receipt, absolute', [...argv, '--target', DSN, '--receipt', '/var/tmp/receipt.json'], opts({ receiptPath: '/var/tmp/receipt.json' })],
+    ['--receipt, relative: made absolute', [...argv, '--target', DSN, '--receipt', 'drills/receipt.json'], opts({ receiptPath: resolve(process.cwd(), 'drills/receipt.json') })],
   ];
 }
 
@@ -100,6 +108,10 @@ function targetRefusals(argv: string[]): Array<[name: string, argv: string[], me
     ['--jobs 1.5', [...argv, '--target', DSN, '--jobs', '1.5'], jobs('1.5'), {}, []],
     ['--jobs abc', [...argv, '--target', DSN, '--jobs', 'abc'], jobs('abc'), {}, []],
     ['--jobs ""', [...argv, '--target', DSN, '--jobs', ''], jobs(''), {}, []],
+    ['--connections 0', [...argv, '--target', DSN, '--connections', '0'], /^Invalid --connections "0": a whole number from 1 to 16\.$/, {}, []],
+    ['--connections 17', [...argv, '--target', DSN, '--connections', '17'], /^Invalid --connections "17": a whole number from 1 to 16\.$/, {}, []],
+    ['--connections abc', [...argv, '--target', DSN, '--connections', 'abc'], /^Invalid --connections "abc": a whole number from 1 to 16\.$/, {}, []],
+    ['--receipt ""', [...argv, '--target', DSN, '--receipt', ''], /^Invalid --receipt "": it must not be empty\.$/, {}, []],
   ];
 }
 

@@ -72,11 +72,14 @@ describe('svc sandbox', () => {
 
   it('prints a banner that says it is not the service, the tokens and how to use them', async () => {
     const cmd = await startCommand(['sandbox', '--port', '0']);
-    const text = cmd.firstOutput;
-    expect(text).toContain('It is not the service');
-    expect(text).toMatch(/base url: +http:\/\/127\.0\.0\.1:\d+/);
-    for (const name of ['full', 'read-only', 'no-scope', 'expired', 'revoked', 'org-b', 'tiny-budget']) expect(text).toContain(name);
-    expect(text).toContain('export SVC_API_KEY=svc_sandbox_3eb1d95aaff52a54cd98169b4d6d4c70');
+    // The banner is written in one go once the server listens: data on stdout, the notice and the how-to on stderr.
+    const data = cmd.stdout();
+    const notes = cmd.stderr();
+    expect(notes).toContain('It is not the service');
+    expect(data).not.toContain('It is not the service');
+    expect(data).toMatch(/base url: +http:\/\/127\.0\.0\.1:\d+/);
+    for (const name of ['full', 'read-only', 'no-scope', 'expired', 'revoked', 'org-b', 'tiny-budget']) expect(data).toMatch(new RegExp(`^${name} `, 'm'));
+    expect(notes).toContain('export SVC_API_KEY=svc_sandbox_3eb1d95aaff52a54cd98169b4d6d4c70');
     cmd.abort();
     expect(await cmd.exit).toBe(0);
   });

@@ -1,0 +1,94 @@
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { VERSION } from '../version.js';
+import type { Inventory, ObjectKind } from './inventory.js';
+import type { Phase } from './plan.js';
+
+/**
+ * The restore receipt (cli-contract 7.8): what a restore drill keeps as evidence. It holds no secret:
+ * no lock token, no URL, no password; the target only as targetRedactedDsn; messages scrubbed.
+ */
+export interface Receipt {
+  svcVersion: string;
+  nodeVersion: string;
+  pgRestoreVersion: string | null;
+  targetServerVersion: string | null;
+  restoreJobId: string | null;
+  backupJobId: string | null;
+  mode: 'new_database' | 'in_place';
+  targetRedactedDsn: string;
+  artifact: {
+    bytes: number | null;
+    expectedSha256: string | null;
+    computedSha256: string | null;
+    verified: boolean;
+  };
+  connections: number | null;
+  /** Milliseconds of each phase that ran. */
+  phasesMs: Partial<Record<Phase, number>>;
+  /** Restored objects by kind (tables, views, materialized views, sequences, indexes), after the check. */
+  objects: Record<ObjectKind, number> | null;
+  /** pg_class.reltuples of each table after ANALYZE; null where never analysed (--no-analyze). */
+  tableRowEstimates: Record<string, number | null> | null;
+  startedAt: string;
+  endedAt: string;
+  outcome: 'restored' | 'failed';
+  /** For a failed restore: where it stopped, its exit code and message. */
+  failure: { phase: Phase; exitCode: number; message: string } | null;
+}
+
+/** What a run learns as it goes; the receipt is made from it at the end, whatever the end. */
+export interface ReceiptFacts {
+  pgRestoreVersion?: string;
+  targetServerVersion?: string;
+  restoreJobId?: string;
+  backupJobId?: string;
+  expectedBytes?: number;
+  expectedSha256?: string;
+  bytes?: number;
+  computedSha256?: string;
+  connections?: number;
+  inventory?: Inventory;
+}
+
+export function buildReceipt(
+  base: { mode: Receipt['mode']; targetRedactedDsn: string; startedAt: Date; endedAt: Date; phasesMs: Receipt['phasesMs'] },
+  facts: ReceiptFacts,
+  failure: Receipt['failure'],
+): Receipt {
+  return {
+    svcVersion: VERSION,
+    nodeVersion: process.versions.node,
+    pgRestoreVersion: facts.pgRestoreVersion ?? null,
+    targetServerVersion: facts.targetServerVersion ?? null,
+    restoreJobId: facts.restoreJobId ?? null,
+    backupJobId: facts.backupJobId ?? null,
+    mode: base.mode,
+    targetRedactedDsn: base.targetRedactedDsn,
+    artifact: {
+      bytes: facts.bytes ?? facts.expectedBytes ?? null,
+      expectedSha256: facts.expectedSha256 ?? null,
+      computedSha256: facts.computedSha256 ?? null,
+      verified: facts.computedSha256 !== undefined && facts.computedSha256 === facts.expectedSha256,
+    },
+    connections: facts.connections ?? null,
+    phasesMs: base.phasesMs,
+    objects: facts.inventory?.counts ?? null,
+    tableRowEstimates: facts.inventory?.rowEstimates ?? null,
+    startedAt: base.startedAt.toISOString(),
+    endedAt: base.endedAt.toISOString(),
+    outcome: failure ? 'failed' : 'restored',
+    failure,
+  };
+}
+
+/** Written whole (temp file + rename), mode 0644: it is meant to be kept and shared. */
+export async function writeReceipt(path: string, receipt: Receipt): Promise<void> {
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    await writeFile(tmp, `${JSON.stringify(receipt, null, 2)}\n`, { mode: 0o644 });
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}

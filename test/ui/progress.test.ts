@@ -1,0 +1,91 @@
+/**
+ * Progress that tells the truth (cli-contract 4): without a terminal, the true percentage at most
+ * every 5 s or 10 %, whichever is rarer; on a terminal no ETA before the rate is known; a finished
+ * spinner shows how it ended (✓ or ✗, or ok/failed where the terminal cannot draw them) and the time.
+ */
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { byteProgress } from '../../src/ui/progress.js';
+import { Reporter } from '../../src/ui/reporter.js';
+
+const TOTAL = 95129;
+
+function reporter(opts: { animated: boolean; unicode?: boolean; quiet?: boolean }) {
+  const stream = new PassThrough();
+  const chunks: string[] = [];
+  stream.on('data', (c: Buffer) => chunks.push(c.toString('utf8')));
+  const ui = new Reporter(stream, { quiet: opts.quiet ?? false, animated: opts.animated, paint: (_s, t) => t, unicode: opts.unicode ?? true });
+  return { ui, text: () => chunks.join('') };
+}
+
+describe('without a terminal', () => {
+  it('lines carry the true figure, at most one every 5 s and 10 %', async () => {
+    const { ui, text } = reporter({ animated: false });
+    let t = 0;
+    const progress = await byteProgress(ui, 'Downloading artifact', () => t);
+    t = 6_000;
+    progress.update(65_536, TOTAL); // 68.9 %: shown, as 69 %
+    t = 7_000;
+    progress.update(80_000, TOTAL); // only 1 s later: not shown
+    t = 13_000;
+    progress.update(72_000, TOTAL); // 7 s later but under 10 % more (76 %): not shown
+    t = 20_000;
+    progress.update(TOTAL - 100, TOTAL); // 99.9 %: never rounded up to 100 %
+    progress.update(TOTAL, TOTAL);
+    progress.succeed('Verified 92.9 KiB (95129 bytes)');
+    expect(text().split('\n').filter(Boolean)).toEqual([
+      'Downloading artifact',
+      'Downloading artifact: 69% (64.0 KiB of 92.9 KiB)',
+      'Downloading artifact: 99% (92.8 KiB of 92.9 KiB)',
+      expect.stringMatching(/^✓ Verified 92\.9 KiB \(95129 bytes\) \(\d+\.\ds\)$/),
+    ]);
+  });
+
+  it('a failure ends with ✗, or "failed" where the terminal cannot draw it', async () => {
+    for (const [unicode, mark] of [[true, '✗'], [false, 'failed']] as const) {
+      const { ui, text } = reporter({ animated: false, unicode });
+      const spinner = await ui.spinner('Backup bj_1: running');
+      spinner.fail('Backup bj_1: failed_terminal');
+      expect(text()).toMatch(new RegExp(`^Backup bj_1: running\\n${mark} Backup bj_1: failed_terminal \\(\\d+\\.\\ds\\)\\n$`));
+    }
+  });
+
+  it('--quiet: nothing at all', async () => {
+    const { ui, text } = reporter({ animated: false, quiet: true });
+    const progress = await byteProgress(ui, 'Downloading artifact', () => 0);
+    progress.update(TOTAL, TOTAL);
+    progress.succeed('done');
+    expect(text()).toBe('');
+  });
+});
+
+describe('on a terminal', () => {
+  /** A terminal reporter whose spinner records each frame it is given (ora itself redraws on a timer). */
+  function recordingReporter() {
+    const frames: string[] = [];
+    const ended: string[] = [];
+    const ui = {
+      isAnimated: true,
+      spinner: async (text: string) => {
+        frames.push(text);
+        return { update: (t: string) => frames.push(t), succeed: (t: string) => ended.push(`ok ${t}`), fail: (t: string) => ended.push(`failed ${t}`) };
+      },
+    } as unknown as Reporter;
+    return { ui, frames, ended };
+  }
+
+  it('no ETA until the rate is known; then the rate and a true ETA', async () => {
+    const { ui, frames, ended } = recordingReporter();
+    let t = 0;
+    const progress = await byteProgress(ui, 'Downloading artifact', () => t);
+    t = 200;
+    progress.update(10_000, 100_000);
+    expect(frames.at(-1)).toBe('Downloading artifact [##----------------------] 10% 9.8 KiB/97.7 KiB');
+    t = 2_000;
+    progress.update(50_000, 100_000);
+    // 50,000 bytes in 2 s: 24.4 KiB/s, and 50,000 more bytes to go: 2 s.
+    expect(frames.at(-1)).toBe('Downloading artifact [############------------] 50% 48.8 KiB/97.7 KiB 24.4 KiB/s ETA 2s');
+    progress.succeed('Verified');
+    expect(ended).toEqual(['ok Verified']);
+  });
+});
