@@ -1,6 +1,8 @@
 import { Command, Option } from 'commander';
+import { registerApi } from './commands/api/index.js';
 import { registerAuth } from './commands/auth/index.js';
 import { registerBackups } from './commands/backups/index.js';
+import { registerCompletion } from './commands/completion/index.js';
 import { registerDatabases } from './commands/databases/index.js';
 import { registerDestinations } from './commands/destinations/index.js';
 import { registerEvidence } from './commands/evidence/index.js';
@@ -73,6 +75,8 @@ const COMMANDS: Array<Group | { name: string; leaf: (program: Command, host: Com
     examples: ['svc tools list', 'svc tools get svc.backup.trigger'],
   },
   { name: 'sandbox', leaf: registerSandbox },
+  { name: 'api', leaf: registerApi },
+  { name: 'completion', leaf: registerCompletion },
 ];
 
 /** Global options that take a value (cli-contract 1): their value is not the command name. */

@@ -32,6 +32,8 @@ describe('lazy command registration', () => {
     [['--', 'databases'], 'all'],
     [['profile'], 'none'],
     [['sandbox', '--port', '0'], 'none'],
+    [['api', '/databases', '--paginate'], 'none'],
+    [['completion', 'bash'], 'none'],
     [['complete', '--', 'databases', ''], 'none'],
     [['--profile', 'prod', '--jq', '.x', 'databases', 'list'], 'databases'],
   ])('argv %j builds %s', (argv, expected) => {

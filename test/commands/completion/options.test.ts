@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import * as complete from '../../../src/commands/completion/complete.js';
+import * as script from '../../../src/commands/completion/script.js';
+import { UsageError } from '../../../src/errors.js';
+import { expectUsage, type UsageRow } from '../options-table.js';
+
+/**
+ * The completion verbs never reach the host (no Session), so parseOptions cannot stop after their
+ * options(): rows that parse call options() directly; refusals go through the real command tree.
+ */
+describe('completion options()', () => {
+  it.each([['bash'], ['zsh'], ['fish'], ['powershell']])('%s', (shell) => {
+    expect(script.options([shell])).toStrictEqual({ shell });
+  });
+
+  it.each([
+    ['tcsh', /^Unknown shell "tcsh": svc writes completion scripts for bash, zsh, fish, powershell\.$/],
+    ['Bash', /^Unknown shell "Bash"/],
+    ['', /^Unknown shell ""/],
+  ])('refuses the shell %j', (shell, message) => {
+    expect(() => script.options([shell])).toThrow(UsageError);
+    expect(() => script.options([shell])).toThrow(message);
+  });
+
+  const refused: UsageRow[] = [
+    ['an unknown shell', ['completion', 'tcsh'], /^Unknown shell "tcsh"/],
+    ['no shell (commander)', ['completion'], /^missing required argument 'shell'$/],
+    ['two shells (commander)', ['completion', 'bash', 'zsh'], /too many arguments for 'completion'/],
+    ['an unknown option (commander)', ['completion', 'bash', '--install'], /unknown option '--install'/],
+  ];
+  it.each(refused)('refuses %s', (_name, argv, message, env) => expectUsage(argv, message, env));
+});
+
+describe('complete options()', () => {
+  it.each([
+    ['a trailing empty word: completing after a space', ['databases', ''], { words: ['databases', ''] }],
+    ['flags of the line being typed, -h included, are words', ['-h', '--json', 'api', '-X', ''], { words: ['-h', '--json', 'api', '-X', ''] }],
+  ])('%s', (_name, words, expected) => {
+    expect(complete.options(words)).toStrictEqual(expected);
+  });
+});
