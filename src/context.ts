@@ -2,10 +2,10 @@ import type { Readable, Writable } from 'node:stream';
 
 /** Interactive questions; the real one uses @clack/prompts, tests hand in a fake. */
 export interface Prompter {
-  /** Hidden input; undefined when the user cancels. */
-  secret(message: string): Promise<string | undefined>;
-  /** Free text with validation; undefined when the user cancels. */
-  text(message: string, validate?: (value: string) => string | undefined): Promise<string | undefined>;
+  /** Hidden input; undefined when the user cancels (Ctrl-C) or `signal` aborts. */
+  secret(message: string, signal?: AbortSignal): Promise<string | undefined>;
+  /** Free text with validation; undefined when the user cancels (Ctrl-C) or `signal` aborts. */
+  text(message: string, validate?: (value: string) => string | undefined, signal?: AbortSignal): Promise<string | undefined>;
 }
 
 /** Everything with a side effect reaches commands through here, so tests can hand in buffers and fakes. */

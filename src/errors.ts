@@ -58,6 +58,10 @@ export const ERROR_CODES = {
     exit: ExitCode.usage,
     hint: 'Pass --data DIR with the layout of fixtures/ (api/, sandbox/, artifacts/).',
   },
+  temp_dir_unusable: {
+    exit: ExitCode.usage,
+    hint: 'Set TMPDIR to a writable directory with free space, then run the restore again.',
+  },
   insufficient_space: { exit: ExitCode.usage, hint: 'Free some space or pass --work-dir on a larger disk.' },
   missing_scope: { exit: ExitCode.permission, hint: 'Ask an organization admin for a token with the required scope.' },
   backup_not_restorable: {

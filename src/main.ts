@@ -1,6 +1,7 @@
 import { run } from './cli.js';
 import type { Context } from './context.js';
 import { exitCodeForSignal } from './exit-codes.js';
+import { exitNote } from './exit-note.js';
 import { clackPrompter } from './ui/prompter.js';
 import { sleep } from './ui/sleep.js';
 
@@ -17,7 +18,8 @@ export async function main(): Promise<void> {
     // First signal: let the running step clean up (partial files, child processes). Second: leave
     // now; the process 'exit' hook of the restore run still removes its temp dirs.
     if (interrupt.signal.aborted) {
-      process.stderr.write(`Stopped at once on a second ${signal}; temporary files were removed.\n`);
+      const note = exitNote();
+      process.stderr.write(`Stopped at once on a second ${signal}${note ? `; the password file and temporary files were removed. ${note}` : '.'}\n`);
       process.exit(exitCodeForSignal(signal));
     }
     interrupt.abort(signal);

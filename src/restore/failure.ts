@@ -22,6 +22,8 @@ function dropdbCommand(t: RestorePlan['target']): string {
 export function targetStateAfter(phase: Phase, plan: RestorePlan): string {
   const where = redactedDsn(plan.target);
   if (BEFORE_RESTORE.has(phase)) return `The target ${where} was not touched.`;
+  if (phase === 'analyze') return `pg_restore had finished: ${where} is restored, but ANALYZE did not complete; run ANALYZE there before heavy use.`;
+  if (phase === 'check') return `pg_restore and ANALYZE had finished: ${where} is restored, but the object check did not complete.`;
   if (plan.mode === 'new_database') {
     return `The new database "${plan.target.database}" may be partly restored: drop it before trying again (${dropdbCommand(plan.target)}).`;
   }
@@ -33,9 +35,13 @@ export function targetStateAfter(phase: Phase, plan: RestorePlan): string {
 export function explainFailure(err: unknown, phase: Phase, plan: RestorePlan, aborted: boolean): unknown {
   const state = targetStateAfter(phase, plan);
   if (err instanceof InterruptedError || aborted) {
+    // The user's own "no" at the confirmation prompt says it all already.
+    if (phase === 'preflight' && !aborted) return err;
     if (phase === 'preflight' || phase === 'createRestore') return new InterruptedError(`Interrupted before the download. ${state}`);
-    const during = BEFORE_RESTORE.has(phase) ? 'during the download' : 'while restoring';
-    return new InterruptedError(`Interrupted ${during}; the partial artifact was removed. ${state}`);
+    if (phase === 'download') return new InterruptedError(`Interrupted during the download; the partial artifact was removed. ${state}`);
+    // From here on the file on disk was whole and verified.
+    const during = phase === 'verify' ? 'before pg_restore started' : phase === 'restore' ? 'while restoring' : 'after pg_restore';
+    return new InterruptedError(`Interrupted ${during}; the downloaded artifact was removed. ${state}`);
   }
   if (err instanceof LocalToolError && !BEFORE_RESTORE.has(phase)) {
     return new LocalToolError(`${err.message}\n${state}`, err.details.hint);

@@ -6,10 +6,18 @@ export class PhaseClock {
   current: Phase = 'preflight';
   readonly #started = performance.now();
   #phaseStarted = this.#started;
+  readonly #onEnter: (phase: Phase) => void;
+
+  /** `onEnter` hears of every phase, the first one included. */
+  constructor(onEnter: (phase: Phase) => void = () => {}) {
+    this.#onEnter = onEnter;
+    onEnter(this.current);
+  }
 
   enter(phase: Phase): void {
     this.#stop();
     this.current = phase;
+    this.#onEnter(phase);
   }
 
   #stop(): void {

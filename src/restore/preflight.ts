@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import type { Prompter } from '../context.js';
-import { UsageError } from '../errors.js';
+import { InterruptedError, UsageError } from '../errors.js';
 import type { SecretScrubber } from '../secrets.js';
 import { toolVersion, type PgToolVersion } from './pg-tools.js';
 import type { RestorePlan } from './plan.js';
@@ -46,14 +46,17 @@ export async function preflight(
   // The receipt is written at the end, failure or not: find out now if it cannot be.
   if (plan.receiptPath) await assertWritableDir(dirname(plan.receiptPath), '--receipt');
   const { createDatabase, serverVersion } = await inspectTarget(plan.target, plan.mode, pgEnv, deps.scrubber, deps.signal);
-  if (plan.mode === 'in_place' && !plan.confirm) await confirmInteractively(plan.target, deps.prompter);
+  if (plan.mode === 'in_place' && !plan.confirm) await confirmInteractively(plan.target, deps.prompter, deps.signal);
   return { pgRestore, createDatabase, serverVersion };
 }
 
-async function confirmInteractively(target: Target, prompter: Prompter): Promise<void> {
+/** Ctrl-C at the prompt is an interrupt (130), and SIGTERM/SIGHUP end it too (cli-contract 7.9). */
+async function confirmInteractively(target: Target, prompter: Prompter, signal: AbortSignal): Promise<void> {
   const answer = await prompter.text(
     `In-place restore into ${redactedDsn(target)} replaces its current contents.\nType the database name "${target.database}" to confirm`,
     (value) => (value === target.database ? undefined : `Type exactly: ${target.database}`),
+    signal,
   );
+  if (answer === undefined) throw new InterruptedError('In-place restore not confirmed; nothing was changed.');
   if (answer !== target.database) throw new UsageError('In-place restore not confirmed; nothing was changed.');
 }

@@ -1,6 +1,7 @@
 import type { CreateRestoreResponse, RestoreJob } from '../api/schemas/restores.js';
 import type { Prompter } from '../context.js';
 import { isCliError } from '../errors.js';
+import { setExitNote } from '../exit-note.js';
 import { exitCodeForSignal } from '../exit-codes.js';
 import { formatBytes } from '../output/format.js';
 import type { SecretScrubber } from '../secrets.js';
@@ -8,7 +9,7 @@ import { byteProgress } from '../ui/progress.js';
 import type { Reporter } from '../ui/reporter.js';
 import { assertRestorable, readArchiveHeader } from './archive.js';
 import { downloadArtifact } from './download.js';
-import { explainFailure } from './failure.js';
+import { explainFailure, targetStateAfter } from './failure.js';
 import { analyzeTarget, archiveObjects, checkTarget } from './inventory.js';
 import { pgRestoreArgs, runPgRestore } from './pg-restore.js';
 import { PhaseClock } from './phase-clock.js';
@@ -78,7 +79,8 @@ export type RestoreResult =
  */
 export async function runRestore(plan: RestorePlan, source: RestoreSource, deps: RestoreDeps): Promise<RestoreResult> {
   const scope = new RunScope();
-  const clock = new PhaseClock();
+  // Should a second signal end the process mid-phase, it still says what state the target is in.
+  const clock = new PhaseClock((phase) => setExitNote(targetStateAfter(phase, plan)));
   const { reporter: ui, signal, scrubber } = deps;
   const startedAt = deps.now();
   const dryRun = !source.create && !source.created;
@@ -185,5 +187,6 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     // A receipt for failures too; not for a dry run, which restores nothing.
     if (plan.receiptPath && !dryRun) await writeReceipt(plan.receiptPath, receipt ?? finish());
     await scope.dispose();
+    setExitNote(undefined);
   }
 }

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CliError } from '../errors.js';
 import type { Target } from './target.js';
 
 type Env = Record<string, string | undefined>;
@@ -82,12 +83,22 @@ export class RunScope {
       env.PGPASSWORD = target.password;
       return env;
     }
-    const dir = await this.tempDir(tmpdir(), 'svc-pgpass-');
-    const file = join(dir, 'pgpass');
     const line = ['*', '*', '*', pgpassField(target.user), pgpassField(target.password)].join(':');
-    await writeFile(file, `${line}\n`, { mode: 0o600 });
-    env.PGPASSFILE = file;
+    env.PGPASSFILE = await this.#privateFile('pgpass', `${line}\n`);
     return env;
+  }
+
+  /** A 0600 file in a new temp dir of this scope; a missing or full TMPDIR is the user's to fix, not a bug. */
+  async #privateFile(name: string, content: string): Promise<string> {
+    const parent = tmpdir();
+    try {
+      const file = join(await this.tempDir(parent, 'svc-pgpass-'), name);
+      await writeFile(file, content, { mode: 0o600 });
+      return file;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? 'error';
+      throw new CliError('temp_dir_unusable', `Could not write the password file for the restore under ${parent} (${code}); nothing was restored.`);
+    }
   }
 
   /** Removes everything this scope made but what it was told to keep; safe to call twice. */

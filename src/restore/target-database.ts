@@ -5,7 +5,21 @@ import { redactedDsn, type Target } from './target.js';
 
 type Env = Record<string, string | undefined>;
 
-const MAINTENANCE_DB = 'postgres';
+/**
+ * Where queries about other databases run. As createdb does: `postgres`, or `template1` when
+ * `postgres` is missing or refuses this user (CONNECT revoked).
+ */
+async function onMaintenanceDb<T>(query: (database: string) => Promise<T>): Promise<T> {
+  try {
+    return await query('postgres');
+  } catch (first) {
+    if (!(first instanceof PsqlError)) throw first;
+    return query('template1').catch((second: unknown) => {
+      // Both refused: the first answer is the one that explains it (unreachable, bad password).
+      throw second instanceof PsqlError ? first : second;
+    });
+  }
+}
 
 function unreachable(target: Target, stderr: string): LocalToolError {
   return new LocalToolError(
@@ -25,15 +39,17 @@ export async function inspectTarget(
   scrubber: SecretScrubber,
   signal: AbortSignal,
 ): Promise<{ createDatabase: boolean; serverVersion: string }> {
-  const run = (sql: string, database: string) =>
-    psql(sql, { env, database, vars: { target: target.database }, scrubber, signal }).catch((err: unknown) => {
-      throw err instanceof PsqlError ? unreachable(target, err.stderr) : err;
-    });
+  const query = (sql: string, database: string) => psql(sql, { env, database, vars: { target: target.database }, scrubber, signal });
+  const asUnreachable = (err: unknown): never => {
+    throw err instanceof PsqlError ? unreachable(target, err.stderr) : err;
+  };
+  const run = (sql: string, database: string) => query(sql, database).catch(asUnreachable);
 
   if (mode === 'in_place') {
     return { createDatabase: false, serverVersion: await run('SHOW server_version;', target.database) };
   }
-  const [count, serverVersion] = (await run("SELECT count(*) FROM pg_database WHERE datname = :'target'; SHOW server_version;", MAINTENANCE_DB)).split('\n');
+  const sql = "SELECT count(*) FROM pg_database WHERE datname = :'target'; SHOW server_version;";
+  const [count, serverVersion] = (await onMaintenanceDb((database) => query(sql, database)).catch(asUnreachable)).split('\n');
   const version = serverVersion ?? '';
   // No such database yet: the restore creates it.
   if (count === '0') return { createDatabase: true, serverVersion: version };
@@ -60,7 +76,8 @@ export async function inspectTarget(
 /** CREATE DATABASE ... TEMPLATE template0, not pg_restore --create (which would use the archive's name). */
 export async function createTargetDatabase(target: Target, env: Env, scrubber: SecretScrubber, signal: AbortSignal): Promise<void> {
   try {
-    await psql('CREATE DATABASE :"target" TEMPLATE template0;', { env, database: MAINTENANCE_DB, vars: { target: target.database }, scrubber, signal });
+    const vars = { target: target.database };
+    await onMaintenanceDb((database) => psql('CREATE DATABASE :"target" TEMPLATE template0;', { env, database, vars, scrubber, signal }));
   } catch (err) {
     if (err instanceof PsqlError) {
       throw new LocalToolError(`Could not create the database "${target.database}": ${err.stderr.split('\n')[0]}`, 'The user in --target needs the CREATEDB privilege.');

@@ -232,6 +232,19 @@ describe('auth login --with-token', () => {
     expect(server.exchanges).toEqual([]);
   });
 
+  it('Ctrl-C at the hidden token prompt is an interrupt (exit 130): nothing is sent or stored', async () => {
+    const r = await runCli(['auth', 'login', '--base-url', baseUrl], {
+      tty: true,
+      prompter: { secret: async () => undefined },
+      env: { HOME: home, XDG_CONFIG_HOME: configHome },
+    });
+
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain('Login cancelled; nothing was stored.');
+    expect(server.exchanges).toEqual([]);
+    expect(existsSync(credentialsFile())).toBe(false);
+  });
+
   it('a keychain that never answers: after the 3 s deadline the token goes to the file, with a warning', async () => {
     const r = await login({ keytar: hangingKeychain });
 

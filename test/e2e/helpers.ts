@@ -2,9 +2,11 @@
  * End-to-end harness: the built CLI (test/support/built-cli.ts) as a real subprocess, talking real
  * HTTP to an in-process sandbox, with every output checked for secrets.
  */
+import { basename } from 'node:path';
 import { expect } from 'vitest';
 import { startSandbox, type RequestLogEntry, type RunningSandbox } from '../../src/sandbox/index.js';
 import { cleanEnv, cleanupBuiltCli, spawnSvc as spawnBuilt, type SpawnOptions } from '../support/built-cli.js';
+import { expectNoSecretsLeft, type Secrets } from '../support/secret-scan.js';
 
 export { BIN as SVC, cleanEnv, ensureBuilt, ROOT, tempDir, waitForOutput } from '../support/built-cli.js';
 export { closedPort } from '../support/loopback-server.js';
@@ -12,17 +14,47 @@ export { closedPort } from '../support/loopback-server.js';
 /** For afterAll: ends children a failed test left running, removes the temp dirs. */
 export const cleanupE2e = cleanupBuiltCli;
 
-/** Every secret of this test file: no CLI output may contain one (tokens, DSN passwords). */
-const secrets = new Set<string>();
+/**
+ * Every secret of this test file: no CLI output or file a run leaves may contain one. Lock tokens
+ * the sandbox hands to svc itself are unknown to the test: they are found by their shape.
+ */
+const secrets = {
+  tokens: new Set<string>(),
+  lockTokens: new Set<string>(),
+  presignedUrls: new Set<string>(),
+  dsnPasswords: new Set<string>(),
+  patterns: [/lk_[0-9a-f]{16,}/],
+} satisfies Secrets;
 
-export function registerSecret(secret: string): void {
-  secrets.add(secret);
+export function registerSecret(secret: string, kind: 'tokens' | 'lockTokens' | 'presignedUrls' | 'dsnPasswords' = 'tokens'): void {
+  secrets[kind].add(secret);
 }
 
 export function expectNoSecrets(text: string, extra: (string | undefined)[] = []): void {
-  for (const s of [...secrets, ...extra]) {
+  for (const s of [...secrets.tokens, ...secrets.lockTokens, ...secrets.presignedUrls, ...secrets.dsnPasswords, ...extra]) {
     if (s) expect(text.includes(s), `output contains a secret (${s.slice(0, 14)}…):\n${text}`).toBe(false);
   }
+}
+
+/** The paths a run named: its work dir and receipt. */
+function pathsIn(args: string[]): string[] {
+  return args.flatMap((a, i) => (a === '--work-dir' || a === '--receipt' ? [args[i + 1] ?? ''] : [])).filter(Boolean);
+}
+
+/**
+ * After every run: its outputs, HOME (config and all), TMPDIR, and its work dir and receipt hold no
+ * secret. The credentials file is where a file login keeps the token by design.
+ */
+async function expectRunLeftNoSecrets(args: string[], opts: SvcOptions, result: SvcResult): Promise<void> {
+  const { env } = opts;
+  await expectNoSecretsLeft(
+    {
+      texts: [result.stdout, result.stderr],
+      paths: [env.HOME, env.TMPDIR, ...pathsIn(args)].filter((p): p is string => !!p),
+      allowed: (file) => basename(file) === 'credentials.json',
+    },
+    { ...secrets, tokens: [...secrets.tokens, env.SVC_API_KEY], dsnPasswords: [...secrets.dsnPasswords, env.SVC_TARGET_DSN, opts.input?.trim()] },
+  );
 }
 
 // ---------------------------------------------------------------- sandbox
@@ -63,7 +95,7 @@ export async function svc(args: string[], opts: SvcOptions): Promise<SvcResult> 
   const r = await spawnSvc(args, opts);
   const result = { code: r.exitCode ?? (r.signal ? -1 : 1), stdout: String(r.stdout), stderr: String(r.stderr) };
   if (r.timedOut) throw new Error(`svc ${args.join(' ')} timed out:\n${result.stderr}`);
-  if (!opts.printsSecrets) expectNoSecrets(`${result.stdout}\n${result.stderr}`, [opts.env.SVC_API_KEY, opts.env.SVC_TARGET_DSN, opts.input?.trim()]);
+  if (!opts.printsSecrets) await expectRunLeftNoSecrets(args, opts, result);
   return result;
 }
 

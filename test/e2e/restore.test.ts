@@ -28,8 +28,7 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
   let cluster: PgCluster;
 
   beforeAll(async () => {
-    registerSecret(password);
-    registerSecret(encodeURIComponent(password));
+    registerSecret(password, 'dsnPasswords');
     const [built, sandbox, pg] = await Promise.allSettled([ensureBuilt(), startE2eSandbox(), startCluster({ password })]);
     // Keep whatever started, so afterAll stops it even when another part failed.
     if (sandbox.status === 'fulfilled') sb = sandbox.value;
@@ -56,9 +55,8 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     });
     expect(res.statusCode).toBe(202);
     const body = (await res.body.json()) as any;
-    registerSecret(body.execution.lockToken);
-    registerSecret(body.execution.presignedS3Url);
-    registerSecret(new URL(body.execution.presignedS3Url).search.slice(1));
+    registerSecret(body.execution.lockToken, 'lockTokens');
+    registerSecret(body.execution.presignedS3Url, 'presignedUrls');
     return body;
   }
 

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { http, HttpResponse } from 'msw';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pgSkipReason } from '../support/pg-cluster.js';
 import { BACKUP_ID, RestoreHarness } from '../support/restore-harness.js';
 
@@ -12,6 +12,7 @@ describe.skipIf(!!skip)('restore create: a faulty artifact store, a real pg_rest
   beforeAll(() => h.start(), 120_000);
   afterAll(() => h.stop());
   beforeEach(() => h.reset());
+  afterEach(() => h.expectNoSecretsLeft());
 
   const create = (database: string, workDir: string) =>
     h.cli(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir], { env: { SVC_TARGET_DSN: h.dsn(database, true) } });

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { execa } from 'execa';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pgSkipReason } from '../support/pg-cluster.js';
 import { BACKUP_ID, DSN_PASSWORD, RestoreHarness } from '../support/restore-harness.js';
 
@@ -24,6 +24,7 @@ describe.skipIf(!!skip)('restore create --in-place against a real PostgreSQL', (
   beforeAll(() => h.start(), 120_000);
   afterAll(() => h.stop());
   beforeEach(() => h.reset());
+  afterEach(() => h.expectNoSecretsLeft());
 
   const inPlace = (database: string, workDir: string, ...extra: string[]) =>
     h.cli(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--work-dir', workDir, ...extra], { env: { SVC_TARGET_DSN: h.dsn(database, true) } });
@@ -168,9 +169,9 @@ describe.skipIf(!!skip)('restore create --in-place against a real PostgreSQL', (
   });
 
   it.each([
-    ['another name', 'acme_orders'],
-    ['a cancelled prompt', undefined],
-  ])('on a TTY, %s at the prompt is exit 2 and nothing is created on the service', async (_what, answer) => {
+    ['another name', 2, 'acme_orders'],
+    ['a cancelled prompt (Ctrl-C)', 130, undefined],
+  ])('on a TTY, %s at the prompt ends the run with exit %i and nothing is created on the service', async (_what, code, answer) => {
     await drifted('inplace_declined');
     const before = await h.snapshot('inplace_declined');
     const workDir = await h.workDir();
@@ -179,7 +180,7 @@ describe.skipIf(!!skip)('restore create --in-place against a real PostgreSQL', (
       env: { SVC_TARGET_DSN: h.dsn('inplace_declined', true) },
       prompter: { text: async () => answer },
     });
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(code);
     expect(r.stderr).toContain('In-place restore not confirmed; nothing was changed.');
     expect(h.api.exchanges).toEqual([]);
     expect(h.artifact.requests).toEqual([]);

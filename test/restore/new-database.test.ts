@@ -3,7 +3,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pgSkipReason } from '../support/pg-cluster.js';
 import { API_TOKEN, BACKUP_ID, DSN_PASSWORD, LOCK_TOKEN, RestoreHarness, SOURCE_DB } from '../support/restore-harness.js';
 
@@ -15,6 +15,7 @@ describe.skipIf(!!skip)('restore create / restore run, new_database, against a r
   beforeAll(() => h.start(), 120_000);
   afterAll(() => h.stop());
   beforeEach(() => h.reset());
+  afterEach(() => h.expectNoSecretsLeft());
 
   const create = (database: string, workDir: string, ...extra: string[]) =>
     h.cli(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir, ...extra], { env: { SVC_TARGET_DSN: h.dsn(database, true) } });

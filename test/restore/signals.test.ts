@@ -23,6 +23,7 @@ describe.skipIf(!!skip)('SIGINT during a restore (built CLI as a subprocess)', (
   }, 300_000);
   afterAll(() => h.stop());
   beforeEach(() => h.reset());
+  afterEach(() => h.expectNoSecretsLeft());
   afterEach(async () => {
     for (const holder of holders.splice(0)) {
       holder.kill('SIGTERM');
@@ -118,7 +119,7 @@ describe.skipIf(!!skip)('SIGINT during a restore (built CLI as a subprocess)', (
     await lock.release();
 
     expect(r.exitCode, String(r.stderr)).toBe(130);
-    expect(r.stderr).toContain('Interrupted while restoring; the partial artifact was removed.');
+    expect(r.stderr).toContain('Interrupted while restoring; the downloaded artifact was removed.');
     expect(r.stderr).toContain(`pg_restore ran in a single transaction, so it was rolled back: ${h.redacted('sig_inplace')} is as it was before.`);
     expect(JSON.parse(h.createRestoreRequests()[0]!.body)).toMatchObject({ mode: 'in_place', confirmDestructive: true });
     const [run, ...more] = await h.pgRestoreRuns();
@@ -146,7 +147,7 @@ describe.skipIf(!!skip)('SIGINT during a restore (built CLI as a subprocess)', (
     await lock.release();
 
     expect(r.exitCode, String(r.stderr)).toBe(130);
-    expect(r.stderr).toContain('Interrupted while restoring; the partial artifact was removed.');
+    expect(r.stderr).toContain('Interrupted while restoring; the downloaded artifact was removed.');
     expect(r.stderr).toContain(
       `The new database "sig_newdb" may be partly restored: drop it before trying again (dropdb -h 127.0.0.1 -p ${h.cluster.port} -U postgres sig_newdb).`,
     );
@@ -183,8 +184,11 @@ describe.skipIf(!!skip)('SIGINT during a restore (built CLI as a subprocess)', (
 
     expect(r.exitCode, String(r.stderr)).toBe(130);
     expect(exitedAfter).toBeLessThan(1_500);
-    // Gone without the orderly path's report: the cleanup happened on the way out.
+    // Gone without the orderly path's report: the cleanup happened on the way out, and one line says so.
     expect(r.stderr).not.toContain('Interrupted while restoring');
+    expect(r.stderr).toContain(
+      `Stopped at once on a second SIGINT; the password file and temporary files were removed. pg_restore ran in a single transaction, so it was rolled back: ${h.redacted('sig_twice')} is as it was before.`,
+    );
     expect(await readdir(workDir)).toEqual([]);
     expect(await h.pgpassLeftovers()).toEqual([]);
 

@@ -70,8 +70,9 @@ export function tempDir(prefix = 'run'): string {
 }
 
 /**
- * PATH and nothing else of ours; a private HOME and XDG_CONFIG_HOME unless given; a D-Bus address
- * that fails at once, so a keychain backend reports "no keychain" instead of touching a real one.
+ * PATH and nothing else of ours; a private HOME, XDG_CONFIG_HOME and TMPDIR unless given (so a test
+ * can search everything a run wrote); a D-Bus address that fails at once, so a keychain backend
+ * reports "no keychain" instead of touching a real one.
  */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const home = extra.HOME ?? tempDir('home');
@@ -79,6 +80,7 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
     PATH: process.env.PATH,
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
+    TMPDIR: tempDir('tmp'),
     NO_COLOR: '1',
     LANG: 'C.UTF-8',
     DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/svc-test-no-bus',

@@ -10,16 +10,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { http, HttpResponse } from 'msw';
-import { expect } from 'vitest';
 import { startCluster, type PgCluster } from './pg-cluster.js';
 import { artifactInfo, describeDatabase, dumpDatabase, quoteIdent, seedDatabase, SEED_DATABASE, type ArtifactInfo, type DatabaseDescription } from './seed.js';
 import { startArtifactServer, type ArtifactRequest, type ArtifactServer } from './artifact-server.js';
 import { fixture } from './fixtures.js';
 import { LoopbackServer } from './loopback-server.js';
 import { runCli, type CliRun, type RunOptions } from './run-cli.js';
+import { expectNoSecretsLeft, leaksIn, needles, type Secrets } from './secret-scan.js';
 
 /** Distinctive secrets, so every output can be searched for them. */
-export const API_TOKEN = 'svc_test_RESTOREPG_apitoken_5d1f0c3b9a7e42';
+export const API_TOKEN = 'svc_test_RESTOREPG_5d1f0c3b9a7e42c08e7d1a2b3c4d5e6f';
 export const LOCK_TOKEN = 'lock_RESTOREPG_locktoken_8b2e6f4a1c9d77';
 /** ':' and '@' need .pgpass escaping and URI encoding: both paths are exercised. */
 export const DSN_PASSWORD = 'Dsn:Pw@RESTOREPG_3c7a91e0';
@@ -119,6 +119,8 @@ export class RestoreHarness {
   coords!: Coordinates;
   /** Every output of every run in this file, for the secret checks. */
   readonly outputs: string[] = [];
+  /** How many of `outputs` earlier cases already scanned. */
+  #scannedOutputs = 0;
   /** Every artifact request of earlier tests (reset() clears the servers' own logs). */
   readonly artifactRequestsSeen: ArtifactRequest[] = [];
   #servers: ArtifactServer[] = [];
@@ -276,12 +278,34 @@ export class RestoreHarness {
   record(...texts: string[]): void {
     for (const text of texts) {
       this.outputs.push(text);
-      expectNoSecrets(text, this.secrets());
+      const leaks = leaksIn(text, this.secretSet());
+      if (leaks.length) throw new Error(`output leaks ${leaks.join(', ')}:\n${text}`);
     }
   }
 
+  /** Every secret string of this file, for tests that search outputs themselves. */
   secrets(): string[] {
-    return [API_TOKEN, LOCK_TOKEN, DSN_PASSWORD, encodeURIComponent(DSN_PASSWORD), ...this.#servers.flatMap((s) => [s.url, s.signature])];
+    return needles(this.secretSet()).map((n) => n.value);
+  }
+
+  /** The secrets of this file, for the scan (test/support/secret-scan.ts). */
+  secretSet(): Secrets {
+    return {
+      tokens: [API_TOKEN],
+      lockTokens: [LOCK_TOKEN, this.coords?.lockToken],
+      presignedUrls: [...this.#servers.map((s) => s.url), this.coords?.presignedS3Url],
+      dsnPasswords: [DSN_PASSWORD],
+    };
+  }
+
+  /**
+   * For afterEach: the case's outputs and everything on disk it could have written to (work dirs,
+   * receipts, TMPDIR, HOME, the shim's log) hold no secret.
+   */
+  async expectNoSecretsLeft(): Promise<void> {
+    const texts = this.outputs.slice(this.#scannedOutputs);
+    this.#scannedOutputs = this.outputs.length;
+    await expectNoSecretsLeft({ texts, paths: [this.scratch] }, this.secretSet());
   }
 
   createRestoreRequests() {
@@ -344,14 +368,6 @@ export class RestoreHarness {
     }
     return { description, schema, rows };
   }
-}
-
-export function expectNoSecrets(text: string, secrets: string[]): void {
-  for (const s of secrets) {
-    if (text.includes(s)) throw new Error(`output leaks a secret (${s.slice(0, 12)}…):\n${text}`);
-  }
-  // The signature query parameter of any presigned URL, known or not.
-  expect(text).not.toMatch(/X-Amz-Signature=/i);
 }
 
 /** A token unlike any other, for idempotency keys and the like. */

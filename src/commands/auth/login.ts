@@ -2,7 +2,7 @@ import { text as readStream } from 'node:stream/consumers';
 import { getProfile } from '../../api/operations/profile.js';
 import { storeToken } from '../../auth/token-store.js';
 import { writeProfile } from '../../config/config-file.js';
-import { ApiError, UsageError } from '../../errors.js';
+import { ApiError, InterruptedError, UsageError } from '../../errors.js';
 import { fields, note } from '../../output/writer.js';
 import type { Session } from '../../session.js';
 import { profileFields } from '../shared/profile-fields.js';
@@ -28,8 +28,8 @@ async function readToken(session: Session, withToken: boolean, baseUrl: string):
   if (withToken) {
     token = await readStream(ctx.stdin);
   } else if (ctx.stdinIsTTY && ctx.stderrIsTTY) {
-    token = await ctx.prompter.secret(`Paste your API token for ${baseUrl} (input is hidden)`);
-    if (token === undefined) throw new UsageError('Login cancelled; nothing was stored.');
+    token = await ctx.prompter.secret(`Paste your API token for ${baseUrl} (input is hidden)`, ctx.signal);
+    if (token === undefined) throw new InterruptedError('Login cancelled; nothing was stored.');
   } else {
     throw new UsageError('No terminal to prompt for the token.', 'Pipe it in instead: printf %s "$TOKEN" | svc auth login --with-token');
   }

@@ -1,0 +1,106 @@
+/**
+ * The one secret scan of the suite (issue 11): after a case, no secret may be in anything it left
+ * behind: stdout, stderr, a receipt, the work dir, TMPDIR. The secrets are the API token (whole,
+ * and the random hex part on its own, which survives a prefix being cut off), lock tokens, presigned
+ * URLs (whole, their query string and their signature) and DSN passwords (plain and URI-encoded).
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export interface Secrets {
+  tokens?: Iterable<string | undefined>;
+  lockTokens?: Iterable<string | undefined>;
+  presignedUrls?: Iterable<string | undefined>;
+  dsnPasswords?: Iterable<string | undefined>;
+  /** Secrets the test cannot know in advance, by their shape (the sandbox's `lk_<hex>` lock tokens). */
+  patterns?: Iterable<RegExp>;
+}
+
+/** Longer files are artifacts or dumps: they hold database contents, never anything svc wrote. */
+const MAX_SCANNED_FILE = 8 * 1024 * 1024;
+
+/** Every string that must not appear, each with what it is (for the failure message only). */
+export function needles(secrets: Secrets): Array<{ what: string; value: string }> {
+  const out: Array<{ what: string; value: string }> = [];
+  const add = (what: string, value: string | undefined) => {
+    if (value && value.length >= 6 && !out.some((n) => n.value === value)) out.push({ what, value });
+  };
+  for (const token of secrets.tokens ?? []) {
+    add('API token', token);
+    // svc_live_<hex>: the hex part alone identifies the token.
+    add('API token (hex part)', /[0-9a-f]{16,}$/i.exec(token ?? '')?.[0]);
+  }
+  for (const lock of secrets.lockTokens ?? []) add('lock token', lock);
+  for (const url of secrets.presignedUrls ?? []) {
+    if (!url) continue;
+    add('presigned URL', url);
+    const parsed = URL.canParse(url) ? new URL(url) : undefined;
+    add('presigned URL query', parsed?.search.slice(1));
+    add('URL signature', parsed?.searchParams.get('X-Amz-Signature') ?? undefined);
+  }
+  for (const pw of secrets.dsnPasswords ?? []) {
+    add('DSN password', pw);
+    add('DSN password (URI-encoded)', pw === undefined ? undefined : encodeURIComponent(pw));
+  }
+  return out;
+}
+
+/** What of `secrets` `text` holds, plus any presigned signature at all (known to the test or not). */
+export function leaksIn(text: string, secrets: Secrets): string[] {
+  const found = needles(secrets)
+    .filter((n) => text.includes(n.value))
+    .map((n) => `${n.what} (${n.value.slice(0, 10)}…)`);
+  if (/X-Amz-Signature=/i.test(text)) found.push('an X-Amz-Signature query parameter');
+  for (const pattern of secrets.patterns ?? []) {
+    const m = pattern.exec(text);
+    if (m) found.push(`${pattern} (${m[0].slice(0, 10)}…)`);
+  }
+  return found;
+}
+
+/** Every regular file under `paths` (files or directories, recursively); missing paths are skipped. */
+async function filesUnder(paths: Iterable<string>): Promise<string[]> {
+  const files: string[] = [];
+  const visit = async (path: string): Promise<void> => {
+    const st = await stat(path).catch(() => undefined);
+    if (!st) return;
+    if (st.isDirectory()) {
+      for (const entry of await readdir(path).catch(() => [] as string[])) await visit(join(path, entry));
+    } else if (st.isFile() && st.size <= MAX_SCANNED_FILE) {
+      files.push(path);
+    }
+  };
+  for (const p of paths) await visit(p);
+  return files;
+}
+
+export interface ScanTarget {
+  /** Outputs: stdout, stderr, prompts, notices. */
+  texts?: Iterable<string>;
+  /** Files and directories: receipts, work dirs, TMPDIR, config dirs. */
+  paths?: Iterable<string>;
+  /** Files under `paths` that hold a secret by design (the credentials file a file login writes). */
+  allowed?: (file: string) => boolean;
+}
+
+/** Every leak, as "where: what"; empty when the case left no secret anywhere. */
+export async function scanForSecrets(target: ScanTarget, secrets: Secrets): Promise<string[]> {
+  const report: string[] = [];
+  let i = 0;
+  for (const text of target.texts ?? []) {
+    i += 1;
+    for (const leak of leaksIn(text, secrets)) report.push(`output #${i}: ${leak}`);
+  }
+  for (const file of await filesUnder(target.paths ?? [])) {
+    if (target.allowed?.(file)) continue;
+    const content = await readFile(file, 'utf8').catch(() => '');
+    for (const leak of leaksIn(content, secrets)) report.push(`${file}: ${leak}`);
+  }
+  return report;
+}
+
+/** Throws with the full report when anything leaked. */
+export async function expectNoSecretsLeft(target: ScanTarget, secrets: Secrets): Promise<void> {
+  const report = await scanForSecrets(target, secrets);
+  if (report.length) throw new Error(`secrets left behind:\n  ${report.join('\n  ')}`);
+}
