@@ -5,13 +5,16 @@
  * the bench run the TypeScript sources (vitest, tsx); nothing here edits emitted text.
  */
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { version } = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
 
-rmSync(`${root}/dist`, { recursive: true, force: true });
+// Built beside dist/ and swapped in at the end: an svc started during a build (a test file, a
+// second terminal) finds the old bundle or the new one, never a half-written or missing one.
+const staging = `dist.build-${process.pid}`;
+rmSync(`${root}/${staging}`, { recursive: true, force: true });
 
 /**
  * commander requires node:child_process at load time (which pulls in node:net), only to spawn
@@ -34,7 +37,7 @@ const lazyChildProcessForCommander = {
 const result = await build({
   absWorkingDir: root,
   entryPoints: { svc: 'src/main.ts' },
-  outdir: 'dist',
+  outdir: staging,
   // Chunks sit two levels below the package root, like src/<dir>/*.ts: import.meta.url-relative
   // paths such as the sandbox's ../../fixtures/ resolve the same from sources and bundle.
   chunkNames: 'chunks/[name]-[hash]',
@@ -57,7 +60,19 @@ const result = await build({
   legalComments: 'none',
   logLevel: 'warning',
   metafile: process.env.SVC_BUNDLE_META === '1',
+}).catch((err) => {
+  rmSync(`${root}/${staging}`, { recursive: true, force: true });
+  throw err;
 });
+
+const retired = `${root}/dist.old-${process.pid}`;
+try {
+  renameSync(`${root}/dist`, retired);
+} catch (err) {
+  if (err.code !== 'ENOENT') throw err;
+}
+renameSync(`${root}/${staging}`, `${root}/dist`);
+rmSync(retired, { recursive: true, force: true });
 
 if (result.metafile) {
   for (const [file, out] of Object.entries(result.metafile.outputs)) {
