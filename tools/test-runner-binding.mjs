@@ -21,5 +21,6 @@ try {
   process.stderr.write(`npm test: vitest's bundler lacks its native binding (an optional dependency that was not installed); adding ${name}@${version} without saving it.\n`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   execFileSync(npm, ['install', '--no-save', '--omit=optional', '--no-audit', '--no-fund', `${name}@${version}`], { stdio: 'inherit' });
-  await import('rolldown');
+  // A fresh process: this one keeps the failed module record.
+  execFileSync(process.execPath, ['--input-type=module', '-e', "await import('rolldown')"], { stdio: 'inherit' });
 }
