@@ -2,6 +2,7 @@ import { run } from './cli.js';
 import type { Context } from './context.js';
 import { exitCodeForSignal } from './exit-codes.js';
 import { exitNote } from './exit-note.js';
+import { closeHungUpStdioAtExit } from './ui/hangup.js';
 import { clackPrompter } from './ui/prompter.js';
 import { sleep } from './ui/sleep.js';
 
@@ -14,12 +15,23 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 /** The process entry: real streams and signals around run(). */
 export async function main(): Promise<void> {
   const interrupt = new AbortController();
+  // A terminal that hung up fails every write with EIO; stderr is where svc would report that, so
+  // it goes unsaid rather than crash the run before it cleaned up (the first access builds the stream).
+  let stderrGuarded = false;
+  const stderr = () => {
+    if (!stderrGuarded) {
+      stderrGuarded = true;
+      process.stderr.on('error', () => {});
+    }
+    return process.stderr;
+  };
+  closeHungUpStdioAtExit();
   const onSignal = (signal: NodeJS.Signals) => {
     // First signal: let the running step clean up (partial files, child processes). Second: leave
     // now; the process 'exit' hook of the restore run still removes its temp dirs.
     if (interrupt.signal.aborted) {
       const note = exitNote();
-      process.stderr.write(`Stopped at once on a second ${signal}${note ? `; the password file and temporary files were removed. ${note}` : '.'}\n`);
+      stderr().write(`Stopped at once on a second ${signal}${note ? `; the password file and temporary files were removed. ${note}` : '.'}\n`);
       process.exit(exitCodeForSignal(signal));
     }
     interrupt.abort(signal);
@@ -34,7 +46,7 @@ export async function main(): Promise<void> {
     stdout: process.stdout,
     // Getters: node builds process.stdin and process.stderr on first access, which most runs never need.
     get stderr() {
-      return process.stderr;
+      return stderr();
     },
     get stdin() {
       return process.stdin;

@@ -37,7 +37,11 @@ export function explainFailure(err: unknown, phase: Phase, plan: RestorePlan, ab
   if (err instanceof InterruptedError || aborted) {
     // The user's own "no" at the confirmation prompt says it all already.
     if (phase === 'preflight' && !aborted) return err;
-    if (phase === 'preflight' || phase === 'createRestore') return new InterruptedError(`Interrupted before the download. ${state}`);
+    if (phase === 'preflight') return new InterruptedError(`Interrupted before the download. ${state}`);
+    // The request was sent: the service may have made the job, which then stays queued.
+    if (phase === 'createRestore') {
+      return new InterruptedError(`Interrupted while the service was creating the restore job; it may exist and stay queued (svc restore get shows it). ${state}`);
+    }
     if (phase === 'download') return new InterruptedError(`Interrupted during the download; the partial artifact was removed. ${state}`);
     // From here on the file on disk was whole and verified.
     const during = phase === 'verify' ? 'before pg_restore started' : phase === 'restore' ? 'while restoring' : 'after pg_restore';

@@ -1,10 +1,10 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { execa, type ResultPromise } from 'execa';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pgSkipReason } from '../support/pg-cluster.js';
 import { ensureBuilt, spawnSvc } from '../support/built-cli.js';
 import { BACKUP_ID, DSN_PASSWORD, processesMentioning, RestoreHarness, waitFor } from '../support/restore-harness.js';
+import { holdLock as holdLockIn, lockWaiter as lockWaiterIn, releaseAll } from '../support/restore-signals.js';
 
 const skip = pgSkipReason();
 if (skip) console.warn(`test/restore-pg/sigint.test.ts skipped: ${skip}`);
@@ -16,7 +16,6 @@ if (skip) console.warn(`test/restore-pg/sigint.test.ts skipped: ${skip}`);
  */
 describe.skipIf(!!skip)('SIGINT during a restore (built CLI as a subprocess)', () => {
   const h = new RestoreHarness();
-  const holders: Array<ResultPromise> = [];
 
   beforeAll(async () => {
     await Promise.all([ensureBuilt(), h.start()]);
@@ -24,53 +23,12 @@ describe.skipIf(!!skip)('SIGINT during a restore (built CLI as a subprocess)', (
   afterAll(() => h.stop());
   beforeEach(() => h.reset());
   afterEach(() => h.expectNoSecretsLeft());
-  afterEach(async () => {
-    for (const holder of holders.splice(0)) {
-      holder.kill('SIGTERM');
-      await holder;
-    }
-  });
+  afterEach(() => releaseAll());
 
   const childEnv = (database: string) => h.env({ SVC_TARGET_DSN: h.dsn(database, true) });
 
-  /**
-   * A psql session in `database` that runs `sql` inside an open transaction and keeps it open
-   * until released (ROLLBACK on stdin) or killed.
-   */
-  async function holdLock(database: string, sql: string, lockedRelation: string): Promise<{ release(): Promise<void> }> {
-    const holder = execa(
-      join(h.cluster.binDir, 'psql'),
-      ['-X', '-q', '-w', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(h.cluster.port), '-U', 'postgres', '-d', database],
-      { env: { PATH: process.env.PATH, PGPASSWORD: DSN_PASSWORD, LC_ALL: 'C' }, extendEnv: false, reject: false, stdin: 'pipe' },
-    );
-    holders.push(holder);
-    holder.stdin!.write(`BEGIN;\n${sql}\n`);
-    await waitFor(`a granted lock on ${lockedRelation} in ${database}`, async () =>
-      (await h.cluster.psql(
-        `SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database
-         WHERE d.datname = '${database}' AND l.granted AND l.mode IN ('AccessExclusiveLock', 'ShareLock')
-           AND l.pid <> pg_backend_pid() AND l.relation = (SELECT oid FROM pg_class WHERE relname = '${lockedRelation}' LIMIT 1)`,
-        database,
-      )) === '1',
-    );
-    return {
-      async release() {
-        holder.stdin!.end('ROLLBACK;\n');
-        const r = await holder;
-        expect(r.exitCode, String(r.stderr)).toBe(0);
-      },
-    };
-  }
-
-  /** Some session in `database` waits for a lock: pg_restore has reached the held object. */
-  const lockWaiter = (database: string) =>
-    waitFor(`pg_restore waiting for a lock in ${database}`, async () =>
-      Number(
-        await h.cluster.psql(
-          `SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE d.datname = '${database}' AND NOT l.granted`,
-        ),
-      ) > 0,
-    );
+  const holdLock = (database: string, sql: string, lockedRelation: string) => holdLockIn(h, database, sql, lockedRelation);
+  const lockWaiter = (database: string) => lockWaiterIn(h, database);
 
   async function expectCleanAfterInterrupt(workDir: string): Promise<void> {
     expect(await readdir(workDir)).toEqual([]);

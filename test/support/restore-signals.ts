@@ -1,0 +1,125 @@
+/**
+ * Ways to catch a real restore run in a given phase, for the signal tests: a lock another session
+ * holds (pg_restore, ANALYZE or the object check waits for it), a psql PATH shim that stops at a
+ * chosen script until the test lets it go on, and a TCP server that accepts and never answers (psql
+ * hangs in preflight). Every helper here cleans up in releaseAll(), for afterEach.
+ */
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { execa, type ResultPromise } from 'execa';
+import { DSN_PASSWORD, waitFor, type RestoreHarness } from './restore-harness.js';
+
+const holders = new Set<ResultPromise>();
+const servers = new Set<{ server: Server; sockets: Set<Socket> }>();
+
+/** For afterEach: ends every lock holder and black-hole server a test left behind. */
+export async function releaseAll(): Promise<void> {
+  for (const holder of holders) holder.kill('SIGTERM');
+  await Promise.allSettled([...holders]);
+  holders.clear();
+  for (const { server, sockets } of servers) {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+  servers.clear();
+}
+
+/**
+ * A psql session in `database` that runs `sql` inside an open transaction and keeps it open until
+ * released (ROLLBACK on stdin) or killed. Resolves once the lock on `lockedRelation` (a table name,
+ * or `pg_catalog.<name>` for a catalog) is granted.
+ */
+export async function holdLock(h: RestoreHarness, database: string, sql: string, lockedRelation: string): Promise<{ release(): Promise<void> }> {
+  const holder = execa(
+    join(h.cluster.binDir, 'psql'),
+    ['-X', '-q', '-w', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(h.cluster.port), '-U', 'postgres', '-d', database],
+    { env: { PATH: process.env.PATH, PGPASSWORD: DSN_PASSWORD, LC_ALL: 'C' }, extendEnv: false, reject: false, stdin: 'pipe' },
+  );
+  holders.add(holder);
+  holder.stdin!.write(`BEGIN;\n${sql}\n`);
+  // A catalog's oid is the same in every database: checked from `postgres`, which the lock cannot block.
+  const granted = lockedRelation.startsWith('pg_catalog.')
+    ? () =>
+        h.cluster.psql(
+          `SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+           WHERE d.datname = '${database}' AND l.granted AND l.mode = 'AccessExclusiveLock' AND l.relation = '${lockedRelation}'::regclass`,
+        )
+    : () =>
+        h.cluster.psql(
+          `SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+           WHERE d.datname = '${database}' AND l.granted AND l.mode IN ('AccessExclusiveLock', 'ShareLock')
+             AND l.pid <> pg_backend_pid() AND l.relation = (SELECT oid FROM pg_class WHERE relname = '${lockedRelation}' LIMIT 1)`,
+          database,
+        );
+  await waitFor(`a granted lock on ${lockedRelation} in ${database}`, async () => (await granted()) === '1' || undefined);
+  return {
+    async release() {
+      holder.stdin!.end('ROLLBACK;\n');
+      await holder;
+      holders.delete(holder);
+    },
+  };
+}
+
+/** Some session in `database` waits for a lock: the step under test has reached the held object. */
+export function lockWaiter(h: RestoreHarness, database: string): Promise<true> {
+  return waitFor(`a session waiting for a lock in ${database}`, async () =>
+    Number(
+      await h.cluster.psql(`SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE d.datname = '${database}' AND NOT l.granted`),
+    ) > 0 || undefined,
+  );
+}
+
+/**
+ * A `psql` PATH shim that stops before running the first script containing `when` and waits for
+ * go() (then becomes the real psql: exec, same pid, so svc's SIGINT reaches it); a signal while it
+ * waits ends it, as it would end a psql waiting for the server. Put `env.PATH` first on svc's PATH.
+ */
+export async function psqlGate(h: RestoreHarness, when: string): Promise<{ env: Record<string, string>; reached(): Promise<true>; go(): Promise<void> }> {
+  const dir = await mkdtemp(join(h.scratch, 'psql-gate-'));
+  const bin = join(dir, 'bin');
+  await mkdir(bin);
+  const real = join(h.cluster.binDir, 'psql');
+  await writeFile(
+    join(bin, 'psql'),
+    [
+      '#!/bin/sh',
+      `[ "$1" = "--version" ] && exec ${real} "$@"`,
+      // svc feeds every script on stdin; none holds a secret (the password is in the PGPASSFILE).
+      `script="${dir}/script.$$"`,
+      'cat > "$script"',
+      `if grep -qF -- '${when.replaceAll("'", "'\\''")}' "$script" && mkdir '${dir}/reached' 2>/dev/null; then`,
+      `  trap 'exit 130' INT TERM HUP`,
+      `  while [ ! -e '${dir}/go' ]; do sleep 0.05; done`,
+      'fi',
+      `exec ${real} "$@" < "$script"`,
+      '',
+    ].join('\n'),
+  );
+  await chmod(join(bin, 'psql'), 0o755);
+  return {
+    env: { PATH: `${bin}:${h.env().PATH}` },
+    reached: () => waitFor(`psql reaching a script with ${when}`, () => existsSync(join(dir, 'reached')) || undefined),
+    go: () => writeFile(join(dir, 'go'), ''),
+  };
+}
+
+/** A TCP server on 127.0.0.1 that accepts connections and never says a word: psql waits in its start-up. */
+export async function blackHole(): Promise<{ port: number; accepted(): Promise<true>; open(): number }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    // Read (and drop) what psql sends, so its closing the connection is seen.
+    socket.resume();
+    socket.on('close', () => sockets.delete(socket));
+  });
+  let count = 0;
+  server.on('connection', () => (count += 1));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.add({ server, sockets });
+  const { port } = server.address() as { port: number };
+  return { port, accepted: () => waitFor('a connection to the black-hole server', () => count > 0 || undefined), open: () => sockets.size };
+}
