@@ -55,8 +55,11 @@ function safeJson(text: string): unknown {
   }
 }
 
-/** A header value must not carry CR, LF or other controls: it would end the header early or be refused. */
-const CONTROL = /[\x00-\x1f\x7f]/;
+/**
+ * A header value must not carry CR, LF or other controls (C0, DEL, C1: cli-contract 6): it would
+ * end the header early, be refused, or (C1, which undici sends as a Latin-1 byte) reach the service.
+ */
+const CONTROL = /[\x00-\x1f\x7f-\x9f]/;
 
 /** The one HTTP client: auth, timeouts, bounded bodies, retries with Retry-After, idempotency keys, request ids, validation. */
 export class ApiClient {

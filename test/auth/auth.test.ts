@@ -127,6 +127,20 @@ describe('auth login --with-token', () => {
     expect(existsSync(configFile())).toBe(false);
   });
 
+  // Issue 11: C1 controls (which undici would send as Latin-1 bytes) are control characters too.
+  it.each([
+    ['ESC [2J', `${TOKENS.login}\u001b[2J`],
+    ['a C1 control (CSI)', `${TOKENS.login}\u009b`],
+    ['CR LF inside it', `${TOKENS.login.slice(0, 12)}\r\n${TOKENS.login.slice(12)}`],
+  ])('a token with %s is refused before it is sent or stored (exit 2)', async (_what, token) => {
+    const r = await login({ token, keytar: null });
+
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('The token contains spaces or control characters');
+    expect(server.exchanges).toEqual([]);
+    expect(existsSync(credentialsFile())).toBe(false);
+  });
+
   it('without a keychain, stores the token in a 0600 credentials file and says so on stderr', async () => {
     const r = await login({ token: `${TOKENS.login}\n`, keytar: null });
 

@@ -4,7 +4,7 @@
  * XDG_CONFIG_HOME only, no silent overwrite of a corrupt file, a warning for readable credentials)
  * and writes that concurrent processes cannot lose.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { FakeKeychain } from '../support/fake-keychain.js';
 import { fixture } from '../support/fixtures.js';
 import { json, LoopbackServer } from '../support/loopback-server.js';
 import { runCli, type CliRun } from '../support/run-cli.js';
+import { expectNoSecretsLeft } from '../support/secret-scan.js';
 
 const TOKENS = { prod: 'svc_live_70726f64000000000000000000000001', staging: 'svc_live_7374616700000000000000000000002' };
 const REVOKED = 'svc_live_7265766f6b6564000000000000000003';
@@ -157,18 +158,33 @@ describe('concurrent logins (real processes)', () => {
     cleanupBuiltCli();
   });
 
-  it('8 parallel logins to 8 base URLs leave 8 usable logins (config and credentials writes are locked)', async () => {
-    const env = cleanEnv({ HOME: home });
-    const runs = await Promise.all(
-      servers.map((s, i) => spawnSvc(['auth', 'login', '--with-token', '--profile', `p${i}`, '--base-url', s.baseUrl], { env, input: tokens[i] })),
-    );
-    for (const r of runs) expect(r.exitCode, String(r.stderr)).toBe(0);
-    const config = JSON.parse(readFileSync(join(home, '.config', 'svc', 'config.json'), 'utf8'));
-    expect(Object.keys(config.profiles).sort()).toEqual(servers.map((_, i) => `p${i}`).sort());
-    const credentials = JSON.parse(readFileSync(join(home, '.config', 'svc', 'credentials.json'), 'utf8'));
-    expect(Object.keys(credentials.tokens)).toHaveLength(8);
-    const checks = await Promise.all(servers.map((_, i) => spawnSvc(['profile', '--json', '--profile', `p${i}`], { env })));
-    checks.forEach((r, i) => expect(JSON.parse(String(r.stdout)).profile.apiKeyId).toBe(`key_n${i}`));
-    for (const r of [...runs, ...checks]) for (const t of tokens) expect(String(r.stdout) + String(r.stderr)).not.toContain(t);
+  // Issue 11, defect 8: without the lock, read-modify-write of config.json and credentials.json by
+  // 8 processes at once loses updates; several rounds make a lost update all but certain.
+  it('8 parallel logins to 8 base URLs, 3 rounds: every token in the 0600 credentials file, every profile in config.json', async () => {
+    for (let round = 1; round <= 3; round++) {
+      // One HOME for the 8 processes of a round; no keychain (SVC_KEYCHAIN=file as well as the failing D-Bus address).
+      const env = cleanEnv({ SVC_KEYCHAIN: 'file' });
+      const dir = join(env.XDG_CONFIG_HOME!, 'svc');
+      const runs = await Promise.all(
+        servers.map((s, i) => spawnSvc(['auth', 'login', '--with-token', '--profile', `p${i}`, '--base-url', s.baseUrl], { env, input: tokens[i] })),
+      );
+      runs.forEach((r, i) => expect(r.exitCode, `round ${round}, login ${i}: ${String(r.stderr)}`).toBe(0));
+
+      const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+      expect(config, `round ${round}`).toEqual({ profiles: Object.fromEntries(servers.map((s, i) => [`p${i}`, { baseUrl: s.baseUrl }])) });
+      const credentials = JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8'));
+      expect(credentials, `round ${round}`).toEqual({ tokens: Object.fromEntries(servers.map((s, i) => [`p${i}@${s.baseUrl}`, tokens[i]])) });
+      expect(statSync(join(dir, 'credentials.json')).mode & 0o777).toBe(0o600);
+      expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+      // No lock or temp file left behind.
+      expect(readdirSync(dir).sort()).toEqual(['config.json', 'credentials.json']);
+
+      const checks = round === 3 ? await Promise.all(servers.map((_, i) => spawnSvc(['profile', '--json', '--profile', `p${i}`], { env }))) : [];
+      checks.forEach((r, i) => expect(JSON.parse(String(r.stdout)).profile.apiKeyId).toBe(`key_n${i}`));
+      await expectNoSecretsLeft(
+        { texts: [...runs, ...checks].flatMap((r) => [String(r.stdout), String(r.stderr)]), paths: [env.HOME!, env.TMPDIR!], allowed: (f) => f === join(dir, 'credentials.json') },
+        { tokens },
+      );
+    }
   }, 120_000);
 });

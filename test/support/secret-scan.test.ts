@@ -36,4 +36,6 @@ it('searches files in nested directories, skips allowed files, and reports clean
   const report = await scanForSecrets({ paths: [root, join(root, 'missing')], allowed: (f) => f.endsWith('credentials.json') }, secrets);
   expect(report).toEqual([`${join(root, 'work', 'svc-pgpass-x', 'pgpass')}: DSN password (p@ss:word…)`]);
   expect(await scanForSecrets({ texts: ['all clear'], paths: [join(root, 'receipt.json')] }, secrets)).toEqual([]);
+  // A signature svc replaced is no signature.
+  expect(await scanForSecrets({ texts: ['?X-Amz-Date=20261123T000000Z&X-Amz-Signature=[redacted]'] }, secrets)).toEqual([]);
 });

@@ -50,7 +50,8 @@ export function leaksIn(text: string, secrets: Secrets): string[] {
   const found = needles(secrets)
     .filter((n) => text.includes(n.value))
     .map((n) => `${n.what} (${n.value.slice(0, 10)}…)`);
-  if (/X-Amz-Signature=/i.test(text)) found.push('an X-Amz-Signature query parameter');
+  // Any signature at all, known to the test or not; one svc replaced with [redacted] is none.
+  if (/X-Amz-Signature=(?!\[redacted\])/i.test(text)) found.push('an X-Amz-Signature query parameter');
   for (const pattern of secrets.patterns ?? []) {
     const m = pattern.exec(text);
     if (m) found.push(`${pattern} (${m[0].slice(0, 10)}…)`);

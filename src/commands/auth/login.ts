@@ -36,7 +36,7 @@ async function readToken(session: Session, withToken: boolean, baseUrl: string):
   // A trailing newline from `echo` or a file is not part of the token; anything else is kept and checked.
   token = token.replace(/\r?\n$/, '').trim();
   if (!token) throw new UsageError('The token is empty; nothing was stored.');
-  if (/[\s\x00-\x1f\x7f]/.test(token)) throw new UsageError('The token contains spaces or control characters; paste exactly the token shown when it was issued. Nothing was stored.');
+  if (/[\s\x00-\x1f\x7f-\x9f]/.test(token)) throw new UsageError('The token contains spaces or control characters; paste exactly the token shown when it was issued. Nothing was stored.');
   return token;
 }
 

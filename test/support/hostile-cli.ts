@@ -1,0 +1,51 @@
+/**
+ * The built CLI against the hostile service (./hostile-server.ts), as every hostile suite runs it:
+ * one server per test file, and runs that must end by themselves and leave no secret behind.
+ */
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { cleanEnv, cleanupBuiltCli, ensureBuilt, spawnSvc } from './built-cli.js';
+import { HostileServer } from './hostile-server.js';
+import { measurePeakRss } from './peak-rss.js';
+import { expectNoSecretsLeft, type Secrets } from './secret-scan.js';
+
+/** A hostile server for this file (or describe block): started once, its routes reset after each case. */
+export function hostileService(): HostileServer {
+  const hostile = new HostileServer();
+  beforeAll(async () => {
+    await ensureBuilt();
+    await hostile.start();
+  }, 180_000);
+  afterEach(() => hostile.reset());
+  afterAll(async () => {
+    await hostile.stop();
+    cleanupBuiltCli();
+  });
+  return hostile;
+}
+
+export interface HostileRun {
+  code: number | undefined;
+  stdout: string;
+  stderr: string;
+  /** With `rss`: the child's peak RSS in MiB. */
+  peakMiB?: number;
+}
+
+/**
+ * `svc ...args` with `token` against `hostile`. The spawn timeout is a hang detector, not a speed
+ * test. Its stdout, stderr, HOME and TMPDIR are searched for the token and `secrets`.
+ */
+export async function svcAgainst(
+  hostile: HostileServer,
+  token: string,
+  args: string[],
+  opts: { timeoutMs?: number; rss?: boolean; secrets?: Secrets } = {},
+): Promise<HostileRun> {
+  const env = cleanEnv({ SVC_API_KEY: token, SVC_BASE_URL: hostile.baseUrl });
+  const rss = opts.rss ? measurePeakRss(env) : undefined;
+  const r = await spawnSvc(args, { env: rss?.env ?? env, timeoutMs: opts.timeoutMs ?? 60_000 });
+  expect(r.timedOut, `svc ${args.join(' ')} did not end`).toBe(false);
+  const [stdout, stderr] = [String(r.stdout), String(r.stderr)];
+  await expectNoSecretsLeft({ texts: [stdout, stderr], paths: [env.HOME!, env.TMPDIR!] }, { ...opts.secrets, tokens: [token, ...(opts.secrets?.tokens ?? [])] });
+  return { code: r.exitCode, stdout, stderr, peakMiB: rss?.mib() };
+}
