@@ -1,14 +1,15 @@
 /**
- * Row 5: `svc databases list --all --json` over 100 pages (20 databases each) against curl fetching
+ * Row 6: `svc databases list --all --json` over 100 pages (20 databases each) against curl fetching
  * the same 100 URLs on one keep-alive connection (several URLs on one curl command line share a
  * connection). The server counts TCP connections, so a client that opened more than one fails the
  * row. Interleaved rounds; medians. The server answers from memory with no artificial latency, so
  * the row is the worst case for svc: node's start-up and the per-page validation are all there is.
  */
 import { fileURLToPath } from 'node:url';
-import { fmtMs, median, NODE, requireTools, rounds, startServers, SVC, tempDir, timed } from './lib/common.mjs';
+import { directEnv, fmtMs, median, NODE, requireTools, rounds, startServers, SVC, tempDir, timed } from './lib/common.mjs';
 import { timeRow } from './lib/rows.mjs';
 import { standalone } from './lib/standalone.mjs';
+import { CA_NOTE, startupEnv } from './startup.mjs';
 
 const PAGES = 100;
 
@@ -16,7 +17,8 @@ export async function run({ quick, log }) {
   requireTools(['curl']);
   const home = tempDir();
   const servers = await startServers(home, { pages: PAGES, pageSize: 20 });
-  const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: home, NO_COLOR: '1', SVC_BASE_URL: servers.base, SVC_API_KEY: 'svc_bench_token' };
+  // As the start-up rows: NODE_EXTRA_CA_CERTS unset, or every svc start would pay for parsing it and curl not.
+  const env = directEnv(startupEnv(home, { SVC_BASE_URL: servers.base, SVC_API_KEY: 'svc_bench_token' }));
   const urls = Array.from({ length: PAGES }, (_, i) => `${servers.base}/api/v1/databases${i ? `?cursor=page_${i}` : ''}`);
   const curlArgs = ['-sS', '--fail', '-H', 'authorization: Bearer svc_bench_token', '-H', 'accept: application/json', ...urls];
   const svcArgs = [SVC, 'databases', 'list', '--all', '--json'];
@@ -51,7 +53,7 @@ export async function run({ quick, log }) {
       median(t.curl),
       1.5,
       fmtMs,
-      `baseline curl, same ${PAGES} URLs (20 items each), one connection each (checked); ${n} runs. ` +
+      `baseline curl, same ${PAGES} URLs (20 items each), one connection each (checked); ${CA_NOTE}; ${n} runs. ` +
         `Per extra page: svc ${perPage(t.svc, t.svc1).toFixed(2)} ms, curl ${perPage(t.curl, t.curl1).toFixed(2)} ms; ` +
         `one page: svc ${fmtMs(median(t.svc1))}, curl ${fmtMs(median(t.curl1))}; node -e 0 alone ${fmtMs(median(t.node))}`,
     ),

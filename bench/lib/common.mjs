@@ -1,14 +1,15 @@
 /** Shared bench helpers: paths, temp files and cleanup, timing, peak RSS, fixture files. */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const SVC = join(ROOT, 'bin', 'svc');
+/** The built CLI as `npm run build` left it: see SVC. */
+export const BUILT_SVC = join(ROOT, 'bin', 'svc');
 export const NODE = process.execPath;
 /** Node flags for a child that imports TypeScript sources (src/, test/support/): they run under tsx. */
 export const TSX = ['--import', 'tsx'];
@@ -49,6 +50,43 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     cleanupAll().finally(() => process.exit(130));
   });
 }
+
+// ---------------------------------------------------------------------------------------------
+// The svc the bench times: a copy of the built CLI (bin/svc, dist/, package.json, fixtures/) taken
+// when the bench starts, in .bench-tmp/svc-<pid>/ inside the repository (so node_modules still
+// resolves), removed when the process exits. Other work on this machine may rebuild dist/ while the
+// bench runs; the copy keeps every row on the one bundle the bench started with.
+
+function snapshotSvc() {
+  if (!existsSync(join(ROOT, 'dist', 'svc.mjs'))) return undefined;
+  const dir = join(ROOT, '.bench-tmp', `svc-${process.pid}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const part of ['bin', 'dist', 'fixtures', 'package.json']) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
+  process.on('exit', () => {
+    rmSync(dir, { recursive: true, force: true });
+    try {
+      rmdirSync(join(ROOT, '.bench-tmp')); // only when empty: another bench may be using it
+    } catch {
+      // Not empty, or gone.
+    }
+  });
+  return join(dir, 'bin', 'svc');
+}
+
+/** bin/svc of the copy; BUILT_SVC itself when there is no build (requireBuilt() then says so). */
+export const SVC = snapshotSvc() ?? BUILT_SVC;
+
+export function requireBuilt() {
+  if (SVC === BUILT_SVC) throw new Error('dist/svc.mjs is missing: run npm run build first (npm run bench does)');
+}
+
+/** process.env without proxy settings: the bench's servers are on loopback, and curl and svc must reach them directly. */
+export function directEnv(env = process.env) {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !/^(https?|all|no)_proxy$/i.test(k)));
+}
+
+// ---------------------------------------------------------------------------------------------
 
 /** A fresh private temp dir, removed at cleanup. */
 export function tempDir(prefix = 'svc-bench-') {

@@ -21,3 +21,8 @@ export function timeRow(what, figureMs, baselineMs, maxRatio, fmt, note) {
     note,
   });
 }
+
+/** A row that could not be measured: printed as skipped, with the reason in its note (it fails the bench). */
+export function notRunRow(what, reason) {
+  return row({ what: `${what} (not run)`, figure: '-', baseline: '-', ratio: '-', targetText: '-', pass: undefined, note: reason });
+}

@@ -27,6 +27,11 @@ export interface StartSandboxOptions {
   onInternalError?: (message: string) => void;
   /** Serve HTTPS with this PEM certificate chain and key (for trying private CAs and NODE_EXTRA_CA_CERTS). */
   tls?: { cert: string | Buffer; key: string | Buffer };
+  /**
+   * The origin presigned artifact URLs name, asked at each createRestore: something in front of the
+   * sandbox (the bench's long-link proxy). Undefined: the sandbox's own.
+   */
+  artifactOrigin?: () => string | undefined;
 }
 
 export interface SandboxTokenInfo {
@@ -61,7 +66,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
   let baseUrl = '';
   const app = new SandboxApp(data, {
     now,
-    baseUrl: () => baseUrl,
+    baseUrl: () => opts.artifactOrigin?.() ?? baseUrl,
     onRequest: opts.onRequest,
     onInternalError: opts.onInternalError,
   });

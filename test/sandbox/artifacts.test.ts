@@ -96,3 +96,22 @@ describe('the presigned artifact URL', () => {
     expect(res.statusCode).toBe(405);
   });
 });
+
+describe('artifactOrigin: something in front of the sandbox (the bench long-link proxy)', () => {
+  it('presigned URLs name that origin from the moment it is set; the path and signature still serve the artifact', async () => {
+    let origin: string | undefined;
+    const fronted = await startTestSandbox({ artifactOrigin: () => origin });
+    try {
+      const before = (await raw(fronted, 'POST', api('/restores'), { body: restoreBody('bj_0007') })).json.execution.presignedS3Url as string;
+      expect(before.startsWith(`${fronted.baseUrl}/`)).toBe(true);
+      origin = 'http://127.0.0.1:9';
+      const after = (await raw(fronted, 'POST', api('/restores'), { body: restoreBody('bj_0007') })).json.execution.presignedS3Url as string;
+      expect(after.startsWith('http://127.0.0.1:9/')).toBe(true);
+      // What a proxy in front would forward: the same path and query, to the sandbox itself.
+      const res = await download(after.replace('http://127.0.0.1:9', fronted.baseUrl), { range: 'bytes=0-4' });
+      expect(res.body.toString('latin1')).toBe('PGDMP');
+    } finally {
+      await fronted.stop();
+    }
+  });
+});
