@@ -1,5 +1,11 @@
+import { availableParallelism } from 'node:os';
 import type { RestoreMode } from '../api/schemas/restores.js';
 import type { Target } from './target.js';
+
+/** pg_restore --jobs (and ANALYZE's connections) when not given: the CPUs, at most 4. */
+export function defaultJobs(): number {
+  return Math.min(availableParallelism(), 4);
+}
 
 /** What one restore run is asked to do: built by `restore create` / `restore run` from their options. */
 export interface RestorePlan {

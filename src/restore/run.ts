@@ -13,7 +13,7 @@ import { explainFailure, targetStateAfter } from './failure.js';
 import { analyzeTarget, archiveObjects, checkTarget } from './inventory.js';
 import { pgRestoreArgs, runPgRestore } from './pg-restore.js';
 import { PhaseClock } from './phase-clock.js';
-import type { Phase, RestorePlan } from './plan.js';
+import { defaultJobs, type Phase, type RestorePlan } from './plan.js';
 import { preflight, type PreflightResult } from './preflight.js';
 import { buildReceipt, writeReceipt, type Receipt, type ReceiptFacts } from './receipt.js';
 import { RunScope } from './scope.js';
@@ -157,7 +157,8 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
 
     if (plan.analyze) {
       clock.enter('analyze');
-      await analyzeTarget(plan.target.database, pgEnv, scrubber, signal);
+      // After the restore, even an atomic one, the tables can be analysed in parallel.
+      await analyzeTarget(plan.target.database, plan.atomic ? defaultJobs() : plan.jobs, pgEnv, scrubber, signal);
     }
     clock.enter('check');
     const objects = await archiveObjects(artifact.path, deps.env, scrubber);

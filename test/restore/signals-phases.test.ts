@@ -125,9 +125,9 @@ describe.skipIf(!!skip)('a signal in each phase of a restore (built CLI as a sub
         },
       };
     },
-    /** pg_restore is done; ANALYZE waits for a lock on orders. */
+    /** pg_restore is done; the ANALYZE of orders (one of the parallel ones) waits for a lock on it. */
     async analyze(db) {
-      const gate = await psqlGate(h, 'ANALYZE;');
+      const gate = await psqlGate(h, 'ANALYZE public.orders');
       let lock: { release(): Promise<void> } | undefined;
       return {
         env: h.env({ SVC_TARGET_DSN: h.dsn(db, true), ...gate.env }),

@@ -125,11 +125,17 @@ export class RestoreHarness {
   readonly artifactRequestsSeen: ArtifactRequest[] = [];
   #servers: ArtifactServer[] = [];
   #savedTmpdir: { value: string | undefined } | undefined;
+  readonly #settings: Record<string, string>;
+
+  /** `settings`: server settings of the cluster, e.g. `{ autovacuum: 'off' }` where statistics are asserted. */
+  constructor(opts: { settings?: Record<string, string> } = {}) {
+    this.#settings = opts.settings ?? {};
+  }
 
   async start(): Promise<this> {
     // Scratch first, under the real temp dir: the cluster's own dir must stay reachable for the postgres user.
     this.scratch = await mkdtemp(join(tmpdir(), 'svc-restorepg-'));
-    this.cluster = await startCluster({ password: DSN_PASSWORD });
+    this.cluster = await startCluster({ password: DSN_PASSWORD, settings: this.#settings });
     this.realPgRestore = join(this.cluster.binDir, 'pg_restore');
     await seedDatabase(this.cluster, SOURCE_DB);
     this.dumpPath = join(this.scratch, 'acme-orders.pgdump');
@@ -160,6 +166,13 @@ export class RestoreHarness {
         `printf 'cmdline: %s\\n' "$(tr '\\0' ' ' < /proc/$$/cmdline)" >> '${this.shimLog}'`,
         // Where the password came from: a PGPASSFILE (path and mode) or PGPASSWORD; never the values.
         `printf 'pgpass: %s %s %s\\n' "\${PGPASSFILE:-none}" "$([ -n "$PGPASSFILE" ] && stat -c %a "$PGPASSFILE")" "\${PGPASSWORD:+PGPASSWORD-set}" >> '${this.shimLog}'`,
+        // SVC_TEST_OMIT: restore from the archive's listing without the entries matching this
+        // pattern (pg_restore -L): a restore that "succeeds" with an object missing.
+        'if [ -n "$SVC_TEST_OMIT" ]; then',
+        '  for archive; do :; done',
+        `  ${this.realPgRestore} -l "$archive" | grep -v -- "$SVC_TEST_OMIT" > '${join(this.scratch, 'omit.list')}'`,
+        `  exec ${this.realPgRestore} -L '${join(this.scratch, 'omit.list')}' "$@"`,
+        'fi',
         // SVC_TEST_SLOW_SIGINT: a pg_restore slow to stop, which gets SIGINT only 2 s after us.
         'if [ -n "$SVC_TEST_SLOW_SIGINT" ]; then',
         `  trap 'sleep 2; kill -INT "$child" 2>/dev/null' INT`,

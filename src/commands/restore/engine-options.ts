@@ -1,8 +1,8 @@
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import type { RestoreMode } from '../../api/schemas/restores.js';
 import { UsageError } from '../../errors.js';
-import type { RestorePlan } from '../../restore/plan.js';
+import { defaultJobs, type RestorePlan } from '../../restore/plan.js';
 import type { RestoreDeps } from '../../restore/run.js';
 import { parseTarget, PROTECTED_DATABASES, type Target } from '../../restore/target.js';
 import type { Session } from '../../session.js';
@@ -41,7 +41,6 @@ export interface EngineOptions {
   receiptPath: string | undefined;
 }
 
-const DEFAULT_MAX_JOBS = 4;
 const DEFAULT_CONNECTIONS = 8;
 export const MAX_CONNECTIONS = 16;
 
@@ -76,7 +75,7 @@ export function restorePlan(opts: EngineOptions, mode: RestoreMode, session: Ses
   return {
     target: opts.target,
     mode,
-    jobs: atomic ? 1 : (opts.jobs ?? Math.min(availableParallelism(), DEFAULT_MAX_JOBS)),
+    jobs: atomic ? 1 : (opts.jobs ?? defaultJobs()),
     atomic,
     workDir: opts.workDir,
     keepArtifact: opts.keepArtifact,
