@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { ERROR_BODY_LIMIT, readBounded } from '../api/body.js';
-import { statusVerdict } from '../api/retry.js';
+import { statusVerdict, type Attempt } from '../api/retry.js';
 import { networkErrorCode, type Transport } from '../api/undici.js';
 import { CliError, IntegrityError, InterruptedError } from '../errors.js';
 
@@ -27,6 +27,35 @@ export class Transient extends Error {
     readonly retryAfterMs?: number,
   ) {
     super(message);
+  }
+}
+
+/**
+ * One resumable attempt as withRetries sees it: a Transient failure may be retried, and one that moved
+ * the position forward earns the retry budget back (a flaky link that keeps moving is not a dead one).
+ * `onFailure` keeps the message for the next attempt's "resuming" notice.
+ */
+export async function resumableAttempt(
+  signal: AbortSignal,
+  moved: () => boolean,
+  what: string,
+  onFailure: (message: string) => void,
+  attempt: () => Promise<void>,
+): Promise<Attempt<void>> {
+  try {
+    await attempt();
+    return { ok: true, value: undefined };
+  } catch (err) {
+    if (!(err instanceof Transient)) throw err;
+    if (signal.aborted) throw new InterruptedError();
+    onFailure(err.message);
+    return {
+      ok: false,
+      retryable: true,
+      retryAfterMs: err.retryAfterMs,
+      progressed: moved(),
+      error: new IntegrityError(`The artifact download failed for good${what}: ${err.message}.`, undefined, 'artifact_download_failed'),
+    };
   }
 }
 

@@ -1,7 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { withRetries } from '../api/retry.js';
-import { IntegrityError, InterruptedError } from '../errors.js';
-import { discard, get, header, parseContentRange, pump, rejectStatus, Transient, type Response } from './artifact-http.js';
+import { IntegrityError } from '../errors.js';
+import { discard, get, header, parseContentRange, pump, rejectStatus, resumableAttempt, Transient, type Response } from './artifact-http.js';
 import type { Job, Received } from './download.js';
 
 /**
@@ -19,22 +19,7 @@ export async function downloadOneStream(job: Job, first?: Response): Promise<Rec
     if (n > 0 && before > 0) job.onNotice(`Download interrupted (${lastFailure}); resuming at byte ${before} of ${total}.`);
     const res = given;
     given = undefined;
-    try {
-      await attempt(job, state, res);
-      return { ok: true, value: undefined };
-    } catch (err) {
-      if (!(err instanceof Transient)) throw err;
-      if (job.signal.aborted) throw new InterruptedError();
-      lastFailure = err.message;
-      return {
-        ok: false,
-        retryable: true,
-        retryAfterMs: err.retryAfterMs,
-        // Progress earns the retry budget back: a flaky link that keeps moving is not a dead one.
-        progressed: state.pos > before,
-        error: new IntegrityError(`The artifact download failed for good: ${err.message}.`, undefined, 'artifact_download_failed'),
-      };
-    }
+    return resumableAttempt(job.signal, () => state.pos > before, '', (m) => (lastFailure = m), () => attempt(job, state, res));
   });
   return { bytes: state.pos, sha256: state.hash.digest('hex') };
 }

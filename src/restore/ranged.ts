@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { withRetries } from '../api/retry.js';
 import { IntegrityError, InterruptedError } from '../errors.js';
-import { discard, get, header, parseContentRange, pump, rejectStatus, Transient, type Response } from './artifact-http.js';
+import { discard, get, header, parseContentRange, pump, rejectStatus, resumableAttempt, Transient, type Response } from './artifact-http.js';
 import type { Job, Received } from './download.js';
 import { PrefixHasher, type Mark, type Span } from './prefix-hasher.js';
 
@@ -124,22 +124,13 @@ class RangedDownload {
     await withRetries({ ...this.job.policy, signal: this.#signal }, async (n) => {
       const before = state.pos;
       if (n > 0) this.job.onNotice(`Download of ${label} interrupted (${lastFailure}); resuming at byte ${before} of ${this.job.total}.`);
-      try {
-        await this.#attempt(i, state);
-        return { ok: true, value: undefined };
-      } catch (err) {
-        if (!(err instanceof Transient)) throw err;
-        if (this.#signal.aborted) throw new InterruptedError();
-        lastFailure = err.message;
-        return {
-          ok: false,
-          retryable: true,
-          retryAfterMs: err.retryAfterMs,
-          // A part that moved forward earns its retry budget back.
-          progressed: state.pos > before,
-          error: new IntegrityError(`The artifact download failed for good (${label}): ${err.message}.`, undefined, 'artifact_download_failed'),
-        };
-      }
+      return resumableAttempt(
+        this.#signal,
+        () => state.pos > before,
+        ` (${label})`,
+        (m) => (lastFailure = m),
+        () => this.#attempt(i, state),
+      );
     });
     await this.#hasher.complete(i);
   }

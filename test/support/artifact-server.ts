@@ -86,6 +86,18 @@ function sendXml(req: IncomingMessage, res: ServerResponse, status: number, body
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
+/** The query string of an S3 presigned URL (SigV4) carrying `signature`: what the scrubber must hide. */
+export function presignedQuery(signature: string): string {
+  return new URLSearchParams({
+    'X-Amz-Algorithm': 'AWS4-HMAC-SHA256',
+    'X-Amz-Credential': 'AKIAIOSFODNN7EXAMPLE/20261121/us-east-1/s3/aws4_request',
+    'X-Amz-Date': '20261121T120000Z',
+    'X-Amz-Expires': '900',
+    'X-Amz-SignedHeaders': 'host',
+    'X-Amz-Signature': signature,
+  }).toString();
+}
+
 /**
  * A loopback stand-in for S3 serving one file at a presigned-style URL, built on serveFile, that
  * records every request and can misbehave on demand (see ArtifactServerMode).
@@ -94,14 +106,7 @@ export async function startArtifactServer(filePath: string, opts: { name?: strin
   const name = opts.name ?? basename(filePath);
   const path = `/artifacts/${encodeURIComponent(name)}`;
   const signature = randomBytes(32).toString('hex');
-  const query = new URLSearchParams({
-    'X-Amz-Algorithm': 'AWS4-HMAC-SHA256',
-    'X-Amz-Credential': 'AKIAIOSFODNN7EXAMPLE/20261121/us-east-1/s3/aws4_request',
-    'X-Amz-Date': '20261121T120000Z',
-    'X-Amz-Expires': '900',
-    'X-Amz-SignedHeaders': 'host',
-    'X-Amz-Signature': signature,
-  }).toString();
+  const query = presignedQuery(signature);
 
   let mode: ArtifactServerMode = {};
   let cutPending = false;

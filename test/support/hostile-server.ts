@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { presignedQuery } from './artifact-server.js';
 import { fixture } from './fixtures.js';
 import { json, LoopbackServer, type Exchange, type Reply } from './loopback-server.js';
 
@@ -116,14 +117,7 @@ export class HostileServer {
 
   /** The presigned-style URL of the artifact route (or the same path and query under another scheme). */
   presignedUrl(scheme: 'http' | 'file' | 'data' | 'ftp' = 'http'): string {
-    const query = new URLSearchParams({
-      'X-Amz-Algorithm': 'AWS4-HMAC-SHA256',
-      'X-Amz-Credential': 'AKIAIOSFODNN7EXAMPLE/20261121/us-east-1/s3/aws4_request',
-      'X-Amz-Date': '20261121T120000Z',
-      'X-Amz-Expires': '900',
-      'X-Amz-SignedHeaders': 'host',
-      'X-Amz-Signature': this.signature,
-    }).toString();
+    const query = presignedQuery(this.signature);
     if (scheme === 'http') return `${this.baseUrl}${this.artifactPath}?${query}`;
     if (scheme === 'data') return `data:application/octet-stream;base64,UEdETVA=?${query}`;
     if (scheme === 'file') return `file:///srv/artifacts/${ARTIFACT_NAME}?${query}`;

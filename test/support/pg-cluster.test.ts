@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { clientEnv, PgClusterError, pgSkipReason, startCluster, type PgCluster } from './pg-cluster.js';
 import { describeDatabase, dumpDatabase, quoteIdent, readDumpHeader, seedDatabase } from './seed.js';
 import { FIXTURES_DIR } from './fixtures.js';
+import { processesMentioning } from './restore-harness.js';
 
 const skip = pgSkipReason();
 if (skip) console.warn(`test/devtools/pg-cluster.test.ts skipped: ${skip}`);
@@ -24,22 +25,6 @@ const SEED_SHAPE = {
   indexes: ['customers_email_key', 'customers_pkey', 'orders_customer_id_idx', 'orders_invoice_number_key', 'orders_pkey', 'orders_placed_at_idx'],
   views: ['customer_order_totals'],
 };
-
-/** Live (non-zombie) processes whose command line mentions `needle`. */
-function processesMentioning(needle: string): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      if (cmd.includes(needle)) found.push(`${pid} ${cmd}`);
-    } catch {
-      // Exited while we looked.
-    }
-  }
-  return found;
-}
 
 function processGone(pid: number): boolean {
   try {
