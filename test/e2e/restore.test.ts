@@ -1,11 +1,13 @@
 /**
  * restore create / restore run through the built bin/svc: createRestore against the sandbox, the
  * presigned download from it, and pg_restore into one throwaway PostgreSQL cluster shared by the file.
- * Exit codes here: 0, 2 (non-empty target), 6 (same idempotency key, other target), 7 (backup not
+ * Exit codes here: 0, 2 (non-empty target, unusable TMPDIR), 6 (same idempotency key, other target), 7 (backup not
  * completed), 10 (tampered expectedSha256). Skips without a PostgreSQL server, except under CI.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { delimiter } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
@@ -109,6 +111,26 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     expect(r.stderr).toMatch(/^ {2}Pick a completed backup: svc backups list db_orders$/m);
     expect(sb.requests.filter((e) => e.path === '/api/v1/restores').length).toBe(restoresBefore);
     expect(await databaseExists('e2e_running')).toBe(false);
+  });
+
+  it.each([
+    ['missing', (dir: string) => join(dir, 'gone')],
+    ['a regular file', (dir: string) => (writeFileSync(join(dir, 'file'), ''), join(dir, 'file'))],
+  ])('2: a TMPDIR that is %s: the password file cannot be written, no restore job, nothing left behind', async (_what, tmp) => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-e2e-tmpdir-'));
+    try {
+      const restoresBefore = sb.requests.filter((e) => e.path === '/api/v1/restores').length;
+      const unusable = tmp(dir);
+      const r = await svc(['restore', 'create', '--backup', 'bj_0007'], { env: env({ ...withPassword('e2e_tmpdir'), TMPDIR: unusable }) });
+      expect(r).toMatchObject({ code: 2, stdout: '' });
+      expect(r.stderr).toMatch(new RegExp(`^error: Could not write the password file for the restore under ${unusable} \\(EN\\w+\\); nothing was restored\\.$`, 'm'));
+      expect(r.stderr).toMatch(/^ {2}Set TMPDIR to a writable directory with free space, then run the restore again\.$/m);
+      expect(r.stderr).not.toContain('This is a bug');
+      expect(sb.requests.filter((e) => e.path === '/api/v1/restores').length).toBe(restoresBefore);
+      expect(await databaseExists('e2e_tmpdir')).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('restore create --json: {restoreJob, execution}, never the lock token or the presigned URL', async () => {

@@ -11,9 +11,9 @@ export function proofSemanticsNote(semantics: ProofSemantics): Block {
   return note(
     [
       'What the proof terms mean (from the service):',
-      `  completed backup: ${semantics.completedBackup}`,
-      `  verified restore: ${semantics.verifiedRestore}`,
-      `  proven recoverability: ${semantics.provenRecoverability}`,
+      `  completed backup:       ${semantics.completedBackup}`,
+      `  verified restore:       ${semantics.verifiedRestore}`,
+      `  proven recoverability:  ${semantics.provenRecoverability}`,
     ].join('\n'),
     'dim',
   );
