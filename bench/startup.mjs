@@ -2,6 +2,8 @@
  * Row 1, under each Node line (bench/lib/node-lines.mjs: this node, and 22 and 24 from
  * .cache/node-lines): `svc --version` and `svc --help` wall time against `node -e 0` of the same
  * node binary (bare node start-up), both with stdout on a pipe. Interleaved rounds; medians.
+ * A Tab press (`svc complete -- databases ''`, what the shell scripts run) against `svc --help`:
+ * completing must start as fast as help does.
  * Both sides run with NODE_EXTRA_CA_CERTS unset: where it is set, node parses that CA file at every
  * start (~35 ms for a system bundle), a fixed cost that says nothing about svc. Where this
  * environment sets it, `node -e 0` with it set is timed too, for the note. A Node line that is not
@@ -31,14 +33,15 @@ export async function run({ quick, log }) {
   for (const line of benchNodeLines(log)) {
     const tag = `node ${line.version}`;
     if (line.error) {
-      for (const what of ['--version', '--help']) rows.push(notRunRow(`svc ${what} (wall, ${tag})`, `Node ${line.version} not available: ${line.error}`));
+      for (const what of ['svc --version', 'svc --help', 'Tab after svc databases']) rows.push(notRunRow(`${what} (wall, ${tag})`, `Node ${line.version} not available: ${line.error}`));
       continue;
     }
-    log(`startup: ${tag}: ${n} interleaved rounds of node -e 0, svc --version, svc --help; ${CA_NOTE}`);
+    log(`startup: ${tag}: ${n} interleaved rounds of node -e 0, svc --version, svc --help, a Tab press; ${CA_NOTE}`);
     const variants = {
       node: () => timed(line.bin, ['-e', '0'], { env }).ms,
       version: () => timed(line.bin, [SVC, '--version'], { env }).ms,
       help: () => timed(line.bin, [SVC, '--help'], { env }).ms,
+      tab: () => timed(line.bin, [SVC, 'complete', '--', 'databases', ''], { env }).ms,
     };
     // What the unset variable saves, measured once (on this node), for the note.
     const withCa = CA_SET && line.bin === process.execPath;
@@ -50,6 +53,7 @@ export async function run({ quick, log }) {
       (withCa ? `. node -e 0 with NODE_EXTRA_CA_CERTS set: ${fmtMs(median(t.nodeCa))} (+${fmtMs(median(t.nodeCa) - base)} per start)` : '');
     rows.push(timeRow(`svc --version (wall, ${tag})`, median(t.version), base, 1.3, fmtMs, note));
     rows.push(timeRow(`svc --help (wall, ${tag})`, median(t.help), base, 1.3, fmtMs, note));
+    rows.push(timeRow(`Tab after svc databases (wall, ${tag})`, median(t.tab), median(t.help), 1.1, fmtMs, `baseline svc --help (${tag}); NODE_EXTRA_CA_CERTS unset for both; ${n} runs`));
   }
   return rows;
 }
