@@ -167,6 +167,33 @@ describe.skipIf(!!skip)('restore create / restore run, new_database, against a r
     await expectRestored('existing_empty', workDir);
   });
 
+  it('a role that may not CONNECT to postgres creates the target from template1, as createdb does', async () => {
+    // Same password as the harness's DSN, so the secret scan covers this role's too.
+    const role = 'restorer_no_postgres';
+    const password = DSN_PASSWORD.replaceAll("'", "''");
+    await h.dropDatabase('restored_by_role');
+    await h.cluster.psql(`DROP ROLE IF EXISTS ${role}; CREATE ROLE ${role} LOGIN CREATEDB PASSWORD '${password}'; REVOKE CONNECT ON DATABASE postgres FROM PUBLIC;`);
+    try {
+      const dsn = `postgresql://${role}:${encodeURIComponent(DSN_PASSWORD)}@127.0.0.1:${h.cluster.port}/restored_by_role`;
+      // The premise: this role cannot open postgres.
+      const direct = await execa(join(h.cluster.binDir, 'psql'), ['-X', '-w', '-c', 'select 1'], { env: { PGHOST: '127.0.0.1', PGPORT: String(h.cluster.port), PGUSER: role, PGPASSWORD: DSN_PASSWORD, PGDATABASE: 'postgres' }, reject: false });
+      expect(direct.stderr).toContain('permission denied for database "postgres"');
+
+      const workDir = await h.workDir();
+      const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir], { env: { SVC_TARGET_DSN: dsn } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain('Created database "restored_by_role" (TEMPLATE template0).');
+      expect(await h.cluster.psql(`SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = 'restored_by_role'`)).toBe(role);
+      const restored = await h.snapshot('restored_by_role');
+      expect(restored.description).toEqual(h.source.description);
+      expect(restored.rows).toEqual(h.source.rows);
+      expect(await h.pgpassLeftovers()).toEqual([]);
+    } finally {
+      await h.dropDatabase('restored_by_role');
+      await h.cluster.psql(`GRANT CONNECT ON DATABASE postgres TO PUBLIC; DROP ROLE IF EXISTS ${role};`);
+    }
+  });
+
   it.each(['postgres', 'template1', 'template0'])('refuses the system database %s before anything else (exit 2)', async (db) => {
     const before = await h.snapshot('postgres');
     const workDir = await h.workDir();
