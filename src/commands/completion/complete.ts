@@ -81,9 +81,13 @@ export function completionTree(program: Command): RootCommand {
 
 const NO_HOST = { run: () => Promise.reject(new Error('completion never runs a command')) };
 
-/** Prints the candidates for the last word, then tab's directive line (":4", no file completion). */
+/**
+ * Prints the candidates for the last word, then tab's directive line (":4", no file completion).
+ * Only the group the finished words name gets its verbs built, as for a command line that runs: a
+ * Tab press starts as fast as `svc --help` does.
+ */
 export function run({ words }: CompleteOptions, print: (text: string) => void): void {
-  const tree = completionTree(buildProgram(NO_HOST));
+  const tree = completionTree(buildProgram(NO_HOST, words.slice(0, -1)));
   // tab's parse() takes the array for its own (it pops the trailing empty word).
   print(printed(() => tree.parse([...words])));
 }
