@@ -96,7 +96,7 @@ export function groupsToBuild(argv: readonly string[] | undefined): 'all' | 'non
       if (VALUE_OPTIONS.has(arg)) i++;
       continue;
     }
-    // `svc complete ...` (the completion scripts' entry point) builds the whole tree itself.
+    // `svc complete ...` (the completion scripts' entry point) builds its own program for the words it completes.
     if (arg === 'complete') return 'none';
     const named = COMMANDS.find((c) => c.name === arg);
     if (!named) return 'all';

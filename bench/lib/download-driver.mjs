@@ -6,7 +6,8 @@
  * The bench runs it bundled by esbuild (bench/lib/bundle-driver.mjs) so tsx does not weigh on the
  * figures; the sources are the same.
  */
-import { DEFAULT_CONNECTIONS, downloadArtifact } from '../../src/restore/download.ts';
+import { downloadArtifact } from '../../src/restore/download.ts';
+import { DEFAULT_CONNECTIONS } from '../../src/restore/plan.ts';
 
 const [url, size, sha256, dir, connections] = process.argv.slice(2);
 const result = await downloadArtifact({

@@ -13,14 +13,16 @@ interface Body extends AsyncIterable<unknown> {
 }
 
 /**
- * Reads at most `limit` bytes of a body as UTF-8. A longer body is destroyed (its connection with
- * it) and BodyTooLarge is thrown; with `truncate`, the first `limit` bytes are returned instead.
+ * Reads at most `limit` bytes of a body (a response, a file, stdin) as UTF-8. A longer body is
+ * destroyed (a response's connection with it) and BodyTooLarge is thrown; with `truncate`, the
+ * first `limit` bytes are returned instead.
  */
 export async function readBounded(body: Body, limit: number, opts: { truncate?: boolean } = {}): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
-    const buf = chunk as Buffer;
+    // A stream with an encoding set yields strings.
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
     if (size + buf.length > limit) {
       chunks.push(buf.subarray(0, limit - size));
       body.destroy();

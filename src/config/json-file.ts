@@ -27,9 +27,8 @@ export async function readJsonFile(path: string): Promise<Record<string, unknown
   });
 }
 
-/** Writes atomically (a private temp file, then rename) with `mode`, creating the directory 0700. */
-async function writeJsonFile(path: string, value: unknown, mode: number): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+/** Writes atomically (a private temp file, then rename) with `mode`, into a directory that exists. */
+export async function writeJsonFile(path: string, value: unknown, mode: number): Promise<void> {
   const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     await writeFile(tmp, `${JSON.stringify(value, null, 2)}\n`, { mode, flag: 'wx' });

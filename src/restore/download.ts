@@ -4,11 +4,9 @@ import { loadTransport } from '../api/undici.js';
 import { IntegrityError, InterruptedError, UsageError } from '../errors.js';
 import { assertFetchable, type Fetcher } from './artifact-http.js';
 import { downloadOneStream } from './one-stream.js';
+import { DEFAULT_CONNECTIONS, MAX_CONNECTIONS } from './plan.js';
 import { downloadInParts, planParts } from './ranged.js';
 import { ArtifactFile } from './sink.js';
-
-export const DEFAULT_CONNECTIONS = 8;
-export const MAX_CONNECTIONS = 16;
 
 export interface DownloadOptions {
   /** The presigned URL: a secret. It is never put in a message, log line or file. */

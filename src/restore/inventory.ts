@@ -78,7 +78,7 @@ export async function checkTarget(objects: ArchiveObject[], database: string, en
   try {
     catalog = JSON.parse(await psql(CATALOG_SQL, { env, database, scrubber, signal }));
   } catch (err) {
-    if (err instanceof PsqlError) throw new LocalToolError(`Could not read the restored database's catalog: ${err.stderr.split('\n')[0]}`);
+    if (err instanceof PsqlError) throw new LocalToolError(`Could not read the restored database's catalog: ${err.reason}`);
     throw err;
   }
   const present = new Set(catalog.relations.map(([schema, name, kind]) => `${kind} ${schema}.${name}`));
@@ -130,7 +130,7 @@ export async function analyzeTarget(database: string, jobs: number, env: Env, sc
     if (tables.length === 0) return;
     await Promise.all(analyzeGroups(tables, jobs).map((group) => run(`ANALYZE ${group.join(', ')};`)));
   } catch (err) {
-    if (err instanceof PsqlError) throw new LocalToolError(`ANALYZE of the restored database failed: ${err.stderr.split('\n')[0]}`, 'The data is restored; run ANALYZE by hand, or restore again with --no-analyze.');
+    if (err instanceof PsqlError) throw new LocalToolError(`ANALYZE of the restored database failed: ${err.reason}`, 'The data is restored; run ANALYZE by hand, or restore again with --no-analyze.');
     throw err;
   }
 }

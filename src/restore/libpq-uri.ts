@@ -22,8 +22,12 @@ export function isLibpqUri(text: string): boolean {
   return PREFIXES.some((p) => text.startsWith(p));
 }
 
-/** A keyword as it may appear in a message: only when it looks like one, never arbitrary URI text. */
-export function keywordForMessage(keyword: string): string | undefined {
+/**
+ * A keyword as it may appear in a message: only when it looks like one, never arbitrary URI text,
+ * and never when it holds the URI's password (a malformed pair may be a pasted password).
+ */
+export function keywordForMessage(keyword: string, password?: string): string | undefined {
+  if (password && keyword.includes(password)) return undefined;
   return /^[A-Za-z0-9_.-]{1,64}$/.test(keyword) ? keyword : undefined;
 }
 
@@ -72,10 +76,7 @@ function parseQuery(query: string, settings: Map<string, string>): void {
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     if (eq < 0 || pair.indexOf('=', eq + 1) >= 0) {
-      // Named only when it looks like a keyword: a malformed pair may be a pasted password.
-      const raw = eq < 0 ? pair : pair.slice(0, eq);
-      const password = settings.get('password');
-      const name = password && raw.includes(password) ? undefined : keywordForMessage(raw);
+      const name = keywordForMessage(eq < 0 ? pair : pair.slice(0, eq), settings.get('password'));
       const which = name ? `The query parameter "${name}" of the target URI` : 'A query parameter of the target URI';
       throw new UsageError(
         eq < 0 ? `${which} has no value: libpq expects name=value pairs joined by "&".` : `${which} has a second "=" in its value.`,

@@ -42,6 +42,11 @@ export class PsqlError extends Error {
   constructor(readonly stderr: string) {
     super(stderr);
   }
+
+  /** psql's first stderr line: the reason, for a one-line message. */
+  get reason(): string {
+    return this.stderr.split('\n')[0] ?? '';
+  }
 }
 
 /**

@@ -2,6 +2,10 @@ import { availableParallelism } from 'node:os';
 import type { RestoreMode } from '../api/schemas/restores.js';
 import type { Target } from './target.js';
 
+/** --connections: parallel Range requests for a large artifact (cli-contract 7.4). */
+export const DEFAULT_CONNECTIONS = 8;
+export const MAX_CONNECTIONS = 16;
+
 /** pg_restore --jobs (and ANALYZE's connections) when not given: the CPUs, at most 4. */
 export function defaultJobs(): number {
   return Math.min(availableParallelism(), 4);

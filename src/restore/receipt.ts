@@ -1,4 +1,4 @@
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { writeJsonFile } from '../config/json-file.js';
 import { VERSION } from '../version.js';
 import type { Inventory, ObjectKind } from './inventory.js';
 import type { Phase } from './plan.js';
@@ -83,12 +83,5 @@ export function buildReceipt(
 
 /** Written whole (temp file + rename), mode 0644: it is meant to be kept and shared. */
 export async function writeReceipt(path: string, receipt: Receipt): Promise<void> {
-  const tmp = `${path}.${process.pid}.tmp`;
-  try {
-    await writeFile(tmp, `${JSON.stringify(receipt, null, 2)}\n`, { mode: 0o644 });
-    await rename(tmp, path);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
+  await writeJsonFile(path, receipt, 0o644);
 }

@@ -21,9 +21,9 @@ async function onMaintenanceDb<T>(query: (database: string) => Promise<T>): Prom
   }
 }
 
-function unreachable(target: Target, stderr: string): LocalToolError {
+function unreachable(target: Target, err: PsqlError): LocalToolError {
   return new LocalToolError(
-    `Cannot connect to the target ${redactedDsn(target)}: ${stderr.split('\n')[0] || 'psql failed'}`,
+    `Cannot connect to the target ${redactedDsn(target)}: ${err.reason || 'psql failed'}`,
     'Check host, port, user and password (SVC_TARGET_DSN, PGPASSWORD or ~/.pgpass), and that the server accepts connections from here.',
   );
 }
@@ -41,7 +41,7 @@ export async function inspectTarget(
 ): Promise<{ createDatabase: boolean; serverVersion: string }> {
   const query = (sql: string, database: string) => psql(sql, { env, database, vars: { target: target.database }, scrubber, signal });
   const asUnreachable = (err: unknown): never => {
-    throw err instanceof PsqlError ? unreachable(target, err.stderr) : err;
+    throw err instanceof PsqlError ? unreachable(target, err) : err;
   };
   const run = (sql: string, database: string) => query(sql, database).catch(asUnreachable);
 
@@ -80,7 +80,7 @@ export async function createTargetDatabase(target: Target, env: Env, scrubber: S
     await onMaintenanceDb((database) => psql('CREATE DATABASE :"target" TEMPLATE template0;', { env, database, vars, scrubber, signal }));
   } catch (err) {
     if (err instanceof PsqlError) {
-      throw new LocalToolError(`Could not create the database "${target.database}": ${err.stderr.split('\n')[0]}`, 'The user in --target needs the CREATEDB privilege.');
+      throw new LocalToolError(`Could not create the database "${target.database}": ${err.reason}`, 'The user in --target needs the CREATEDB privilege.');
     }
     throw err;
   }

@@ -71,7 +71,7 @@ export const PROTECTED_DATABASES = new Set(['postgres', 'template0', 'template1'
 const DEFAULT_PORT = 5432;
 
 function refuseParameter(keyword: string, password: string | undefined): never {
-  const name = keywordForMessage(keyword) !== undefined && !(password && keyword.includes(password)) ? keyword : undefined;
+  const name = keywordForMessage(keyword, password);
   const quoted = name === undefined ? 'a query parameter' : `the parameter "${name}"`;
   const hint = `Remove ${quoted} from the target URI: svc refuses a setting it cannot pass on rather than restore without it.`;
   if (keyword === 'service') {

@@ -74,7 +74,8 @@ export class Reporter {
   /** An ora spinner on a terminal; otherwise plain lines, one per distinct state, then the outcome; nothing with --quiet. */
   async spinner(text: string): Promise<Spinner> {
     const started = performance.now();
-    const end = (ok: boolean, t: string) => `${plain(t)} (${elapsed(performance.now() - started)})`;
+    /** The last line of a spinner: ✓ or ✗, the text and the time it took. */
+    const end = (ok: boolean, t: string) => ({ symbol: this.#outcome(ok), text: `${plain(t)} (${elapsed(performance.now() - started)})` });
     if (this.opts.quiet) return { update() {}, succeed() {}, fail() {} };
     if (!this.opts.animated) {
       let last = '';
@@ -83,11 +84,11 @@ export class Reporter {
         last = t;
       };
       line(text);
-      return {
-        update: line,
-        succeed: (t) => this.stderr.write(`${this.#outcome(true)} ${end(true, t)}\n`),
-        fail: (t) => this.stderr.write(`${this.#outcome(false)} ${end(false, t)}\n`),
+      const persist = (ok: boolean, t: string) => {
+        const ending = end(ok, t);
+        this.stderr.write(`${ending.symbol} ${ending.text}\n`);
       };
+      return { update: line, succeed: (t) => persist(true, t), fail: (t) => persist(false, t) };
     }
     const { default: ora } = await import('ora');
     const spin = ora({ text: plain(text), stream: this.stderr as NodeJS.WritableStream, discardStdin: false }).start();
@@ -95,8 +96,8 @@ export class Reporter {
       update: (t) => {
         spin.text = plain(t);
       },
-      succeed: (t) => spin.stopAndPersist({ symbol: this.#outcome(true), text: end(true, t) }),
-      fail: (t) => spin.stopAndPersist({ symbol: this.#outcome(false), text: end(false, t) }),
+      succeed: (t) => spin.stopAndPersist(end(true, t)),
+      fail: (t) => spin.stopAndPersist(end(false, t)),
     };
   }
 }

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { API_BODY_LIMIT } from '../../api/body.js';
+import { API_BODY_LIMIT, BodyTooLarge, readBounded } from '../../api/body.js';
 import { UsageError } from '../../errors.js';
 
 /** A -f field: a JSON value given inline, or the text of a file (`@path`, `@-` for stdin), read by run(). */
@@ -65,25 +65,13 @@ export interface BodySource {
 /** A file's or stdin's text, bounded; a name that cannot be read is the user's to fix (exit 2). */
 async function readSource(source: string, stdin: Readable, what: string): Promise<string> {
   const shown = source === '-' ? 'stdin' : `"${source}"`;
-  const stream = source === '-' ? stdin : createReadStream(source);
-  const chunks: Buffer[] = [];
-  let size = 0;
   try {
-    for await (const chunk of stream) {
-      const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-      size += buf.length;
-      if (size > INPUT_LIMIT) {
-        stream.destroy();
-        throw new UsageError(`${what} from ${shown} is larger than ${INPUT_LIMIT / 1024 / 1024} MiB.`);
-      }
-      chunks.push(buf);
-    }
+    return await readBounded(source === '-' ? stdin : createReadStream(source), INPUT_LIMIT);
   } catch (err) {
-    if (err instanceof UsageError) throw err;
+    if (err instanceof BodyTooLarge) throw new UsageError(`${what} from ${shown} is larger than ${INPUT_LIMIT / 1024 / 1024} MiB.`);
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(`Cannot read ${what} from ${shown}${code ? ` (${code})` : ''}.`);
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Everything the request carries, read and checked before anything is sent: a POST body, or a GET's query fields. */

@@ -1,6 +1,7 @@
 import { RootCommand, type Command as TabCommand } from '@bomb.sh/tab';
 import type { Command, Option } from 'commander';
 import { buildProgram } from '../../program.js';
+import { MAX_CONNECTIONS } from '../../restore/plan.js';
 import { printed, SHELLS } from './script.js';
 
 export interface CompleteOptions {
@@ -20,7 +21,7 @@ const range = (from: number, to: number): string[] => Array.from({ length: to - 
  */
 const FLAG_VALUES: Record<string, readonly string[]> = {
   // restore create/run: parallel ranged download connections, 1..16 (cli-contract 7.4).
-  connections: range(1, 16),
+  connections: range(1, MAX_CONNECTIONS),
   // svc api -X: the methods of the API v1 operations.
   method: ['GET', 'POST'],
 };

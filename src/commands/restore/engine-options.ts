@@ -2,7 +2,7 @@ import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import type { RestoreMode } from '../../api/schemas/restores.js';
 import { UsageError } from '../../errors.js';
-import { defaultJobs, type RestorePlan } from '../../restore/plan.js';
+import { DEFAULT_CONNECTIONS, defaultJobs, MAX_CONNECTIONS, type RestorePlan } from '../../restore/plan.js';
 import type { RestoreDeps } from '../../restore/run.js';
 import { parseTarget, PROTECTED_DATABASES, type Target } from '../../restore/target.js';
 import type { Session } from '../../session.js';
@@ -40,9 +40,6 @@ export interface EngineOptions {
   /** --receipt, made absolute. */
   receiptPath: string | undefined;
 }
-
-const DEFAULT_CONNECTIONS = 8;
-export const MAX_CONNECTIONS = 16;
 
 /** Every local check of the engine flags; the target is parsed here, so a bad one is exit 2 before anything runs. */
 export function engineOptions(flags: EngineFlags, env: Env): EngineOptions {

@@ -1,18 +1,16 @@
 import { formatBytes } from '../../output/format.js';
 import { fields, note, text } from '../../output/writer.js';
 import { pgRestoreArgs } from '../../restore/pg-restore.js';
-import type { RestorePlan } from '../../restore/plan.js';
+import { PHASES, type RestorePlan } from '../../restore/plan.js';
 import type { PreflightResult } from '../../restore/preflight.js';
 import type { RestoreOutcome } from '../../restore/run.js';
 import { redactedDsn } from '../../restore/target.js';
 import type { Session } from '../../session.js';
 import { restoreProofFields } from '../shared/proof.js';
 
-const PHASE_ORDER = ['preflight', 'createRestore', 'download', 'verify', 'restore', 'analyze', 'check'] as const;
-
 /** "download 1.2s, restore 17.9s": the phases that ran, in order. */
 function durations(phases: RestoreOutcome['phases']): string {
-  return PHASE_ORDER.filter((p) => phases[p] !== undefined)
+  return PHASES.filter((p) => phases[p] !== undefined)
     .map((p) => `${p} ${(phases[p]! / 1000).toFixed(1)}s`)
     .join(', ');
 }

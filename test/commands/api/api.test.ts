@@ -156,6 +156,18 @@ const cases: Case[] = [
   },
 ];
 
+/** A backup trigger the service first answers 503, then accepts: one retry of the same POST. */
+const TRIGGER_AFTER_503: Pick<Case, 'routes' | 'requests'> = {
+  routes: [
+    { method: 'POST', path: '/databases/db_orders/backups', fixture: 'error-500', status: 503, once: true },
+    { method: 'POST', path: '/databases/db_orders/backups', fixture: 'trigger-backup', status: 202 },
+  ],
+  requests: [
+    { method: 'POST', path: '/databases/db_orders/backups' },
+    { method: 'POST', path: '/databases/db_orders/backups' },
+  ],
+};
+
 describe('svc api', () => {
   it.each(cases)('$name', async (c) => {
     const r = await runCase(server, configHome(), c);
@@ -192,14 +204,7 @@ describe('svc api', () => {
       {
         name: 'retry',
         argv: ['api', '-X', 'POST', 'databases/db_orders/backups'],
-        routes: [
-          { method: 'POST', path: '/databases/db_orders/backups', fixture: 'error-500', status: 503, once: true },
-          { method: 'POST', path: '/databases/db_orders/backups', fixture: 'trigger-backup', status: 202 },
-        ],
-        requests: [
-          { method: 'POST', path: '/databases/db_orders/backups' },
-          { method: 'POST', path: '/databases/db_orders/backups' },
-        ],
+        ...TRIGGER_AFTER_503,
         code: 0,
         stdoutJson: fixture('trigger-backup'),
       },
@@ -216,14 +221,7 @@ describe('svc api', () => {
     await runCase(server, configHome(), {
       name: 'given key',
       argv: ['api', 'databases/db_orders/backups', '-f', 'trigger=adhoc', '--idempotency-key', 'nightly-2026-11-21'],
-      routes: [
-        { method: 'POST', path: '/databases/db_orders/backups', fixture: 'error-500', status: 503, once: true },
-        { method: 'POST', path: '/databases/db_orders/backups', fixture: 'trigger-backup', status: 202 },
-      ],
-      requests: [
-        { method: 'POST', path: '/databases/db_orders/backups' },
-        { method: 'POST', path: '/databases/db_orders/backups' },
-      ],
+      ...TRIGGER_AFTER_503,
       code: 0,
     });
     expect(posts().map((p) => p.headers.get('idempotency-key'))).toEqual(['nightly-2026-11-21', 'nightly-2026-11-21']);
