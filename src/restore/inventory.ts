@@ -1,12 +1,12 @@
-import { execa } from 'execa';
 import { LocalToolError } from '../errors.js';
 import type { SecretScrubber } from '../secrets.js';
 import { psql, PsqlError } from './pg-tools.js';
+import { relationEntries, type RelationDesc, type Toc } from './toc.js';
 
 type Env = Record<string, string | undefined>;
 
 /** The kinds of archive entry whose presence in the target is checked after a restore (cli-contract 7.7). */
-export const CHECKED_KINDS = ['TABLE', 'VIEW', 'MATERIALIZED VIEW', 'SEQUENCE', 'INDEX'] as const;
+export const CHECKED_KINDS = ['TABLE', 'VIEW', 'MATERIALIZED VIEW', 'SEQUENCE', 'INDEX'] as const satisfies readonly RelationDesc[];
 export type ObjectKind = (typeof CHECKED_KINDS)[number];
 
 /** pg_class.relkind values each archive kind may be restored as (a partitioned table or index too). */
@@ -24,33 +24,35 @@ export interface ArchiveObject {
   name: string;
 }
 
+/** A relation of the target's catalog, keyed as pg_restore -l prints it (a newline in a name becomes a space there). */
+const catalogKey = (relkind: string, schema: string, name: string) => [relkind, schema, name].map((s) => s.replace(/[\r\n]/g, ' ')).join('\u0000');
+
 /**
- * The checked objects of a `pg_restore -l` listing. A line is `<id>; <catalog oid> <oid> <KIND>
- * <schema> <name> <owner>`; comment lines start with ';'. A name may hold spaces, so the schema is
- * the first word after the kind and the owner the last.
+ * Which object of the target a listing entry names, as the catalog spells it. "Sales 2024 my table
+ * owner with space" splits several ways into schema, name and owner; the split that names a
+ * relation of the right kind in the target's catalog is the one pg_dump wrote. Undefined when no
+ * split does: the object is missing.
  */
-export function parseToc(listing: string): ArchiveObject[] {
-  const objects: ArchiveObject[] = [];
-  for (const line of listing.split('\n')) {
-    const m = /^\d+; \d+ \d+ (.*)$/.exec(line);
-    if (!m) continue;
-    const rest = m[1]!;
-    const kind = [...CHECKED_KINDS].sort((a, b) => b.length - a.length).find((k) => rest.startsWith(`${k} `));
-    // "TABLE DATA", "SEQUENCE SET" and the like are contents, not objects.
-    if (!kind || /^(TABLE DATA|SEQUENCE SET|SEQUENCE OWNED BY|INDEX ATTACH) /.test(rest)) continue;
-    const words = rest.slice(kind.length + 1).split(' ');
-    if (words.length < 3) continue;
-    objects.push({ kind, schema: words[0]!, name: words.slice(1, -1).join(' ') });
+function resolve(kind: ObjectKind, words: string, present: Map<string, [schema: string, name: string]>): ArchiveObject | undefined {
+  const w = words.split(' ');
+  for (let i = 1; i < w.length - 1; i++) {
+    for (let j = i + 1; j < w.length; j++) {
+      const schema = w.slice(0, i).join(' ');
+      const name = w.slice(i, j).join(' ');
+      for (const relkind of RELKINDS[kind]) {
+        const found = present.get(catalogKey(relkind, schema, name));
+        if (found) return { kind, schema: found[0], name: found[1] };
+      }
+    }
   }
-  return objects;
+  return undefined;
 }
 
-export async function archiveObjects(archivePath: string, env: Env, scrubber: SecretScrubber): Promise<ArchiveObject[]> {
-  const r = await execa('pg_restore', ['-l', archivePath], { env, extendEnv: false, reject: false, stdin: 'ignore' });
-  if (r.exitCode !== 0) {
-    throw new LocalToolError(`pg_restore -l could not list the archive: ${scrubber.scrub(String(r.stderr).trim().split('\n')[0] ?? '')}`);
-  }
-  return parseToc(String(r.stdout));
+/** An unresolved entry, named for a message as pg_restore prints it (schema and name, owner left out where it can be told). */
+function describeMissing(kind: ObjectKind, words: string): string {
+  const w = words.split(' ');
+  const shown = w.length === 3 ? `${w[0]}.${w[1]}` : words;
+  return `${kind.toLowerCase()} ${shown}`;
 }
 
 export interface Inventory {
@@ -70,10 +72,11 @@ SELECT json_build_object(
                       WHERE c.relkind IN ('r', 'p', 'm') AND n.nspname NOT IN ('pg_catalog', 'information_schema')), '{}'))`;
 
 /**
- * Every checked object of the archive must exist in the target, with a matching kind: a missing one
- * is exit 11 naming it. Returns the counts and the row estimates for the receipt.
+ * Every relation of the archive must exist in the target, with a matching kind: a missing one is
+ * exit 11 naming it. Compared by what the target's catalog holds, not by splitting names on spaces.
+ * Returns the counts and the row estimates for the receipt.
  */
-export async function checkTarget(objects: ArchiveObject[], database: string, env: Env, scrubber: SecretScrubber, signal: AbortSignal): Promise<Inventory> {
+export async function checkTarget(toc: Toc, database: string, env: Env, scrubber: SecretScrubber, signal: AbortSignal): Promise<Inventory> {
   let catalog: { relations: Array<[string, string, string]>; tuples: Record<string, number> };
   try {
     catalog = JSON.parse(await psql(CATALOG_SQL, { env, database, scrubber, signal }));
@@ -81,12 +84,19 @@ export async function checkTarget(objects: ArchiveObject[], database: string, en
     if (err instanceof PsqlError) throw new LocalToolError(`Could not read the restored database's catalog: ${err.reason}`);
     throw err;
   }
-  const present = new Set(catalog.relations.map(([schema, name, kind]) => `${kind} ${schema}.${name}`));
-  const missing = objects.filter((o) => !RELKINDS[o.kind].some((k) => present.has(`${k} ${o.schema}.${o.name}`)));
+  const present = new Map(catalog.relations.map(([schema, name, kind]) => [catalogKey(kind, schema, name), [schema, name] as [string, string]]));
+  const objects: ArchiveObject[] = [];
+  const missing: string[] = [];
+  for (const entry of relationEntries(toc)) {
+    if (!(CHECKED_KINDS as readonly string[]).includes(entry.desc)) continue;
+    const kind = entry.desc as ObjectKind;
+    const found = resolve(kind, entry.words, present);
+    if (found) objects.push(found);
+    else missing.push(describeMissing(kind, entry.words));
+  }
   if (missing.length) {
-    const shown = missing.slice(0, 10).map((o) => `${o.kind.toLowerCase()} ${o.schema}.${o.name}`);
     throw new LocalToolError(
-      `The restore finished, but ${missing.length} object(s) of the archive are missing from the target: ${shown.join(', ')}${missing.length > 10 ? ', ...' : ''}.`,
+      `The restore finished, but ${missing.length} object(s) of the archive are missing from the target: ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', ...' : ''}.`,
       'Check pg_restore\'s output above and the target\'s extensions and roles; then run the restore again.',
     );
   }
@@ -100,11 +110,15 @@ export async function checkTarget(objects: ArchiveObject[], database: string, en
   return { counts, rowEstimates };
 }
 
-/** The restored tables and materialized views, largest first, as quoted names ANALYZE takes. */
+/**
+ * The restored tables and materialized views, largest first, as quoted names ANALYZE takes; as one
+ * JSON array, since a name may hold a newline.
+ */
 const TABLES_SQL = `
-SELECT format('%I.%I', n.nspname, c.relname) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-WHERE c.relkind IN ('r', 'p', 'm') AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%'
-ORDER BY pg_total_relation_size(c.oid) DESC, 1`;
+SELECT coalesce(json_agg(name ORDER BY size DESC, name), '[]') FROM (
+  SELECT format('%I.%I', n.nspname, c.relname) AS name, pg_total_relation_size(c.oid) AS size
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE c.relkind IN ('r', 'p', 'm') AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%') t`;
 
 /** `tables` (largest first) in at most `jobs` groups of about equal size. */
 export function analyzeGroups(tables: string[], jobs: number): string[][] {
@@ -126,7 +140,7 @@ export function analyzeGroups(tables: string[], jobs: number): string[][] {
 export async function analyzeTarget(database: string, jobs: number, env: Env, scrubber: SecretScrubber, signal: AbortSignal): Promise<void> {
   const run = (sql: string) => psql(sql, { env, database, scrubber, signal });
   try {
-    const tables = (await run(TABLES_SQL)).split('\n').filter(Boolean);
+    const tables = JSON.parse(await run(TABLES_SQL)) as string[];
     if (tables.length === 0) return;
     await Promise.all(analyzeGroups(tables, jobs).map((group) => run(`ANALYZE ${group.join(', ')};`)));
   } catch (err) {

@@ -10,7 +10,7 @@ import type { Reporter } from '../ui/reporter.js';
 import { assertRestorable, readArchiveHeader } from './archive.js';
 import { downloadArtifact } from './download.js';
 import { explainFailure, targetStateAfter } from './failure.js';
-import { analyzeTarget, archiveObjects, checkTarget } from './inventory.js';
+import { analyzeTarget, checkTarget } from './inventory.js';
 import { pgRestoreArgs, runPgRestore } from './pg-restore.js';
 import { PhaseClock } from './phase-clock.js';
 import { defaultJobs, type Phase, type RestorePlan } from './plan.js';
@@ -19,6 +19,7 @@ import { buildReceipt, writeReceipt, type Receipt, type ReceiptFacts } from './r
 import { RunScope } from './scope.js';
 import { redactedDsn } from './target.js';
 import { createTargetDatabase } from './target-database.js';
+import { readToc } from './toc.js';
 import { assertFreeSpace } from './workdir.js';
 
 type Env = Record<string, string | undefined>;
@@ -138,6 +139,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
 
     clock.enter('verify');
     assertRestorable(await readArchiveHeader(artifact.path), pre.pgRestore);
+    const toc = await readToc(artifact.path, 'pg_restore', deps.env, scrubber);
 
     clock.enter('restore');
     if (pre.createDatabase) {
@@ -161,8 +163,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
       await analyzeTarget(plan.target.database, plan.atomic ? defaultJobs() : plan.jobs, pgEnv, scrubber, signal);
     }
     clock.enter('check');
-    const objects = await archiveObjects(artifact.path, deps.env, scrubber);
-    facts.inventory = await checkTarget(objects, plan.target.database, pgEnv, scrubber, signal);
+    facts.inventory = await checkTarget(toc, plan.target.database, pgEnv, scrubber, signal);
 
     if (plan.keepArtifact) scope.keep(dir);
     const durationMs = clock.total();
