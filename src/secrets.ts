@@ -9,18 +9,32 @@ import type { Writable } from 'node:stream';
 const CREDENTIAL_PARAMS = /\b((?:X-Amz-(?:Signature|Credential|Security-Token)|X-Goog-(?:Signature|Credential))=)[\w%.~/+=-]+/gi;
 
 /**
- * A lock token in a JSON document, by its field name: a service may echo another run's, which svc
- * could not know (restore get, svc api). The contract's own field name; the value goes, the key stays.
+ * Response fields that carry a secret by the contract's own names (api-v1.md 2.9): a service may
+ * echo another run's, which svc could not know (restore get, svc api). The value goes, the key stays.
  */
-const LOCK_TOKEN_FIELD = /("lockToken"\s*:\s*")(?:[^"\\]|\\.)*(")/g;
+const SECRET_FIELDS = ['lockToken', 'presignedS3Url'] as const;
+/** The same fields in JSON text, for output printed as the service sent it (svc api, piped). */
+const SECRET_FIELD_TEXT = new RegExp(`("(?:${SECRET_FIELDS.join('|')})"\\s*:\\s*")(?:[^"\\\\]|\\\\.)*(")`, 'g');
+
+/**
+ * A password where it stands as a credential, known to us or not: in a URI's userinfo
+ * (`scheme://user:password@`) and as a `password=` parameter (a URI query or a conninfo string,
+ * quoted or not). Quotes and whitespace end a match, so a JSON string is never cut open.
+ */
+const URI_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@"'?#]*):[^/\s@"'?#]*@/gi;
+const PASSWORD_PARAM = /(\bpassword\s*=\s*)(?:'(?:[^'\\]|\\.)*'|[^\s&'"]+)/gi;
 
 /** A token's random part (the hex of svc_live_<hex>, lk_<hex>): a service may print it alone, and it identifies the token. */
 const TOKEN_TAIL = /^[a-z][\w-]*_([0-9a-f]{16,})$/i;
 
 /**
- * Known secrets of this run (API token, lock token, presigned URL, DSN password). Every line svc
- * writes passes through here (scrubbingStream): defence in depth behind the rule that messages are
- * built from redacted parts only, and the net for a service that echoes a secret back.
+ * The secrets of this run and where credentials stand. Every line svc writes passes through here
+ * (scrubbingStream), and every JSON document before it is printed or filtered (scrubDocument):
+ * defence in depth behind the rule that messages are built from redacted parts only, and the net
+ * for a service that echoes a secret back. Known secrets (API token, lock token, presigned URL, a
+ * target URI that holds a password) are long and random, so they are replaced wherever they occur;
+ * a DSN password never is, since it may be a common word ("postgres", "true"): it is removed where
+ * it stands as a credential, and only there.
  */
 export class SecretScrubber {
   readonly #secrets = new Set<string>();
@@ -41,18 +55,38 @@ export class SecretScrubber {
     this.#sorted = [...this.#secrets].sort((a, b) => b.length - a.length);
   }
 
-  /** Replaces every known secret, the value of every credential query parameter and every lockToken field. */
+  /** A string with every known secret and every credential in place replaced; JSON text stays JSON. */
   scrubKnown(text: string): string {
     let out = text;
     for (const s of this.#sorted) if (out.includes(s)) out = out.split(s).join('[redacted]');
-    return out.replace(CREDENTIAL_PARAMS, '$1[redacted]').replace(LOCK_TOKEN_FIELD, '$1[redacted]$2');
+    return out
+      .replace(CREDENTIAL_PARAMS, '$1[redacted]')
+      .replace(SECRET_FIELD_TEXT, '$1[redacted]$2')
+      .replace(URI_PASSWORD, '$1:[redacted]@')
+      .replace(PASSWORD_PARAM, '$1[redacted]');
   }
 
-  /** Known secrets, and any URL's query string and userinfo password, which may hold a signature or password known to us or not. */
+  /** For messages (stderr, receipts): scrubKnown, and any URL's query string, which may hold a signature known to us or not. */
   scrub(text: string): string {
-    return this.scrubKnown(text)
-      .replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*):[^/\s@]*@/gi, '$1:[redacted]@')
-      .replace(/(\bhttps?:\/\/[^\s?"']*)\?[^\s"']*/gi, '$1?[redacted]');
+    return this.scrubKnown(text).replace(/(\bhttps?:\/\/[^\s?"']*)\?[^\s"']*/gi, '$1?[redacted]');
+  }
+
+  /**
+   * A parsed JSON document as it may be printed or handed to --jq: the secret fields' values
+   * replaced by key, every other string scrubbed of known secrets, the shape kept. Scrubbing the
+   * printed text instead would miss what a jq filter makes of it (`--jq .execution.lockToken`).
+   */
+  scrubDocument<T>(value: T): T {
+    const walk = (v: unknown): unknown => {
+      if (typeof v === 'string') return this.scrubKnown(v);
+      if (Array.isArray(v)) return v.map(walk);
+      if (v === null || typeof v !== 'object') return v;
+      // fromEntries defines each key as its own property: a "__proto__" key stays data.
+      return Object.fromEntries(
+        Object.entries(v).map(([key, child]) => [key, (SECRET_FIELDS as readonly string[]).includes(key) && typeof child === 'string' ? '[redacted]' : walk(child)]),
+      );
+    };
+    return walk(value) as T;
   }
 }
 

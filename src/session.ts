@@ -51,6 +51,7 @@ export class Session {
       ...output,
       width: ctx.stdoutIsTTY ? ctx.stdoutColumns : undefined,
       notice: (message, style) => this.ui.info(message, style),
+      scrubDocument: (document) => secrets.scrubDocument(document),
     });
   }
 

@@ -45,6 +45,8 @@ export interface WriterOptions {
   width?: number;
   /** Where notes go: the stderr reporter (silent with --quiet). */
   notice: (text: string, style?: Style) => void;
+  /** Secrets out of a document, by key, before it is printed or filtered (SecretScrubber.scrubDocument). */
+  scrubDocument: <T>(document: T) => T;
 }
 
 /** Columns between a table's columns. */
@@ -63,13 +65,14 @@ export class Writer {
     this.opts = opts;
   }
 
-  /** A JSON document on stdout: filtered through --jq when given, else pretty-printed. */
+  /** A JSON document on stdout, its secrets scrubbed by key first: filtered through --jq when given, else pretty-printed. */
   document(body: unknown): void {
+    const scrubbed = this.opts.scrubDocument(body);
     if (this.opts.jq) {
-      for (const line of this.opts.jq(body)) this.stdout.write(`${line}\n`);
+      for (const line of this.opts.jq(scrubbed)) this.stdout.write(`${line}\n`);
       return;
     }
-    this.stdout.write(`${terminalSafeJson(body, 2)}\n`);
+    this.stdout.write(`${terminalSafeJson(scrubbed, 2)}\n`);
   }
 
   /** A body exactly as the service sent it (svc api, piped), ending in one newline. */

@@ -80,15 +80,18 @@ describe('a restore job echoing a lock token and a presigned URL this run never 
     expect(r.stdout).not.toContain(hostile.signature);
   });
 
-  it('svc restore get --json: the document is exact but for the credential parameters of the URL and the lockToken field', async () => {
+  it('svc restore get --json: the document is exact but for the credential parameters of URLs in text and the secret fields', async () => {
     const body = restoreGot({ lockToken: FOREIGN_LOCK, presignedS3Url: hostile.presignedUrl() });
     hostile.api('GET', '/restores/rj_0001', json(200, body));
     const r = await svc(['restore', 'get', 'rj_0001', '--json'], secrets());
     expect(r.code).toBe(0);
     const redactedUrl = hostile.presignedUrl().replace(/(X-Amz-(?:Credential|Signature))=[^&]+/g, '$1=[redacted]');
-    const expected = JSON.parse(JSON.stringify(body).replaceAll(hostile.presignedUrl(), redactedUrl)) as { restoreJob: { debug: { lockToken: string } } };
-    // A field named lockToken is a lock token, whoever's: its value goes.
+    const expected = JSON.parse(JSON.stringify(body).replaceAll(hostile.presignedUrl(), redactedUrl)) as {
+      restoreJob: { debug: { lockToken: string; presignedS3Url: string } };
+    };
+    // A field named lockToken or presignedS3Url holds a secret, whoever's: its value goes.
     expected.restoreJob.debug.lockToken = '[redacted]';
+    expected.restoreJob.debug.presignedS3Url = '[redacted]';
     expect(JSON.parse(r.stdout)).toEqual(expected);
   });
 
@@ -101,5 +104,40 @@ describe('a restore job echoing a lock token and a presigned URL this run never 
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain(hostile.signature);
     expect(JSON.parse(r.stdout)).toBeTruthy();
+  });
+});
+
+describe('--jq sees the document after its secrets are scrubbed by key (issue 17, item 6)', () => {
+  const secrets = () => ({ lockTokens: [FOREIGN_LOCK], presignedUrls: [hostile.presignedUrl()] });
+  const created = () => ({
+    ...restoreGot({}),
+    execution: {
+      jobId: '3f0c8a52-4a8e-4a47-9f38-0e0b4a0d7c11',
+      lockToken: FOREIGN_LOCK,
+      presignedS3Url: hostile.presignedUrl(),
+      manifestObjectKey: 'manifests/db_orders/bj_0007.json',
+      expectedSizeBytes: 95129,
+      expectedSha256: 'a'.repeat(64),
+    },
+  });
+
+  it.each([
+    ['.execution.lockToken', '[redacted]'],
+    ['.execution.presignedS3Url', '[redacted]'],
+    ['.execution | [.lockToken, .presignedS3Url] | join(" ")', '[redacted] [redacted]'],
+    ['.execution | to_entries[] | select(.key == "lockToken") | .value', '[redacted]'],
+    ['.execution.expectedSizeBytes', '95129'],
+  ])('svc api POST /restores --jq %j prints %j', async (filter, printed) => {
+    hostile.api('POST', '/restores', json(202, created()));
+    const r = await svc(['api', '/restores', '-f', 'backupJobId=bj_0007', '-f', 'targetRedactedDsn=postgresql://app@db/x', '-f', 'mode=new_database', '-f', 'confirmDestructive=false', '--jq', filter], secrets());
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`${printed}\n`);
+  });
+
+  it('svc restore get --jq: a lock token field of the job is gone before jq runs', async () => {
+    hostile.api('GET', '/restores/rj_0001', json(200, restoreGot({ lockToken: FOREIGN_LOCK, presignedS3Url: hostile.presignedUrl() })));
+    const r = await svc(['restore', 'get', 'rj_0001', '--jq', '.restoreJob.debug | [.lockToken, .presignedS3Url] | join(" ")'], { presignedUrls: [hostile.presignedUrl()] });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('[redacted] [redacted]\n');
   });
 });

@@ -86,11 +86,10 @@ export function restorePlan(opts: EngineOptions, mode: RestoreMode, session: Ses
 
 /** Registers the target's secrets with the scrubber, and warns about a password in argv. */
 export function guardTarget(opts: EngineOptions, session: Session): void {
-  if (opts.target.password !== undefined) {
-    // The raw URI is a secret only when it carries a password; without one it is the redacted form itself.
-    session.secrets.add(opts.target.password);
-    session.secrets.add(opts.rawTarget);
-  }
+  // The raw URI is a secret only when it carries a password; without one it is the redacted form
+  // itself. The password alone is not registered: it may be a common word ("postgres", "true") that
+  // output holds for other reasons; the scrubber removes it where it stands as a credential.
+  if (opts.target.password !== undefined) session.secrets.add(opts.rawTarget);
   if (opts.passwordInArgv) {
     session.ui.warn('The password in --target is visible to other local users in the process list; prefer SVC_TARGET_DSN, PGPASSWORD or ~/.pgpass.');
   }
