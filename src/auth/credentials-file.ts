@@ -9,8 +9,9 @@ export function credentialsPath(env: Env): string {
   return join(configDir(env), 'credentials.json');
 }
 
+/** The stored tokens by key; keys are read as own properties only (see readProfiles on `__proto__`). */
 function tokensOf(raw: Record<string, unknown> | undefined): Record<string, string> {
-  const tokens = raw?.tokens;
+  const tokens = raw && Object.hasOwn(raw, 'tokens') ? raw.tokens : undefined;
   if (!tokens || typeof tokens !== 'object') return {};
   return Object.fromEntries(Object.entries(tokens).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
@@ -26,12 +27,12 @@ export async function writeFileToken(env: Env, key: string, token: string): Prom
 /** Removes the tokens under `keys`; returns whether one was there. The file goes when it holds no token. */
 export async function removeFileTokens(env: Env, keys: string[]): Promise<boolean> {
   const present = await readFileTokens(env);
-  if (!keys.some((key) => key in present)) return false;
+  if (!keys.some((key) => Object.hasOwn(present, key))) return false;
   let removed = false;
   await updateJsonFile(credentialsPath(env), 0o600, (current) => {
     const tokens = tokensOf(current);
     for (const key of keys) {
-      if (key in tokens) {
+      if (Object.hasOwn(tokens, key)) {
         delete tokens[key];
         removed = true;
       }

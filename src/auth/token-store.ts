@@ -54,7 +54,8 @@ export async function findStoredToken(ctx: StoreContext, login: Login, warn: War
   } catch (err) {
     keychainTrouble(err, warn, ctx, 'reading');
   }
-  const fromFile = (await readFileTokens(ctx.env))[key];
+  const tokens = await readFileTokens(ctx.env);
+  const fromFile = Object.hasOwn(tokens, key) ? tokens[key] : undefined;
   return fromFile ? { token: fromFile, source: 'file' } : undefined;
 }
 

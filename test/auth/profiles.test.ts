@@ -114,6 +114,42 @@ describe('profiles', () => {
   });
 });
 
+describe('profile names that are an object\'s own machinery (issue 17, item 8)', () => {
+  it.each(['__proto__', 'constructor', 'toString'])('--profile %s: login saves it, status reads it, --all lists it, logout removes its token', async (name) => {
+    const login = await svc(['auth', 'login', '--with-token', '--profile', name, '--base-url', prod.baseUrl], { stdin: TOKENS.prod });
+    expect(login.code, login.stderr).toBe(0);
+    const config = JSON.parse(readFileSync(join(configDir(), 'config.json'), 'utf8'));
+    expect(Object.getOwnPropertyNames(config.profiles)).toEqual([name]);
+    expect(Object.getOwnPropertyDescriptor(config.profiles, name)?.value).toEqual({ baseUrl: prod.baseUrl });
+    const credentials = JSON.parse(readFileSync(join(configDir(), 'credentials.json'), 'utf8'));
+    expect(Object.getOwnPropertyNames(credentials.tokens)).toEqual([`${name}@${prod.baseUrl}`]);
+
+    // A new shell, no SVC_BASE_URL: the profile alone reaches the service with its token.
+    const status = await svc(['--profile', name, 'auth', 'status', '--json']);
+    expect(status.code, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ profileName: name, baseUrl: prod.baseUrl, profile: { apiKeyId: 'key_prod' } });
+    const all = JSON.parse((await svc(['auth', 'status', '--all', '--json'])).stdout);
+    expect(all.profiles).toEqual([{ name, baseUrl: prod.baseUrl, tokenSource: 'file', accepted: true, detail: 'acme (key key_prod)' }]);
+
+    // Another profile saved beside it keeps both.
+    await svc(['auth', 'login', '--with-token', '--profile', 'staging', '--base-url', staging.baseUrl], { stdin: TOKENS.staging });
+    expect(Object.keys(JSON.parse(readFileSync(join(configDir(), 'config.json'), 'utf8')).profiles).sort()).toEqual([name, 'staging'].sort());
+
+    // Logout removes the token; the profile keeps its service, as every profile does.
+    expect((await svc(['auth', 'logout', '--profile', name])).code).toBe(0);
+    expect(Object.getOwnPropertyNames(JSON.parse(readFileSync(join(configDir(), 'credentials.json'), 'utf8')).tokens)).toEqual([`staging@${staging.baseUrl}`]);
+    const after = await svc(['--profile', name, 'profile']);
+    expect(after.code).toBe(3);
+    expect(after.stderr).toContain(`No API token is configured for ${prod.baseUrl}, profile ${name}.`);
+  });
+
+  it.each(['constructor', 'toString', '__proto__'])('--profile %s never saved: no base URL, exit 2, not a crash', async (name) => {
+    const r = await svc(['--profile', name, 'databases', 'list']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`No service base URL is configured for profile "${name}".`);
+  });
+});
+
 describe('the config directory', () => {
   it('a relative XDG_CONFIG_HOME is ignored: the login goes to ~/.config/svc', async () => {
     const r = await svc(['auth', 'login', '--with-token', '--base-url', prod.baseUrl], { stdin: TOKENS.prod, env: { XDG_CONFIG_HOME: 'relative/config' } });

@@ -59,7 +59,7 @@ interface ProfileStatus {
 async function runAll(session: Session): Promise<void> {
   const profiles = await readProfiles(session.ctx.env);
   const rows: ProfileStatus[] = [];
-  for (const [name, config] of Object.entries(profiles).sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [name, config] of [...profiles].sort(([a], [b]) => a.localeCompare(b))) {
     if (!config.baseUrl) {
       rows.push({ name, baseUrl: null, tokenSource: null, accepted: null, detail: 'no base URL saved' });
       continue;
