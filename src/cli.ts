@@ -8,6 +8,7 @@ import { SecretScrubber, scrubbingStream } from './secrets.js';
 import type { CommandHost } from './commands/shared/verb.js';
 import type { Session } from './session.js';
 import { colorEnabled, painter } from './ui/style.js';
+import { DEFAULT_COLUMNS } from './ui/terminal.js';
 
 function applyToTree(cmd: Command, fn: (c: Command) => void): void {
   fn(cmd);
@@ -42,7 +43,7 @@ export async function parseArgv(
   ctx: Pick<Context, 'stdout' | 'stderr' | 'stdoutColumns' | 'stderrColumns'>,
 ): Promise<void> {
   // Help fits the terminal it is read on, at word boundaries; 80 columns when piped.
-  const outWidth = ctx.stdoutColumns ?? 80;
+  const outWidth = ctx.stdoutColumns ?? DEFAULT_COLUMNS;
   const program = buildProgram(host, argv, outWidth);
   applyToTree(program, (c) =>
     c.exitOverride((err) => {
@@ -56,7 +57,7 @@ export async function parseArgv(
       writeOut: (s) => ctx.stdout.write(s),
       writeErr: (s) => ctx.stderr.write(s),
       getOutHelpWidth: () => outWidth,
-      getErrHelpWidth: () => ctx.stderrColumns ?? 80,
+      getErrHelpWidth: () => ctx.stderrColumns ?? DEFAULT_COLUMNS,
       // Parse errors are reported by run(), in the same form (and --json envelope) as every other error.
       outputError: () => {},
     }),

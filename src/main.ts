@@ -5,6 +5,7 @@ import { exitNote } from './exit-note.js';
 import { closeHungUpStdioAtExit } from './ui/hangup.js';
 import { clackPrompter } from './ui/prompter.js';
 import { sleep } from './ui/sleep.js';
+import { reportUsableColumns, terminalColumns } from './ui/terminal.js';
 
 /**
  * Closing the terminal or an SSH drop (HUP), Ctrl-C (INT) and a CI runner cancelling a job (TERM)
@@ -22,10 +23,12 @@ export async function main(): Promise<void> {
     if (!stderrGuarded) {
       stderrGuarded = true;
       process.stderr.on('error', () => {});
+      reportUsableColumns(process.stderr);
     }
     return process.stderr;
   };
   closeHungUpStdioAtExit();
+  reportUsableColumns(process.stdout);
   const onSignal = (signal: NodeJS.Signals) => {
     // First signal: let the running step clean up (partial files, child processes). Second: leave
     // now; the process 'exit' hook of the restore run still removes its temp dirs.
@@ -52,9 +55,9 @@ export async function main(): Promise<void> {
       return process.stdin;
     },
     stdoutIsTTY: process.stdout.isTTY === true,
-    stdoutColumns: process.stdout.isTTY ? process.stdout.columns : undefined,
+    stdoutColumns: terminalColumns(process.stdout),
     get stderrColumns() {
-      return process.stderr.isTTY ? process.stderr.columns : undefined;
+      return terminalColumns(process.stderr);
     },
     get stderrIsTTY() {
       return process.stderr.isTTY === true;
