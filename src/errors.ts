@@ -64,6 +64,10 @@ export const ERROR_CODES = {
   },
   insufficient_space: { exit: ExitCode.usage, hint: 'Free some space or pass --work-dir on a larger disk.' },
   missing_scope: { exit: ExitCode.permission, hint: 'Ask an organization admin for a token with the required scope.' },
+  no_eligible_backup: {
+    exit: ExitCode.precondition,
+    hint: 'List the backups with `svc backups list <databaseId>`, or name one with --backup.',
+  },
   backup_not_restorable: {
     exit: ExitCode.precondition,
     hint: 'Only a completed backup with an artifact can be restored: check it with `svc backups get`.',

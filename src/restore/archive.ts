@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { IntegrityError, LocalToolError } from '../errors.js';
+import { IntegrityError } from '../errors.js';
 
 export interface ArchiveHeader {
   format: 'custom' | 'directory' | 'tar' | 'unknown';
@@ -77,15 +77,20 @@ export function maxArchiveVersion(pgRestoreMajor: number): [number, number] {
   return [1, 12];
 }
 
-/** Fails before any connection when the local pg_restore is older than the archive (exit 11). */
-export function assertRestorable(header: ArchiveHeader, pgRestore: { major: number; text: string }): void {
-  if (header.major === undefined || header.minor === undefined) return;
-  const [maxMajor, maxMinor] = maxArchiveVersion(pgRestore.major);
-  const newer = header.major > maxMajor || (header.major === maxMajor && header.minor > maxMinor);
-  if (!newer) return;
-  const by = header.pgDumpVersion ? `, written by pg_dump ${header.pgDumpVersion}` : '';
-  throw new LocalToolError(
-    `The archive is format ${header.version}${by}; the local ${pgRestore.text} reads formats up to ${maxMajor}.${maxMinor}. Nothing was restored.`,
-    'Install a pg_restore at least as new as the pg_dump that made the backup, then run the restore again.',
-  );
+/** Whether a pg_restore of `pgRestoreMajor` reads the archive (a tar archive's version is not in its header: yes). */
+export function canRead(header: ArchiveHeader, pgRestoreMajor: number): boolean {
+  if (header.major === undefined || header.minor === undefined) return true;
+  const [maxMajor, maxMinor] = maxArchiveVersion(pgRestoreMajor);
+  return header.major < maxMajor || (header.major === maxMajor && header.minor <= maxMinor);
+}
+
+/** The oldest pg_restore major that reads the archive; undefined for a format newer than any svc knows. */
+export function minPgRestoreMajor(header: ArchiveHeader): number | undefined {
+  return [10, 11, 12, 16, 17].find((major) => canRead(header, major));
+}
+
+/** The source server's major version, from the header's server version string ("15.18 (Debian ...)"). */
+export function sourceServerMajor(header: ArchiveHeader): number | undefined {
+  const m = /^(\d+)/.exec(header.serverVersion ?? '');
+  return m ? Number(m[1]) : undefined;
 }

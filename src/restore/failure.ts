@@ -18,22 +18,33 @@ function dropdbCommand(t: RestorePlan['target']): string {
   return [...args, t.database].map(shellArg).join(' ');
 }
 
+/**
+ * What became of a new database this run created, when pg_restore did not finish: dropped (the
+ * default), kept (--keep-partial), or left because dropping it failed (with psql's reason).
+ */
+export type PartialDatabase = { dropped: true } | { dropped: false; kept: true } | { dropped: false; kept: false; reason: string };
+
 /** What an interruption or failure in each phase means for the target database, said plainly. */
-export function targetStateAfter(phase: Phase, plan: RestorePlan): string {
+export function targetStateAfter(phase: Phase, plan: RestorePlan, partial?: PartialDatabase): string {
   const where = redactedDsn(plan.target);
   if (BEFORE_RESTORE.has(phase)) return `The target ${where} was not touched.`;
   if (phase === 'analyze') return `pg_restore had finished: ${where} is restored, but ANALYZE did not complete; run ANALYZE there before heavy use.`;
   if (phase === 'check') return `pg_restore and ANALYZE had finished: ${where} is restored, but the object check did not complete.`;
   if (plan.mode === 'new_database') {
-    return `The new database "${plan.target.database}" may be partly restored: drop it before trying again (${dropdbCommand(plan.target)}).`;
+    const db = `"${plan.target.database}"`;
+    if (partial?.dropped) return `The new database ${db}, which this run created, was dropped: nothing of the partial restore is left.`;
+    const drop = `drop it before trying again (${dropdbCommand(plan.target)})`;
+    if (partial && partial.kept) return `The new database ${db} was kept as asked (--keep-partial); it may be partly restored: ${drop}.`;
+    if (partial) return `The new database ${db} may be partly restored, and dropping it failed (${partial.reason}): ${drop}.`;
+    return `The new database ${db} may be partly restored: ${drop}.`;
   }
   if (plan.atomic) return `pg_restore ran in a single transaction, so it was rolled back: ${where} is as it was before.`;
   return `pg_restore ran with --jobs ${plan.jobs}, not in one transaction: ${where} may now be partly restored.`;
 }
 
 /** A failure of the run, with what it means for the target added where a person needs to know. */
-export function explainFailure(err: unknown, phase: Phase, plan: RestorePlan, aborted: boolean): unknown {
-  const state = targetStateAfter(phase, plan);
+export function explainFailure(err: unknown, phase: Phase, plan: RestorePlan, aborted: boolean, partial?: PartialDatabase): unknown {
+  const state = targetStateAfter(phase, plan, partial);
   if (err instanceof InterruptedError || aborted) {
     // The user's own "no" at the confirmation prompt says it all already.
     if (phase === 'preflight' && !aborted) return err;

@@ -31,13 +31,14 @@ function tail(text: string, lines = 20): string {
  * only pg_restore's own stderr, with known secrets scrubbed.
  */
 export async function runPgRestore(
+  pgRestore: string,
   args: string[],
   env: Record<string, string | undefined>,
   scrubber: SecretScrubber,
   signal: AbortSignal,
 ): Promise<PgRestoreRun> {
   const started = performance.now();
-  const child = execa('pg_restore', args, {
+  const child = execa(pgRestore, args, {
     env,
     extendEnv: false,
     reject: false,

@@ -8,14 +8,14 @@ export interface PgToolVersion {
   text: string;
 }
 
-const INSTALL_HINT = 'Install the PostgreSQL client tools (Debian/Ubuntu: apt-get install postgresql-client; macOS: brew install libpq), or put them on PATH.';
+export const PG_CLIENT_INSTALL_HINT = 'Install the PostgreSQL client tools (Debian/Ubuntu: apt-get install postgresql-client; macOS: brew install libpq), or put them on PATH.';
 
 function isMissing(err: unknown): boolean {
   return (err as { code?: string })?.code === 'ENOENT';
 }
 
-/** `pg_restore --version` → "pg_restore (PostgreSQL) 15.18 (Debian 15.18-0+deb12u1)". */
-export async function toolVersion(tool: 'pg_restore' | 'psql', env: Record<string, string | undefined>): Promise<PgToolVersion> {
+/** `psql --version` → "psql (PostgreSQL) 15.18 (Debian 15.18-0+deb12u1)". */
+export async function toolVersion(tool: 'psql', env: Record<string, string | undefined>): Promise<PgToolVersion> {
   try {
     const { stdout } = await execa(tool, ['--version'], { env, extendEnv: false });
     const match = /(\d+)(?:\.(\d+))?/.exec(stdout);
@@ -23,8 +23,8 @@ export async function toolVersion(tool: 'pg_restore' | 'psql', env: Record<strin
     return { major: Number(match[1]), minor: Number(match[2] ?? 0), text: stdout.trim() };
   } catch (err) {
     if (err instanceof LocalToolError) throw err;
-    if (isMissing(err)) throw new LocalToolError(`${tool} was not found on PATH.`, INSTALL_HINT);
-    throw new LocalToolError(`${tool} --version failed.`, INSTALL_HINT);
+    if (isMissing(err)) throw new LocalToolError(`${tool} was not found on PATH.`, PG_CLIENT_INSTALL_HINT);
+    throw new LocalToolError(`${tool} --version failed.`, PG_CLIENT_INSTALL_HINT);
   }
 }
 
@@ -67,7 +67,7 @@ export async function psql(script: string, opts: PsqlOptions): Promise<string> {
     });
     return stdout.trim();
   } catch (err) {
-    if (isMissing(err)) throw new LocalToolError('psql was not found on PATH.', INSTALL_HINT);
+    if (isMissing(err)) throw new LocalToolError('psql was not found on PATH.', PG_CLIENT_INSTALL_HINT);
     if (opts.signal?.aborted) throw new InterruptedError('Interrupted while talking to the target database; nothing was restored.');
     const stderr = (err as { stderr?: unknown }).stderr;
     throw new PsqlError(opts.scrubber.scrub(typeof stderr === 'string' ? stderr.trim() : 'psql failed'));

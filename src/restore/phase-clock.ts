@@ -4,7 +4,7 @@ import type { Phase } from './plan.js';
 export class PhaseClock {
   readonly durations: Partial<Record<Phase, number>> = {};
   current: Phase = 'preflight';
-  readonly #started = performance.now();
+  #started = performance.now();
   #phaseStarted = this.#started;
   readonly #onEnter: (phase: Phase) => void;
 
@@ -24,6 +24,21 @@ export class PhaseClock {
     const now = performance.now();
     this.durations[this.current] = Math.round(now - this.#phaseStarted);
     this.#phaseStarted = now;
+  }
+
+  /**
+   * Runs `wait` (a person typing at a prompt) outside every phase: its time counts in no phase and
+   * not in the total (cli-contract 7.6).
+   */
+  async outside<T>(wait: () => Promise<T>): Promise<T> {
+    const before = performance.now();
+    try {
+      return await wait();
+    } finally {
+      const spent = performance.now() - before;
+      this.#phaseStarted += spent;
+      this.#started += spent;
+    }
   }
 
   /** Ends the current phase; the whole run's milliseconds. */

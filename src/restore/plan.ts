@@ -32,6 +32,13 @@ export interface RestorePlan {
   analyze: boolean;
   /** --receipt: where the restore receipt is written, for failures too. */
   receiptPath: string | undefined;
+  /** --keep-partial: a new database this run created is kept when the restore fails or is interrupted. */
+  keepPartial: boolean;
+  /**
+   * A drill's scratch target (cli-contract 9): the database must not exist before the run, and a
+   * server older than the archive's source fails the restore instead of drawing a warning.
+   */
+  scratch: boolean;
 }
 
 /** The steps of a run, in order; the receipt times each one. */

@@ -1,5 +1,6 @@
 import { writeJsonFile } from '../config/json-file.js';
 import { VERSION } from '../version.js';
+import type { BackupSelection } from './backup-selection.js';
 import type { Inventory, ObjectKind } from './inventory.js';
 import type { Phase } from './plan.js';
 
@@ -14,6 +15,8 @@ export interface Receipt {
   targetServerVersion: string | null;
   restoreJobId: string | null;
   backupJobId: string | null;
+  /** How the backup was chosen (cli-contract 7, step 0); null for `restore run`, which is handed a job. */
+  backupSelection: BackupSelection | null;
   mode: 'new_database' | 'in_place';
   targetRedactedDsn: string;
   artifact: {
@@ -42,6 +45,7 @@ export interface ReceiptFacts {
   targetServerVersion?: string;
   restoreJobId?: string;
   backupJobId?: string;
+  selection?: BackupSelection;
   expectedBytes?: number;
   expectedSha256?: string;
   bytes?: number;
@@ -62,6 +66,7 @@ export function buildReceipt(
     targetServerVersion: facts.targetServerVersion ?? null,
     restoreJobId: facts.restoreJobId ?? null,
     backupJobId: facts.backupJobId ?? null,
+    backupSelection: facts.selection ?? null,
     mode: base.mode,
     targetRedactedDsn: base.targetRedactedDsn,
     artifact: {

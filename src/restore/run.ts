@@ -3,22 +3,24 @@ import type { Prompter } from '../context.js';
 import { isCliError } from '../errors.js';
 import { setExitNote } from '../exit-note.js';
 import { exitCodeForSignal } from '../exit-codes.js';
-import { formatBytes } from '../output/format.js';
 import type { SecretScrubber } from '../secrets.js';
-import { byteProgress } from '../ui/progress.js';
 import type { Reporter } from '../ui/reporter.js';
-import { assertRestorable, readArchiveHeader } from './archive.js';
-import { downloadArtifact } from './download.js';
-import { explainFailure, targetStateAfter } from './failure.js';
+import { readArchiveHeader } from './archive.js';
+import { assertArchiveFits } from './archive-fit.js';
+import type { BackupSelection } from './backup-selection.js';
+import { confirmInPlace } from './confirm.js';
+import { fetchArtifact } from './fetch-artifact.js';
+import { explainFailure, targetStateAfter, type PartialDatabase } from './failure.js';
 import { analyzeTarget, checkTarget } from './inventory.js';
 import { pgRestoreArgs, runPgRestore } from './pg-restore.js';
+import { pgRestoreFor } from './pg-restore-choice.js';
 import { PhaseClock } from './phase-clock.js';
 import { defaultJobs, type Phase, type RestorePlan } from './plan.js';
 import { preflight, type PreflightResult } from './preflight.js';
 import { buildReceipt, writeReceipt, type Receipt, type ReceiptFacts } from './receipt.js';
 import { RunScope } from './scope.js';
 import { redactedDsn } from './target.js';
-import { createTargetDatabase } from './target-database.js';
+import { createTargetDatabase, dropCreatedDatabase } from './target-database.js';
 import { readToc } from './toc.js';
 import { assertFreeSpace } from './workdir.js';
 
@@ -38,6 +40,20 @@ export interface RestoreDeps {
   /** The environment child tools (psql, pg_restore) start from. */
   env: Env;
   prompter: Prompter;
+  /** Told as each phase starts (a drill's progress lines). */
+  onPhase?: (phase: Phase) => void;
+  /** Given the receipt, success or failure (a drill keeps it in its report). */
+  onReceipt?: (receipt: Receipt) => void;
+}
+
+/** What the service said of the backup before anything was created. */
+export interface ServiceCheck {
+  /** How the backup was chosen (cli-contract 7, step 0), for the receipt and the --json document. */
+  selection?: BackupSelection;
+  /** The artifact's size, for the disk check before any job exists. */
+  artifactBytes?: number;
+  /** "bj_0007 of orders-prod (db_orders), completed ... (3d ago), 92.9 KiB": named by the in-place prompt. */
+  backup?: string;
 }
 
 /**
@@ -47,8 +63,8 @@ export interface RestoreDeps {
  * from stdin (`created`). A dry run passes a check and neither of the others.
  */
 export interface RestoreSource {
-  backupJobId?: string;
-  check?: () => Promise<{ artifactBytes?: number }>;
+  /** The first API calls, after the local preflight: choose the backup, say which, and check it. */
+  check?: () => Promise<ServiceCheck>;
   create?: (targetRedactedDsn: string) => Promise<CreateRestoreResponse>;
   created?: CreateRestoreResponse;
 }
@@ -68,26 +84,31 @@ export interface RestoreOutcome {
 }
 
 export type RestoreResult =
-  | { dryRun: true; preflight: PreflightResult; artifactBytes: number | undefined }
+  | { dryRun: true; preflight: PreflightResult; check: ServiceCheck | undefined }
   | { dryRun: false; outcome: RestoreOutcome };
 
 /**
  * The one local restore run (cli-contract 7): preflight, the service's word on the backup, the
- * optional createRestore, download and verify in one pass, archive check, pg_restore, ANALYZE, the
- * object check, the receipt and clean-up. It creates and disposes the PGPASSFILE and every temp dir
- * exactly once, in its own finally, whatever fails or whichever signal arrives. The presigned URL and
- * lock token stay in memory: never printed, logged or written.
+ * in-place confirmation, the optional createRestore, download and verify in one pass, the archive
+ * against the target, pg_restore, ANALYZE, the object check, the receipt and clean-up. It creates
+ * and disposes the PGPASSFILE, every temp dir and a partial new database exactly once, in its own
+ * catch and finally, whatever fails or whichever signal arrives. The presigned URL and lock token
+ * stay in memory: never printed, logged or written.
  */
 export async function runRestore(plan: RestorePlan, source: RestoreSource, deps: RestoreDeps): Promise<RestoreResult> {
   const scope = new RunScope();
   // Should a second signal end the process mid-phase, it still says what state the target is in.
-  const clock = new PhaseClock((phase) => setExitNote(targetStateAfter(phase, plan)));
+  const clock = new PhaseClock((phase) => {
+    setExitNote(targetStateAfter(phase, plan));
+    deps.onPhase?.(phase);
+  });
   const { reporter: ui, signal, scrubber } = deps;
   const startedAt = deps.now();
   const dryRun = !source.create && !source.created;
-  const facts: ReceiptFacts = { backupJobId: source.backupJobId };
+  const facts: ReceiptFacts = {};
   let failure: Receipt['failure'] = null;
   let receipt: Receipt | undefined;
+  let created: { pgEnv: Env } | undefined;
   const finish = () =>
     (receipt = buildReceipt(
       { mode: plan.mode, targetRedactedDsn: redactedDsn(plan.target), startedAt, endedAt: deps.now(), phasesMs: clock.durations },
@@ -100,50 +121,38 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     facts.pgRestoreVersion = pre.pgRestore.text;
     facts.targetServerVersion = pre.serverVersion;
     const known = await source.check?.();
+    Object.assign(facts, { selection: known?.selection, backupJobId: known?.selection?.backupJobId });
     // The artifact's size from getBackup: a work dir too small is found before any job exists.
     if (known?.artifactBytes !== undefined) await assertFreeSpace(plan.workDir, known.artifactBytes);
-    if (dryRun) return { dryRun: true, preflight: pre, artifactBytes: known?.artifactBytes };
+    if (dryRun) return { dryRun: true, preflight: pre, check: known };
+    // After every service check, and outside every phase: the time a person takes to type is no part of a restore.
+    if (plan.mode === 'in_place' && !plan.confirm) await clock.outside(() => confirmInPlace(plan, known?.backup, deps.prompter, signal));
 
     clock.enter('createRestore');
-    const created = source.created ?? (await source.create!(redactedDsn(plan.target)));
-    const coords = created.execution;
+    const job = source.created ?? (await source.create!(redactedDsn(plan.target)));
+    const coords = job.execution;
     scrubber.add(coords.presignedS3Url);
     scrubber.add(coords.lockToken);
-    Object.assign(facts, { restoreJobId: created.restoreJob.id, expectedBytes: coords.expectedSizeBytes, expectedSha256: coords.expectedSha256 });
-    if (!source.created) ui.info(`Restore job ${created.restoreJob.id} created (${plan.mode}).`);
+    Object.assign(facts, { restoreJobId: job.restoreJob.id, expectedBytes: coords.expectedSizeBytes, expectedSha256: coords.expectedSha256 });
+    if (!source.created) ui.info(`Restore job ${job.restoreJob.id} created (${plan.mode}).`);
 
     clock.enter('download');
     await assertFreeSpace(plan.workDir, coords.expectedSizeBytes, 'artifact_exceeds_disk');
     const dir = await scope.tempDir(plan.workDir, 'svc-restore-');
-    const progress = await byteProgress(ui, 'Downloading artifact');
-    const artifact = await downloadArtifact({
-      url: coords.presignedS3Url,
-      expectedSize: coords.expectedSizeBytes,
-      expectedSha256: coords.expectedSha256,
-      dir,
-      signal,
-      connections: plan.connections,
-      maxRetries: deps.http.maxRetries,
-      timeoutMs: deps.http.timeoutMs,
-      env: deps.http.env,
-      sleep: deps.sleep,
-      random: deps.random,
-      onProgress: (received, total) => progress.update(received, total),
-      onNotice: (m) => ui.warn(m),
-    }).catch((err: unknown) => {
-      progress.fail('Download stopped');
-      throw err;
-    });
+    const artifact = await fetchArtifact(coords, dir, plan, deps);
     Object.assign(facts, { bytes: artifact.bytes, computedSha256: artifact.sha256, connections: artifact.connections });
-    progress.succeed(`Verified ${formatBytes(artifact.bytes)}, SHA-256 ${artifact.sha256}`);
 
     clock.enter('verify');
-    assertRestorable(await readArchiveHeader(artifact.path), pre.pgRestore);
-    const toc = await readToc(artifact.path, 'pg_restore', deps.env, scrubber);
+    const header = await readArchiveHeader(artifact.path);
+    const pgRestore = await pgRestoreFor(header, pre.pgRestore, deps.env);
+    facts.pgRestoreVersion = pgRestore.text;
+    const toc = await readToc(artifact.path, pgRestore.path, deps.env, scrubber);
+    assertArchiveFits(toc, header, pre, plan.target, plan.scratch ? 'fail' : 'warn', (m) => ui.warn(m));
 
     clock.enter('restore');
     if (pre.createDatabase) {
       await createTargetDatabase(plan.target, pgEnv, scrubber, signal);
+      created = { pgEnv };
       ui.info(`Created database "${plan.target.database}" (TEMPLATE template0).`);
     }
     if (plan.mode === 'in_place' && !plan.atomic) {
@@ -151,11 +160,13 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     }
     const running = `pg_restore into ${redactedDsn(plan.target)}`;
     const spinner = await ui.spinner(`Running ${running}`);
-    const result = await runPgRestore(pgRestoreArgs(plan, plan.target.database, artifact.path), pgEnv, scrubber, signal).catch((err: unknown) => {
+    const result = await runPgRestore(pgRestore.path, pgRestoreArgs(plan, plan.target.database, artifact.path), pgEnv, scrubber, signal).catch((err: unknown) => {
       spinner.fail(`${running} failed`);
       throw err;
     });
     spinner.succeed(`Restored with ${running}`);
+    // Restored whole: from here on a failure leaves a complete database, which is kept.
+    created = undefined;
 
     if (plan.analyze) {
       clock.enter('analyze');
@@ -168,7 +179,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     if (plan.keepArtifact) scope.keep(dir);
     const durationMs = clock.total();
     const outcome = {
-      restoreJob: created.restoreJob,
+      restoreJob: job.restoreJob,
       artifactBytes: artifact.bytes,
       sha256: artifact.sha256,
       verified: true as const,
@@ -181,14 +192,30 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     return { dryRun: false, outcome };
   } catch (err) {
     clock.total();
-    const explained = explainFailure(err, clock.current, plan, signal.aborted);
+    const partial = created && (await removePartial(plan, created.pgEnv, scrubber));
+    const explained = explainFailure(err, clock.current, plan, signal.aborted, partial);
     const exitCode = signal.aborted ? exitCodeForSignal(signal.reason) : isCliError(explained) ? explained.exitCode : 1;
     failure = { phase: clock.current, exitCode, message: scrubber.scrub(explained instanceof Error ? explained.message : String(explained)) };
     throw explained;
   } finally {
     // A receipt for failures too; not for a dry run, which restores nothing.
-    if (plan.receiptPath && !dryRun) await writeReceipt(plan.receiptPath, receipt ?? finish());
+    if (!dryRun) {
+      receipt ??= finish();
+      deps.onReceipt?.(receipt);
+      if (plan.receiptPath) await writeReceipt(plan.receiptPath, receipt);
+    }
     await scope.dispose();
     setExitNote(undefined);
+  }
+}
+
+/** A new database this run created and pg_restore did not finish: dropped unless --keep-partial (cli-contract 7.6). */
+async function removePartial(plan: RestorePlan, pgEnv: Env, scrubber: SecretScrubber): Promise<PartialDatabase> {
+  if (plan.keepPartial) return { dropped: false, kept: true };
+  try {
+    await dropCreatedDatabase(plan.target, pgEnv, scrubber);
+    return { dropped: true };
+  } catch (err) {
+    return { dropped: false, kept: false, reason: err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err) };
   }
 }

@@ -28,9 +28,29 @@ function unreachable(target: Target, err: PsqlError): LocalToolError {
   );
 }
 
+/** What the target server says about itself before anything is restored. */
+export interface TargetFacts {
+  /** new_database only: the database does not exist yet, so the restore creates it. */
+  createDatabase: boolean;
+  /** `server_version`, for the receipt. */
+  serverVersion: string;
+  /** From `server_version_num`. */
+  serverMajor: number;
+  /** `pg_available_extensions`: what the archive's CREATE EXTENSION entries may ask for (cli-contract 7.5). */
+  extensions: string[];
+}
+
+/** One round trip: the target's existence, server version and available extensions, as JSON. */
+const FACTS_SQL = `SELECT json_build_object(
+  'exists', (SELECT count(*) FROM pg_database WHERE datname = :'target') > 0,
+  'version', current_setting('server_version'),
+  'versionNum', current_setting('server_version_num')::int,
+  'extensions', (SELECT coalesce(json_agg(name ORDER BY name), '[]') FROM pg_available_extensions));`;
+
 /**
  * Connects to the target and says whether a new_database restore must create it. An in-place
- * target must accept a connection; a new-database target must not exist, or exist and be empty.
+ * target must accept a connection; a new-database target must not exist, or exist and be empty
+ * (with `mustCreate`, not exist at all: a drill's scratch database is never one that was there).
  */
 export async function inspectTarget(
   target: Target,
@@ -38,21 +58,25 @@ export async function inspectTarget(
   env: Env,
   scrubber: SecretScrubber,
   signal: AbortSignal,
-): Promise<{ createDatabase: boolean; serverVersion: string }> {
+  mustCreate = false,
+): Promise<TargetFacts> {
   const query = (sql: string, database: string) => psql(sql, { env, database, vars: { target: target.database }, scrubber, signal });
   const asUnreachable = (err: unknown): never => {
     throw err instanceof PsqlError ? unreachable(target, err) : err;
   };
   const run = (sql: string, database: string) => query(sql, database).catch(asUnreachable);
+  const read = (text: string) => {
+    const raw = JSON.parse(text) as { exists: boolean; version: string; versionNum: number; extensions: string[] };
+    return { exists: raw.exists, facts: { serverVersion: raw.version, serverMajor: Math.floor(raw.versionNum / 10_000), extensions: raw.extensions } };
+  };
 
-  if (mode === 'in_place') {
-    return { createDatabase: false, serverVersion: await run('SHOW server_version;', target.database) };
-  }
-  const sql = "SELECT count(*) FROM pg_database WHERE datname = :'target'; SHOW server_version;";
-  const [count, serverVersion] = (await onMaintenanceDb((database) => query(sql, database)).catch(asUnreachable)).split('\n');
-  const version = serverVersion ?? '';
+  if (mode === 'in_place') return { createDatabase: false, ...read(await run(FACTS_SQL, target.database)).facts };
+  const { exists, facts } = read(await onMaintenanceDb((database) => query(FACTS_SQL, database)).catch(asUnreachable));
   // No such database yet: the restore creates it.
-  if (count === '0') return { createDatabase: true, serverVersion: version };
+  if (!exists) return { createDatabase: true, ...facts };
+  if (mustCreate) {
+    throw new UsageError(`The database "${target.database}" already exists; svc restores only into a database it creates itself here.`);
+  }
   // Anything user-made counts: relations, functions, types and schemas beyond the default public one.
   const objects = await run(
     `WITH user_ns AS (
@@ -70,7 +94,7 @@ export async function inspectTarget(
       'Name a new database in --target, or replace this one with --in-place --confirm.',
     );
   }
-  return { createDatabase: false, serverVersion: version };
+  return { createDatabase: false, ...facts };
 }
 
 /** CREATE DATABASE ... TEMPLATE template0, not pg_restore --create (which would use the archive's name). */
@@ -84,4 +108,14 @@ export async function createTargetDatabase(target: Target, env: Env, scrubber: S
     }
     throw err;
   }
+}
+
+/**
+ * Drops a database this run created (a partial restore it must not leave behind). Runs after a
+ * signal too, so it takes no abort signal: it is bounded by its own timeout instead.
+ */
+export async function dropCreatedDatabase(target: Target, env: Env, scrubber: SecretScrubber): Promise<void> {
+  const vars = { target: target.database };
+  const timeout = AbortSignal.timeout(30_000);
+  await onMaintenanceDb((database) => psql('DROP DATABASE IF EXISTS :"target" WITH (FORCE);', { env, database, vars, scrubber, signal: timeout }));
 }

@@ -86,6 +86,7 @@ describe.skipIf(!!skip)('after pg_restore: ANALYZE, the object check and the rec
       targetServerVersion: expect.stringMatching(/^1\d\.\d+/),
       restoreJobId: 'rj_restorepg',
       backupJobId: BACKUP_ID,
+      backupSelection: { rule: 'id', backupJobId: BACKUP_ID, completedAt: '2026-11-21T06:01:40Z' },
       mode: 'new_database',
       targetRedactedDsn: h.redacted('after_receipt'),
       artifact: { bytes: h.info.sizeBytes, expectedSha256: h.info.sha256, computedSha256: h.info.sha256, verified: true },

@@ -17,6 +17,8 @@ function plan(dsn: string, env: Record<string, string | undefined> = {}): Restor
     connections: 8,
     analyze: true,
     receiptPath: undefined,
+    keepPartial: false,
+    scratch: false,
   };
 }
 

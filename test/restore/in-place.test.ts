@@ -163,6 +163,8 @@ describe.skipIf(!!skip)('restore create --in-place against a real PostgreSQL', (
     expect(prompts).toHaveLength(1);
     expect(prompts[0]).toContain(h.redacted('inplace_prompt'));
     expect(prompts[0]).toContain('Type the database name "inplace_prompt" to confirm');
+    // Asked after the service checked the backup, and naming it: id, database, completion time, size.
+    expect(prompts[0]).toMatch(new RegExp(`from backup ${BACKUP_ID} of db_orders, completed 2026-11-21T06:01:40Z \\(\\d+[smhd] ago\\), \\d+\\.\\d KiB`));
     expect(JSON.parse(h.createRestoreRequests()[0]!.body)).toMatchObject({ mode: 'in_place', confirmDestructive: true });
     expect(await h.snapshot('inplace_prompt')).toEqual(h.source);
     await expectClean(workDir);
@@ -182,7 +184,8 @@ describe.skipIf(!!skip)('restore create --in-place against a real PostgreSQL', (
     });
     expect(r.code).toBe(code);
     expect(r.stderr).toContain('In-place restore not confirmed; nothing was changed.');
-    expect(h.api.exchanges).toEqual([]);
+    // The backup was checked before the prompt; nothing was created.
+    expect(h.api.exchanges.map((e) => `${e.method} ${e.url.pathname}`)).toEqual([`GET /api/v1/backups/${BACKUP_ID}`]);
     expect(h.artifact.requests).toEqual([]);
     expect(await h.snapshot('inplace_declined')).toEqual(before);
     await expectClean(workDir);

@@ -53,7 +53,8 @@ describe.skipIf(!!skip)('restore create / restore run, new_database, against a r
     expect(h.api.unhandled).toEqual([]);
 
     const doc = JSON.parse(r.stdout);
-    expect(Object.keys(doc).sort()).toEqual(['execution', 'restoreJob']);
+    expect(Object.keys(doc).sort()).toEqual(['backupSelection', 'execution', 'restoreJob']);
+    expect(doc.backupSelection).toMatchObject({ rule: 'id', backupJobId: BACKUP_ID });
     expect(doc.restoreJob).toEqual(h.restoreBody('new_database').restoreJob);
     expect(doc.execution).toStrictEqual({
       artifactBytes: h.info.sizeBytes,
@@ -258,7 +259,7 @@ describe.skipIf(!!skip)('restore create / restore run, new_database, against a r
     expect(await h.databaseExists('never_created')).toBe(false);
   });
 
-  it('an archive newer than the local pg_restore is exit 11 naming both versions; the target is not created', async () => {
+  it('an archive no local pg_restore reads is exit 11 naming its format and the client major it takes; the target is not created', async () => {
     const local = (await execa(h.realPgRestore, ['--version'])).stdout.trim(); // "pg_restore (PostgreSQL) 15.18 (Debian ...)"
     const major = Number(/\) (\d+)/.exec(local)?.[1]);
     // K_VERS_MAX per major (pg_backup_archiver.h): 1.14 up to 15, 1.15 in 16, 1.16 in 17 and 18.
@@ -273,9 +274,10 @@ describe.skipIf(!!skip)('restore create / restore run, new_database, against a r
     const workDir = await h.workDir();
     const r = await create('restored_newer', workDir);
     expect(r.code).toBe(11);
+    const takes = bytes[6] === 15 ? 16 : 17;
     expect(r.stderr).toContain(`The archive is format 1.${bytes[6]}`);
-    expect(r.stderr).toContain(`the local ${local} reads formats up to 1.${readsUpTo}.`);
-    expect(r.stderr).toContain('Install a pg_restore at least as new as the pg_dump that made the backup');
+    expect(r.stderr).toContain(`reading it takes pg_restore ${takes} or newer, and this machine has ${local.replace('pg_restore (PostgreSQL) ', 'pg_restore ')} (`);
+    expect(r.stderr).toContain(`Install the PostgreSQL ${takes} client tools (Debian/Ubuntu: apt-get install postgresql-client-${takes}`);
     expect(newer.requests).toHaveLength(1);
     expect(await h.databaseExists('restored_newer')).toBe(false);
     expect(await h.pgRestoreRuns()).toEqual([]);

@@ -60,8 +60,8 @@ describe.skipIf(!!skip)('signals from a terminal: the in-place prompt and pg_res
   async function expectNothingHappened(workDir: string): Promise<void> {
     expect(await h.pgpassLeftovers()).toEqual([]);
     expect(await readdir(workDir)).toEqual([]);
-    // Not even getBackup: the prompt is part of preflight, before any API call; so no restore job.
-    expect(h.api.exchanges).toEqual([]);
+    // Only getBackup: the prompt comes after the service's checks of the backup, and before createRestore.
+    expect(h.api.exchanges.map((e) => `${e.method} ${e.url.pathname}`)).toEqual([`GET /api/v1/backups/${BACKUP_ID}`]);
     expect(h.createRestoreRequests()).toEqual([]);
     expect(await h.pgRestoreRuns()).toEqual([]);
     await waitFor('no child process of svc left', () => processesMentioning(workDir).length === 0, 5_000);

@@ -1,47 +1,55 @@
 import { createRestore } from '../../api/operations/restores.js';
 import { UsageError } from '../../errors.js';
+import { describeSelection, selectBackup } from '../../restore/backup-selection.js';
 import { runRestore } from '../../restore/run.js';
 import type { Session } from '../../session.js';
-import { idempotencyKey, requireId } from '../shared/args.js';
+import { idempotencyKey } from '../shared/args.js';
 import type { Env } from '../shared/verb.js';
+import { selectionRule, type SelectionFlags, type SelectionOptions } from './selection-options.js';
 import { engineOptions, guardTarget, restoreDeps, restorePlan, type EngineFlags, type EngineOptions } from './engine-options.js';
 import { renderDryRun, renderOutcome } from './outcome.js';
-import { checkBackup } from './service-check.js';
+import { assertMayRestore, checkBackup } from './service-check.js';
 
-export interface CreateFlags extends EngineFlags {
-  backup?: string;
+export interface CreateFlags extends EngineFlags, SelectionFlags {
   dryRun?: boolean;
   idempotencyKey?: string;
 }
 
-export interface CreateOptions extends EngineOptions {
-  backupJobId: string;
+export interface CreateOptions extends EngineOptions, SelectionOptions {
   dryRun: boolean;
   idempotencyKey: string | undefined;
 }
 
 export function options(_args: string[], flags: CreateFlags, env: Env): CreateOptions {
-  const backupJobId = requireId(flags.backup, '--backup');
+  const { rule } = selectionRule(flags, { defaultLatest: false });
   if (flags.confirm && !flags.inPlace) throw new UsageError('--confirm only applies to --in-place restores.');
   return {
     ...engineOptions(flags, env),
-    backupJobId,
+    rule,
     dryRun: flags.dryRun === true,
     idempotencyKey: idempotencyKey(flags.idempotencyKey),
   };
 }
 
-/** `svc restore create`: preflight, createRestore, then the local run (cli-contract 7). */
+/** `svc restore create`: the backup chosen, preflight, createRestore, then the local run (cli-contract 7). */
 export async function run(opts: CreateOptions, session: Session): Promise<void> {
   guardTarget(opts, session);
   const mode = opts.inPlace ? 'in_place' : 'new_database';
   const plan = restorePlan(opts, mode, session);
-  const check = () => checkBackup(session, opts.backupJobId, opts.dryRun);
+  let backupJobId = '';
+  // The first API calls, after the local preflight (cli-contract 7, steps 0 and 2): which backup, said plainly, then the service's word on it.
+  const check = async () => {
+    if (opts.dryRun) await assertMayRestore(session);
+    const selected = await selectBackup(await session.api(), opts.rule);
+    session.ui.info(describeSelection(selected, session.now()));
+    backupJobId = selected.selection.backupJobId;
+    return checkBackup(session, selected, opts.dryRun);
+  };
   const create = async (targetRedactedDsn: string) => {
-    const body = { backupJobId: opts.backupJobId, targetRedactedDsn, mode, confirmDestructive: mode === 'in_place' } as const;
+    const body = { backupJobId, targetRedactedDsn, mode, confirmDestructive: mode === 'in_place' } as const;
     return (await (await session.api()).send(createRestore(body, opts.idempotencyKey))).data;
   };
-  const result = await runRestore(plan, { backupJobId: opts.backupJobId, check, ...(opts.dryRun ? {} : { create }) }, restoreDeps(session));
-  if (result.dryRun) renderDryRun(session, plan, opts.backupJobId, result.preflight, result.artifactBytes);
+  const result = await runRestore(plan, { check, ...(opts.dryRun ? {} : { create }) }, restoreDeps(session));
+  if (result.dryRun) renderDryRun(session, plan, result.check, result.preflight);
   else renderOutcome(session, plan, result.outcome);
 }

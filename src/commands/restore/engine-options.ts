@@ -21,6 +21,7 @@ export interface EngineFlags {
   /** commander's --no-analyze sets this false. */
   analyze?: boolean;
   receipt?: string;
+  keepPartial?: boolean;
 }
 
 export interface EngineOptions {
@@ -39,6 +40,7 @@ export interface EngineOptions {
   analyze: boolean;
   /** --receipt, made absolute. */
   receiptPath: string | undefined;
+  keepPartial: boolean;
 }
 
 /** Every local check of the engine flags; the target is parsed here, so a bad one is exit 2 before anything runs. */
@@ -63,6 +65,7 @@ export function engineOptions(flags: EngineFlags, env: Env): EngineOptions {
     connections: flags.connections === undefined ? DEFAULT_CONNECTIONS : positiveInt(flags.connections, '--connections', MAX_CONNECTIONS),
     analyze: flags.analyze !== false,
     receiptPath: flags.receipt === undefined ? undefined : resolve(requireId(flags.receipt, '--receipt')),
+    keepPartial: flags.keepPartial === true,
   };
 }
 
@@ -81,6 +84,8 @@ export function restorePlan(opts: EngineOptions, mode: RestoreMode, session: Ses
     connections: opts.connections,
     analyze: opts.analyze,
     receiptPath: opts.receiptPath,
+    keepPartial: opts.keepPartial,
+    scratch: false,
   };
 }
 

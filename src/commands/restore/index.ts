@@ -22,20 +22,27 @@ export function registerRestore(restore: Command, host: CommandHost): void {
       .option('--no-analyze', 'skip ANALYZE of the target after pg_restore')
       .option('--receipt <file>', 'write the restore receipt (JSON, no secrets) here, for failures too')
       .option('--in-place', 'replace the contents of the existing target database')
-      .option('--confirm', 'confirm an --in-place restore without a prompt (required when not on a terminal)');
+      .option('--confirm', 'confirm an --in-place restore without a prompt (required when not on a terminal)')
+      .option('--keep-partial', 'keep a new database this run created when the restore fails or is interrupted (default: drop it)');
 
   engineFlags(
     restore
       .command('create')
       .description('Create a restore job (createRestore) and run it here: download, verify SHA-256, pg_restore')
-      .requiredOption('--backup <backupJobId>', 'the completed backup job to restore'),
+      .option('--backup <backupJobId>', 'the completed backup job to restore')
+      .option('--database <databaseId>', "with --latest or --before: choose among this database's completed backups")
+      .option('--latest', 'with --database: its newest completed backup')
+      .option('--before <iso8601>', 'with --database: its newest backup completed at or before this time')
+      .option('--window <windowId>', 'the baseline backup of this recovery window (from svc recovery candidate or summary)'),
   )
     .option('--dry-run', 'run the preflight checks and print the plan; create nothing')
     .option('--idempotency-key <key>', 'key for createRestore (1-200 characters; default: a new UUID)')
     .addHelpText(
       'after',
       examples(
-        'SVC_TARGET_DSN=postgresql://app@localhost:5432/orders_restored svc restore create --backup bj_123',
+        'SVC_TARGET_DSN=postgresql://app@localhost:5432/orders_restored svc restore create --database db_123 --latest',
+        'svc restore create --database db_123 --before 2026-11-24T14:32:00Z --target postgresql://app@localhost/orders_1432',
+        'svc restore create --window rw_0003 --target postgresql://app@localhost/orders_incident',
         'svc restore create --backup bj_123 --target postgresql://app@db.internal/orders --in-place --confirm',
         'svc restore create --backup bj_123 --target postgresql://app@localhost/orders_check --dry-run',
       ),

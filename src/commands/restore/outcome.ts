@@ -3,7 +3,7 @@ import { fields, note, text } from '../../output/writer.js';
 import { pgRestoreArgs } from '../../restore/pg-restore.js';
 import { PHASES, type RestorePlan } from '../../restore/plan.js';
 import type { PreflightResult } from '../../restore/preflight.js';
-import type { RestoreOutcome } from '../../restore/run.js';
+import type { RestoreOutcome, ServiceCheck } from '../../restore/run.js';
 import { redactedDsn } from '../../restore/target.js';
 import type { Session } from '../../session.js';
 import { restoreProofFields } from '../shared/proof.js';
@@ -29,7 +29,8 @@ export function renderOutcome(session: Session, plan: RestorePlan, outcome: Rest
         .map(([kind, n]) => `${n} ${kind.toLowerCase()}${n === 1 ? '' : kind.endsWith('X') ? 'es' : 's'}`)
         .join(', ')
     : undefined;
-  session.out.render({ restoreJob: job, execution: { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, receipt } }, [
+  const doc = { restoreJob: job, execution: { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, receipt }, backupSelection: receipt.backupSelection };
+  session.out.render(doc, [
     text(`Restored backup into ${redactedDsn(plan.target)} (${plan.mode === 'in_place' ? 'in place' : 'new database'}) in ${(durationMs / 1000).toFixed(1)}s.`, 'green'),
     fields([
       ['target', redactedDsn(plan.target)],
@@ -59,10 +60,13 @@ export function renderOutcome(session: Session, plan: RestorePlan, outcome: Rest
 }
 
 /** What a dry run found: the plan the real run would follow. Nothing was created, downloaded or restored. */
-export function renderDryRun(session: Session, plan: RestorePlan, backupJobId: string, pre: PreflightResult, artifactBytes: number | undefined): void {
+export function renderDryRun(session: Session, plan: RestorePlan, check: ServiceCheck | undefined, pre: PreflightResult): void {
+  const backupJobId = check?.selection?.backupJobId ?? null;
+  const artifactBytes = check?.artifactBytes;
   const doc = {
     dryRun: true,
     backupJobId,
+    backupSelection: check?.selection ?? null,
     artifactBytes: artifactBytes ?? null,
     targetRedactedDsn: redactedDsn(plan.target),
     mode: plan.mode,

@@ -24,9 +24,10 @@ const engine = (o: Record<string, unknown> = {}) => ({
   connections: 8,
   analyze: true,
   receiptPath: undefined,
+  keepPartial: false,
   ...o,
 });
-const created = (o: Record<string, unknown> = {}) => engine({ backupJobId: 'bj_0007', dryRun: false, idempotencyKey: undefined, ...o });
+const created = (o: Record<string, unknown> = {}) => engine({ rule: { rule: 'id', backupJobId: 'bj_0007' }, dryRun: false, idempotencyKey: undefined, ...o });
 
 /**
  * The target rows `restore create` and `restore run` share: `argv` is the verb with whatever it
@@ -75,6 +76,7 @@ function targetRows(argv: string[], opts: (o?: Record<string, unknown>) => unkno
     ['--no-analyze', [...argv, '--target', DSN, '--no-analyze'], opts({ analyze: false })],
     ['--receipt, absolute', [...argv, '--target', DSN, '--receipt', '/var/tmp/receipt.json'], opts({ receiptPath: '/var/tmp/receipt.json' })],
     ['--receipt, relative: made absolute', [...argv, '--target', DSN, '--receipt', 'drills/receipt.json'], opts({ receiptPath: resolve(process.cwd(), 'drills/receipt.json') })],
+    ['--keep-partial', [...argv, '--target', DSN, '--keep-partial'], opts({ keepPartial: true })],
   ];
 }
 
@@ -122,6 +124,13 @@ describe('restore create options()', () => {
     ['--backup trimmed', ['restore', 'create', '--backup', ' bj_0007 ', '--target', DSN], created()],
     ['--dry-run', [...base, '--target', DSN, '--dry-run'], created({ dryRun: true })],
     ['--idempotency-key', [...base, '--target', DSN, '--idempotency-key', 'restore-2026-11-21'], created({ idempotencyKey: 'restore-2026-11-21' })],
+    ['--database --latest', ['restore', 'create', '--database', 'db_orders', '--latest', '--target', DSN], created({ rule: { rule: 'latest', databaseId: 'db_orders' } })],
+    [
+      '--database --before, a time with an offset',
+      ['restore', 'create', '--database', 'db_orders', '--before', '2026-11-24T14:32:00+01:00', '--target', DSN],
+      created({ rule: { rule: 'before', databaseId: 'db_orders', before: '2026-11-24T14:32:00+01:00' } }),
+    ],
+    ['--window', ['restore', 'create', '--window', 'rw_0003', '--target', DSN], created({ rule: { rule: 'window', windowId: 'rw_0003' } })],
     [
       'every flag',
       [...base, '--target', DSN, '--in-place', '--confirm', '--jobs', '2', '--work-dir', '/var/tmp/r', '--keep-artifact', '--dry-run', '--idempotency-key', 'k-1'],
@@ -136,7 +145,18 @@ describe('restore create options()', () => {
   const refused: Array<[name: string, argv: string[], message: RegExp, env: Env, hidden: string[]]> = [
     ...targetRefusals(base),
     ...idRefusals(['restore', 'create', '--backup'], '--backup', ['--target', DSN]).map(([n, a, m]): [string, string[], RegExp, Env, string[]] => [`--backup: ${n}`, a, m, {}, []]),
-    ['no --backup (commander)', ['restore', 'create', '--target', DSN], /^required option '--backup <backupJobId>' not specified$/, {}, []],
+    ['no backup named at all', ['restore', 'create', '--target', DSN], /^No backup named\.$/, {}, []],
+    ['--backup and --database', ['restore', 'create', '--backup', 'bj_1', '--database', 'db_1', '--latest', '--target', DSN], /^--backup and --database each name the backup: give one of them\.$/, {}, []],
+    ['--window and --backup', ['restore', 'create', '--backup', 'bj_1', '--window', 'rw_1', '--target', DSN], /^--backup and --window each name the backup: give one of them\.$/, {}, []],
+    ['--latest without --database', ['restore', 'create', '--latest', '--target', DSN], /^--latest picks among one database's backups: add --database <databaseId>\.$/, {}, []],
+    ['--before without --database', ['restore', 'create', '--before', '2026-11-24T14:32:00Z', '--target', DSN], /^--before picks among one database's backups: add --database <databaseId>\.$/, {}, []],
+    ['--latest with --backup', ['restore', 'create', '--backup', 'bj_1', '--latest', '--target', DSN], /^--latest picks among one database's backups/, {}, []],
+    ['--database without a rule', ['restore', 'create', '--database', 'db_1', '--target', DSN], /^--database needs a rule: add --latest for its newest completed backup, or --before <ISO 8601>\.$/, {}, []],
+    ['--latest and --before', ['restore', 'create', '--database', 'db_1', '--latest', '--before', '2026-11-24T14:32:00Z', '--target', DSN], /^--latest and --before are two rules: give one of them\.$/, {}, []],
+    ['a --before without a time zone', ['restore', 'create', '--database', 'db_1', '--before', '2026-11-24T14:32:00', '--target', DSN], /^Invalid --before "2026-11-24T14:32:00": use ISO 8601 with a time zone/, {}, []],
+    ['a --before that is not a time', ['restore', 'create', '--database', 'db_1', '--before', 'yesterday', '--target', DSN], /^Invalid --before "yesterday"/, {}, []],
+    ['an empty --window', ['restore', 'create', '--window', ' ', '--target', DSN], /^Invalid --window " ": it must not be empty\.$/, {}, []],
+    ['an empty --database', ['restore', 'create', '--database', '', '--latest', '--target', DSN], /^Invalid --database "": it must not be empty\.$/, {}, []],
     ['an argument besides --backup (commander)', ['restore', 'create', 'bj_0008', ...base.slice(2), '--target', DSN], /too many arguments for 'create'. Expected 0 arguments but got 1/, {}, []],
     ['--confirm without --in-place', [...base, '--target', DSN, '--confirm'], /^--confirm only applies to --in-place restores\.$/, {}, []],
     ['--confirm without --in-place, target from SVC_TARGET_DSN', [...base, '--confirm'], /^--confirm only applies to --in-place restores\.$/, { SVC_TARGET_DSN: ENV_DSN }, []],

@@ -1,0 +1,59 @@
+import { execa } from 'execa';
+import { LocalToolError } from '../errors.js';
+import { canRead, minPgRestoreMajor, type ArchiveHeader } from './archive.js';
+import { installDirs, pathDirs, programsIn } from './pg-install.js';
+import { PG_CLIENT_INSTALL_HINT, type PgToolVersion } from './pg-tools.js';
+
+type Env = Record<string, string | undefined>;
+
+export interface PgRestoreBinary extends PgToolVersion {
+  path: string;
+}
+
+async function versionOf(path: string, env: Env): Promise<PgRestoreBinary | undefined> {
+  const r = await execa(path, ['--version'], { env, extendEnv: false, reject: false, stdin: 'ignore' });
+  const m = r.exitCode === 0 ? /(\d+)(?:\.(\d+))?/.exec(String(r.stdout)) : null;
+  return m ? { path, major: Number(m[1]), minor: Number(m[2] ?? 0), text: String(r.stdout).trim() } : undefined;
+}
+
+/**
+ * The pg_restore a restore starts with (cli-contract 7.2): PATH's, else the newest of the
+ * well-known install directories. None at all is exit 11 before anything is asked of the service.
+ */
+export async function findPgRestore(env: Env): Promise<PgRestoreBinary> {
+  for (const path of programsIn('pg_restore', pathDirs(env))) {
+    const found = await versionOf(path, env);
+    if (found) return found;
+  }
+  const installed = await installedPgRestores(env);
+  if (installed[0]) return installed[0];
+  throw new LocalToolError('pg_restore was not found on PATH or in the usual PostgreSQL install directories.', PG_CLIENT_INSTALL_HINT);
+}
+
+/** Every pg_restore of the install directories that runs, newest major first. */
+async function installedPgRestores(env: Env): Promise<PgRestoreBinary[]> {
+  const found = await Promise.all(programsIn('pg_restore', installDirs()).map((p) => versionOf(p, env)));
+  return found.filter((b): b is PgRestoreBinary => b !== undefined).sort((a, b) => b.major - a.major || b.minor - a.minor);
+}
+
+/**
+ * The pg_restore that restores this archive (cli-contract 7, step 0): the one found first where it
+ * reads the archive's format, else the newest installed one that does. None is exit 11 naming the
+ * archive's format and the client major it takes.
+ */
+export async function pgRestoreFor(header: ArchiveHeader, first: PgRestoreBinary, env: Env): Promise<PgRestoreBinary> {
+  if (canRead(header, first.major)) return first;
+  const others = await installedPgRestores(env);
+  const reader = others.find((b) => canRead(header, b.major));
+  if (reader) return reader;
+  const needed = minPgRestoreMajor(header);
+  const by = header.pgDumpVersion ? ` written by pg_dump ${header.pgDumpVersion}` : '';
+  const seen = [first, ...others.filter((b) => b.path !== first.path)].map((b) => `${b.text.replace(/^pg_restore \(PostgreSQL\) /, 'pg_restore ')} (${b.path})`);
+  const takes = needed === undefined ? 'a pg_restore newer than any svc knows' : `pg_restore ${needed} or newer`;
+  throw new LocalToolError(
+    `The archive is format ${header.version}${by}; reading it takes ${takes}, and this machine has ${seen.join(', ')}. Nothing was restored.`,
+    needed === undefined
+      ? 'Install the newest PostgreSQL client tools, then run the restore again.'
+      : `Install the PostgreSQL ${needed} client tools (Debian/Ubuntu: apt-get install postgresql-client-${needed}; macOS: brew install postgresql@${needed}), then run the restore again.`,
+  );
+}
