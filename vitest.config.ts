@@ -1,6 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
+/** The shell completion scripts (src/commands/completion/shells/) are imported as their text, as the bundle's esbuild text loader does. */
+const completionScriptsAsText = {
+  name: 'completion-scripts-as-text',
+  transform(code: string, id: string) {
+    return /\.(?:bash|zsh|fish|ps1)$/.test(id) ? { code: `export default ${JSON.stringify(code)};`, map: null } : undefined;
+  },
+};
+
 export default defineConfig({
+  plugins: [completionScriptsAsText],
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,

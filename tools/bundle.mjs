@@ -51,6 +51,8 @@ const result = await build({
   // where they are installed at all: they load files next to themselves.
   external: ['keytar', '@napi-rs/keyring', 'jq-web'],
   plugins: [lazyChildProcessForCommander],
+  // The shell completion scripts (src/commands/completion/shells/) are imported as their text.
+  loader: { '.bash': 'text', '.zsh': 'text', '.fish': 'text', '.ps1': 'text' },
   define: { __SVC_VERSION__: JSON.stringify(version) },
   // CommonJS dependencies (commander, cli-table3, undici) call require() for node built-ins.
   banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },

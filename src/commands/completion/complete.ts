@@ -2,7 +2,7 @@ import { RootCommand, type Command as TabCommand } from '@bomb.sh/tab';
 import type { Command, Option } from 'commander';
 import { buildProgram } from '../../program.js';
 import { MAX_CONNECTIONS } from '../../restore/plan.js';
-import { printed, SHELLS } from './script.js';
+import { SHELLS } from './shells/names.js';
 
 export interface CompleteOptions {
   /** The command line after `svc`, as the shell split it; the last word is the one being completed ("" after a space). */
@@ -78,6 +78,22 @@ export function completionTree(program: Command): RootCommand {
   };
   walk(program, '');
   return root;
+}
+
+/**
+ * What @bomb.sh/tab prints, as text: it writes its candidates with console.log (its only output),
+ * and svc's output goes through the context's stdout.
+ */
+export function printed(write: () => void): string {
+  const lines: string[] = [];
+  const log = console.log;
+  console.log = (...args: unknown[]) => void lines.push(args.map(String).join(' '));
+  try {
+    write();
+  } finally {
+    console.log = log;
+  }
+  return lines.map((line) => `${line}\n`).join('');
 }
 
 const NO_HOST = { run: () => Promise.reject(new Error('completion never runs a command')) };

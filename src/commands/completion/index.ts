@@ -25,9 +25,10 @@ function local<O>(load: () => Promise<LocalVerb<O>>): (...actionArgs: unknown[])
 }
 
 /**
- * `svc completion <shell>` prints the script (@bomb.sh/tab's); the script calls back `svc complete
- * -- <words>` on every Tab, a hidden command that takes the words as they are (options included)
- * and prints the candidates.
+ * `svc completion <shell>` prints svc's script for that shell (shells/); the script calls back
+ * `svc complete -- <words>` on every Tab, with the words typed as separate arguments (never through
+ * eval), a hidden command that takes the words as they are (options included) and prints the
+ * candidates (@bomb.sh/tab's engine).
  */
 export function registerCompletion(program: Command, _host: CommandHost): void {
   program

@@ -1,9 +1,15 @@
-import { RootCommand } from '@bomb.sh/tab';
 import { UsageError } from '../../errors.js';
+import { SHELLS, type Shell } from './shells/names.js';
+import bash from './shells/svc.bash';
+import fish from './shells/svc.fish';
+import powershell from './shells/svc.ps1';
+import zsh from './shells/svc.zsh';
 
-/** The shells @bomb.sh/tab writes scripts for. */
-export const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
-export type Shell = (typeof SHELLS)[number];
+/**
+ * svc's own scripts, not @bomb.sh/tab's: tab's bash and PowerShell scripts eval the words typed
+ * (a Tab ran `$(...)` and `> file`). Each hands the words to `svc complete --` as separate arguments.
+ */
+const SCRIPTS: Record<Shell, string> = { bash, zsh, fish, powershell };
 
 export interface ScriptOptions {
   shell: Shell;
@@ -16,23 +22,7 @@ export function options([shell]: string[]): ScriptOptions {
   return { shell: shell as Shell };
 }
 
-/**
- * What @bomb.sh/tab prints, as text: it writes its scripts and candidates with console.log (its
- * only output), and svc's output goes through the context's stdout.
- */
-export function printed(write: () => void): string {
-  const lines: string[] = [];
-  const log = console.log;
-  console.log = (...args: unknown[]) => void lines.push(args.map(String).join(' '));
-  try {
-    write();
-  } finally {
-    console.log = log;
-  }
-  return lines.map((line) => `${line}\n`).join('');
-}
-
 /** The script calls `svc complete -- <words>` on each Tab: svc as the shell finds it on PATH. */
 export function run({ shell }: ScriptOptions, print: (text: string) => void): void {
-  print(printed(() => new RootCommand().setup('svc', 'svc', shell)));
+  print(SCRIPTS[shell]);
 }
