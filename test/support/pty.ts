@@ -34,6 +34,8 @@ export interface PtyOptions {
   timeoutMs?: number;
   /** Another node binary; default the one running the tests. */
   node?: string;
+  /** The working directory; default the repository root. */
+  cwd?: string;
 }
 
 export interface PtyResult {
@@ -88,9 +90,14 @@ export class PtySession {
   }
 
   /** Starts `node bin/svc ...args` in a new terminal; resolves once svc runs, with its pid. */
-  static async start(args: string[], opts: PtyOptions): Promise<PtySession> {
-    const wrapper = execa(PYTHON, [DRIVER, String(opts.rows ?? 24), String(opts.cols ?? 100), opts.node ?? process.execPath, BIN, ...args], {
-      cwd: ROOT,
+  static start(args: string[], opts: PtyOptions): Promise<PtySession> {
+    return PtySession.command([opts.node ?? process.execPath, BIN, ...args], opts);
+  }
+
+  /** Starts any command in a new terminal (an interactive shell, say); resolves once it runs, with its pid. */
+  static async command(argv: string[], opts: PtyOptions): Promise<PtySession> {
+    const wrapper = execa(PYTHON, [DRIVER, String(opts.rows ?? 24), String(opts.cols ?? 100), ...argv], {
+      cwd: opts.cwd ?? ROOT,
       env: opts.env,
       extendEnv: false,
       reject: false,

@@ -1,79 +1,26 @@
 /**
- * The built CLI's completion as shells use it: the bash script sourced in a real bash, and the
- * `svc complete --` entry point it calls back on each Tab. Also what a Tab loads: never the HTTP
+ * The built CLI's `svc complete --`, the entry point the completion scripts call back on each Tab
+ * (real-shells.test.ts presses Tab in the shells themselves), and what a Tab loads: never the HTTP
  * client, the session or the keychain.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, cleanupBuiltCli, ensureBuilt, spawnSvc, tempDir } from '../../support/built-cli.js';
 import { closedPort, LoopbackServer } from '../../support/loopback-server.js';
 
-const BASH_COMPLETION = '/usr/share/bash-completion/bash_completion';
 const TOKEN = 'svc_test_completion_0123456789abcdef';
-
-let shimDir: string;
 const server = new LoopbackServer();
 
 beforeAll(async () => {
   await ensureBuilt();
   await server.start();
-  // The scripts call `svc` as the shell finds it on PATH: the built CLI under that name.
-  shimDir = join(tempDir('path'), 'bin');
-  mkdirSync(shimDir);
-  writeFileSync(join(shimDir, 'svc'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-  chmodSync(join(shimDir, 'svc'), 0o755);
 }, 240_000);
 
 afterAll(async () => {
   await server.stop();
   cleanupBuiltCli();
-});
-
-function bash(script: string) {
-  return execa('bash', ['--norc', '--noprofile', '-c', script], {
-    env: cleanEnv({ PATH: `${shimDir}:${process.env.PATH}`, SVC_BASE_URL: server.baseUrl, SVC_API_KEY: TOKEN }),
-    extendEnv: false,
-    reject: false,
-    stripFinalNewline: false,
-  });
-}
-
-/** Sets up the COMP_* variables bash sets on a Tab at the end of `line`, calls the completion function, prints COMPREPLY. */
-const TAB = `
-tab() {
-  COMP_LINE="$1"; COMP_POINT=\${#COMP_LINE}
-  read -ra COMP_WORDS <<< "$COMP_LINE"
-  [[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
-  COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 ))
-  COMPREPLY=()
-  # compopt complains outside a real completion; the candidates are what counts.
-  __svc_complete 2>/dev/null
-  printf '%s|' "\${COMPREPLY[@]}"; echo
-}`;
-
-describe('svc completion bash, in bash', () => {
-  it('sourcing the script registers the completion function for svc', async () => {
-    const r = await bash('source <(svc completion bash) && complete -p svc');
-    expect(r.stderr).toBe('');
-    expect(r.stdout).toBe('complete -F __svc_complete svc\n');
-    expect(r.exitCode).toBe(0);
-  });
-
-  const haveBashCompletion = existsSync(BASH_COMPLETION);
-  // The script calls _get_comp_words_by_ref, from the bash-completion package (as every cobra-style script does).
-  it.runIf(haveBashCompletion || process.env.CI === 'true')('a Tab after `svc da` and after `svc databases ` (needs bash-completion)', async () => {
-    expect(existsSync(BASH_COMPLETION), `${BASH_COMPLETION} is missing: apt-get install bash-completion`).toBe(true);
-    const r = await bash(`source ${BASH_COMPLETION}\nsource <(svc completion bash)\n${TAB}
-tab "svc da"
-tab "svc databases "
-tab "svc databases list --li"
-tab "svc completion "
-tab "svc --json api -X "`);
-    expect(r.stdout).toBe(['databases|', 'list|get|help|', '--limit|', 'bash|zsh|fish|powershell|', 'GET|POST|', ''].join('\n'));
-    expect(server.exchanges).toEqual([]);
-  });
 });
 
 describe('svc complete -- (the entry point the scripts call)', () => {
