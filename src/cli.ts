@@ -106,7 +106,13 @@ export async function run(argv: string[], rawCtx: Context): Promise<number> {
       const [verb, { Session }] = await Promise.all([load(), import('./session.js')]);
       const opts = verb.options(cmd.processedArgs as string[], cmd.opts(), ctx.env);
       session = await Session.open(ctx, flags, scrubber);
-      await verb.run(opts, session);
+      try {
+        await verb.run(opts, session);
+      } finally {
+        // --jq's lines are written as its thread answers: the run ends once they are, and a jq
+        // failure, which came at the render, is the run's outcome even if the verb failed after it.
+        await session.out.flush();
+      }
     },
   };
 

@@ -15,6 +15,10 @@ export const ERROR_CODES = {
     exit: ExitCode.usage,
     hint: 'The command itself succeeded (a POST was carried out); only the --jq expression failed, on the JSON document --json prints.',
   },
+  jq_out_of_memory: {
+    exit: ExitCode.unexpected,
+    hint: 'Narrow the expression (select or slice before building large values), or print --json and pipe it into jq, which runs outside svc.',
+  },
   unauthenticated: { exit: ExitCode.auth, hint: 'Run `svc auth login`, or set SVC_API_KEY in the environment.' },
   invalid_token: {
     exit: ExitCode.auth,

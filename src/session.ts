@@ -1,7 +1,8 @@
 import { ApiClient } from './api/client.js';
 import { requireToken, type Login } from './auth/token-store.js';
 import type { Context } from './context.js';
-import { Writer, type JqFilter, type TableDrawer } from './output/writer.js';
+import type { JqProgram } from './output/jq.js';
+import { Writer, type TableDrawer } from './output/writer.js';
 import type { SecretScrubber } from './secrets.js';
 import { resolveBaseUrl, resolveSettings, type GlobalFlags, type Settings } from './settings.js';
 import { Reporter } from './ui/reporter.js';
@@ -16,15 +17,17 @@ export class Session {
   readonly paint: Paint;
   #client: ApiClient | undefined;
   readonly #others: ApiClient[] = [];
+  readonly #jq: JqProgram | undefined;
   #baseUrl: string | undefined;
 
   /** Settings from the global flags, then the output layer: the table drawer (cli-table3) only for human output. */
   static async open(ctx: Context, flags: GlobalFlags, secrets: SecretScrubber): Promise<Session> {
     const settings = resolveSettings(flags, ctx.env);
     // Loaded only where used: cli-table3 for human output, jq's WebAssembly build for --jq (whose
-    // expression is compiled here, so a bad one is exit 2 before any request).
+    // expression is compiled here, so a bad one is exit 2 before any request; its thread is the
+    // session's, closed with it).
     const drawTable = settings.json ? undefined : (await import('./output/table.js')).drawTable;
-    const jq = settings.jq === undefined ? undefined : await (await import('./output/jq.js')).compileJq(settings.jq);
+    const jq = settings.jq === undefined ? undefined : await (await import('./output/jq.js')).compileJq(settings.jq, ctx.signal);
     return new Session(ctx, flags, secrets, settings, { drawTable, jq });
   }
 
@@ -33,9 +36,10 @@ export class Session {
     private readonly flags: GlobalFlags,
     readonly secrets: SecretScrubber,
     settings: Settings,
-    output: { drawTable: TableDrawer | undefined; jq: JqFilter | undefined },
+    output: { drawTable: TableDrawer | undefined; jq: JqProgram | undefined },
   ) {
     this.settings = settings;
+    this.#jq = output.jq;
     this.paint = painter(colorEnabled(ctx.stdoutIsTTY, ctx.env, this.settings.color));
     const errPaint = painter(colorEnabled(ctx.stderrIsTTY, ctx.env, this.settings.color));
     this.ui = new Reporter(ctx.stderr, {
@@ -109,6 +113,6 @@ export class Session {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.#client?.close(), ...this.#others.map((c) => c.close())]);
+    await Promise.all([this.#client?.close(), ...this.#others.map((c) => c.close()), this.#jq?.close()]);
   }
 }

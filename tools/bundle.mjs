@@ -36,7 +36,9 @@ const lazyChildProcessForCommander = {
 
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { svc: 'src/main.ts' },
+  // --jq's worker thread (src/output/jq-worker.mjs) is started from a file: an entry of its own,
+  // beside the chunks, where the chunk that starts it finds it as the sources do (./jq-worker.mjs).
+  entryPoints: { svc: 'src/main.ts', 'chunks/jq-worker': 'src/output/jq-worker.mjs' },
   outdir: staging,
   // Chunks sit two levels below the package root, like src/<dir>/*.ts: import.meta.url-relative
   // paths such as the sandbox's ../../fixtures/ resolve the same from sources and bundle.

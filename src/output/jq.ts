@@ -1,17 +1,6 @@
-import { createRequire } from 'node:module';
 import { CliError, UsageError } from '../errors.js';
+import { JQ_LIMITS, JqThread, jqOutOfMemory, type JqLimits, type JqReply } from './jq-thread.js';
 import type { JqFilter } from './writer.js';
-
-/** The part of jq-web (jq 1.7 built for WebAssembly) svc calls: jq's command line, run on one input text. */
-interface JqWeb {
-  /** stdout without its final newline (undefined when empty); throws on a non-zero exit, with `exitCode` and `stderr`. */
-  raw(input: string, filter: string, flags: string[]): string | undefined;
-}
-
-interface JqExit {
-  exitCode?: number;
-  stderr?: string;
-}
 
 /** jq's exit status for a program that does not compile (jq 1.7 manual, "Invoking jq"). */
 const COMPILE_ERROR = 3;
@@ -24,42 +13,9 @@ const MANUAL = 'The expression is jq 1.7: https://jqlang.org/manual/v1.7/';
  */
 const FLAGS = ['-c', '--'];
 
-/**
- * jq-web is external to the bundle (tools/bundle.mjs) and resolved from node_modules: its Emscripten
- * loader reads jq.wasm from beside its own jq.js. It is CommonJS whose exports are a promise of the
- * instance, so it is required (and cached by require) rather than imported: a namespace whose
- * module is a promise is thenable under some loaders. It is loaded only for --jq.
- */
-function load(): Promise<JqWeb> {
-  try {
-    return createRequire(import.meta.url)('jq-web') as Promise<JqWeb>;
-  } catch (err) {
-    throw new CliError('unexpected', `--jq needs the jq-web package, installed with svc, and it could not be loaded: ${(err as Error).message}`, {
-      hint: 'Reinstall svc (npm install -g svc), or leave out --jq and pipe --json into jq.',
-    });
-  }
-}
-
-type Outcome = { ok: true; stdout: string | undefined } | { ok: false; exitCode: number | undefined; stderr: string };
-
-/** One run of jq's main(), with the process-wide state jq-web touches put back afterwards. */
-function runJq(jq: JqWeb, input: string, expression: string): Outcome {
-  // Emscripten sets process.exitCode to jq's status (jq-web restores it only when it was set), and
-  // jq-web passes what jq's `debug` and `stderr` write to console.warn. Neither is svc's to have
-  // changed: the run's exit code is cli.ts's, and only stdout results are the filter's output.
-  const exitCode = process.exitCode;
-  const warn = console.warn;
-  console.warn = () => {};
-  try {
-    return { ok: true, stdout: jq.raw(input, expression, FLAGS) };
-  } catch (err) {
-    const failed = err as JqExit;
-    if (typeof failed?.exitCode !== 'number') throw err;
-    return { ok: false, exitCode: failed.exitCode, stderr: failed.stderr ?? '' };
-  } finally {
-    console.warn = warn;
-    process.exitCode = exitCode;
-  }
+/** A compiled --jq expression with the thread it runs in, which its owner closes. */
+export interface JqProgram extends JqFilter {
+  close(): Promise<void>;
 }
 
 /** jq's stderr as svc's message: without the "jq: error: " prefixes, the error count or padding. */
@@ -77,23 +33,47 @@ function rawLines(stdout: string | undefined): string[] {
   return stdout.split('\n').map((line) => (line.startsWith('"') ? (JSON.parse(line) as string) : line));
 }
 
+/** jq's stdout, or the error for what stopped it (a non-zero exit is `failed`'s to word). */
+function output(reply: JqReply, limits: JqLimits, failed: (exitCode: number, stderr: string) => CliError): string | undefined {
+  switch (reply.kind) {
+    case 'done':
+      return reply.stdout;
+    case 'unavailable':
+      throw new CliError('unexpected', `--jq needs the jq-web package, installed with svc, and it could not be loaded: ${reply.message}`, {
+        hint: 'Reinstall svc (npm install -g svc), or leave out --jq and pipe --json into jq.',
+      });
+    case 'failed':
+      if (reply.exitCode !== undefined) throw failed(reply.exitCode, reply.stderr);
+      // jq 1.7 says this, then aborts, when malloc fails (jv_alloc.c): here, at the thread's memory limit.
+      if (reply.stderr.includes('cannot allocate memory')) throw jqOutOfMemory(limits, 'values');
+      throw new CliError('unexpected', `jq stopped: ${reply.reason}`);
+  }
+}
+
 /**
  * Compiles a --jq expression (cli-contract 1): a UsageError (exit 2) naming jq's complaint when it
- * does not compile, before any request is sent. The filter runs jq on a document and returns the
- * lines `jq -r` would print.
+ * does not compile, before any request is sent. The program runs jq on a document and returns the
+ * lines `jq -r` would print; `signal` stops it, and jq runs within `limits`.
  */
-export async function compileJq(expression: string): Promise<JqFilter> {
-  const jq = await load();
-  // jq compiles its program before it reads any input: on an empty input, a program that compiles
-  // runs zero times, so checking it never evaluates it (nor loops, for `repeat(.)`).
-  const probe = runJq(jq, '', expression);
-  if (!probe.ok) {
-    if (probe.exitCode === COMPILE_ERROR) throw new UsageError(`The --jq expression does not compile: ${describe(probe.stderr)}`, MANUAL);
-    throw new CliError('unexpected', `jq failed to start (exit ${probe.exitCode}): ${describe(probe.stderr)}`);
+export async function compileJq(expression: string, signal: AbortSignal, limits: JqLimits = JQ_LIMITS): Promise<JqProgram> {
+  const thread = new JqThread(signal, limits);
+  try {
+    // jq compiles its program before it reads any input: on an empty input, a program that compiles
+    // runs zero times, so checking it never evaluates it (nor loops, for `repeat(.)`).
+    output(await thread.run({ input: '', expression, flags: FLAGS }), limits, (exitCode, stderr) =>
+      exitCode === COMPILE_ERROR
+        ? new UsageError(`The --jq expression does not compile: ${describe(stderr)}`, MANUAL)
+        : new CliError('unexpected', `jq failed to start (exit ${exitCode}): ${describe(stderr)}`),
+    );
+  } catch (err) {
+    await thread.close();
+    throw err;
   }
-  return (document) => {
-    const result = runJq(jq, JSON.stringify(document) ?? 'null', expression);
-    if (!result.ok) throw new CliError('jq_failed', `The --jq expression failed on the result: ${describe(result.stderr)}`);
-    return rawLines(result.stdout);
+  return {
+    async lines(document) {
+      const reply = await thread.run({ input: JSON.stringify(document) ?? 'null', expression, flags: FLAGS });
+      return rawLines(output(reply, limits, (_, stderr) => new CliError('jq_failed', `The --jq expression failed on the result: ${describe(stderr)}`)));
+    },
+    close: () => thread.close(),
   };
 }

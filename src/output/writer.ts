@@ -32,8 +32,11 @@ export const note = (value: string, style?: Style): Block => ({ kind: 'note', te
 /** Draws a table of plain cells (output/table.ts); loaded for human output only, so --json never pays for cli-table3. */
 export type TableDrawer = (header: string[], rows: string[][], paint: Paint) => string;
 
-/** A compiled --jq expression: the results for a document, each as the line jq -r would print. */
-export type JqFilter = (document: unknown) => string[];
+/** A compiled --jq expression (output/jq.ts). */
+export interface JqFilter {
+  /** The results for a document, each as the line jq -r would print. */
+  lines(document: unknown): Promise<string[]>;
+}
 
 export interface WriterOptions {
   json: boolean;
@@ -56,6 +59,9 @@ const GAP = 2;
 export class Writer {
   private readonly json: boolean;
   private readonly opts: WriterOptions;
+  /** --jq runs queued by document(), in order; settles when the last one's lines are written. */
+  #jqQueue: Promise<void> = Promise.resolve();
+  #jqFailure: { error: unknown } | undefined;
 
   constructor(
     private readonly stdout: Writable,
@@ -65,14 +71,39 @@ export class Writer {
     this.opts = opts;
   }
 
-  /** A JSON document on stdout, its secrets scrubbed by key first: filtered through --jq when given, else pretty-printed. */
-  document(body: unknown): void {
+  /**
+   * A JSON document on stdout, its secrets scrubbed by key first: filtered through --jq when given,
+   * else pretty-printed. Settles once it is written: --jq's lines come when jq's thread answers (see render()).
+   */
+  document(body: unknown): Promise<void> {
     const scrubbed = this.opts.scrubDocument(body);
-    if (this.opts.jq) {
-      for (const line of this.opts.jq(scrubbed)) this.stdout.write(`${line}\n`);
-      return;
-    }
+    if (this.opts.jq) return this.#filter(this.opts.jq, scrubbed);
     this.stdout.write(`${terminalSafeJson(scrubbed, 2)}\n`);
+    return Promise.resolve();
+  }
+
+  /**
+   * The one way from a document to --jq: its lines are written after the documents before it, and
+   * none after a failure. The promise returned may be left unawaited (flush() reports the failure).
+   */
+  #filter(jq: JqFilter, body: unknown): Promise<void> {
+    const written = this.#jqQueue.then(async () => {
+      if (this.#jqFailure) throw this.#jqFailure.error;
+      try {
+        for (const line of await jq.lines(body)) this.stdout.write(`${line}\n`);
+      } catch (error) {
+        this.#jqFailure = { error };
+        throw error;
+      }
+    });
+    this.#jqQueue = written.catch(() => {});
+    return written;
+  }
+
+  /** Waits until every document is on stdout; a --jq failure is thrown here, to end the run with. */
+  async flush(): Promise<void> {
+    await this.#jqQueue;
+    if (this.#jqFailure) throw this.#jqFailure.error;
   }
 
   /** A body exactly as the service sent it (svc api, piped), ending in one newline. */
@@ -80,13 +111,15 @@ export class Writer {
     this.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
   }
 
-  /** Ends a command: the validated body as JSON (or what --jq makes of it), or the human blocks. */
-  render(body: unknown, blocks: Block[]): void {
+  /**
+   * Ends a command: the validated body as JSON (or what --jq makes of it), or the human blocks.
+   * Settles once it is on stdout, which for --jq is later: a command that says more after it (a
+   * hint on stderr, a failed job's exit code) awaits it, so that comes after the results, and not
+   * at all when jq fails. Left unawaited, cli.ts's flush() still waits for it and reports the failure.
+   */
+  render(body: unknown, blocks: Block[]): Promise<void> {
     // A program reads --json: the notes written for a person are left out.
-    if (this.json) {
-      this.document(body);
-      return;
-    }
+    if (this.json) return this.document(body);
     // In block order, so on a terminal a note appears where the command put it; data blocks are
     // separated by one empty line on stdout.
     let wroteData = false;
@@ -98,6 +131,7 @@ export class Writer {
         wroteData = true;
       }
     }
+    return Promise.resolve();
   }
 
   #block(block: Exclude<Block, { kind: 'note' }>): string {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CliError, UsageError } from '../../src/errors.js';
-import { compileJq } from '../../src/output/jq.js';
+import { CliError, InterruptedError, UsageError } from '../../src/errors.js';
+import { compileJq as compile, type JqProgram } from '../../src/output/jq.js';
+import type { JqLimits } from '../../src/output/jq-thread.js';
 
 const doc = {
   databases: [
@@ -9,19 +10,32 @@ const doc = {
   ],
 };
 
-async function filter(expression: string, document: unknown = doc): Promise<string[]> {
-  return (await compileJq(expression))(document);
+const opened: JqProgram[] = [];
+
+/** compileJq with a signal nobody aborts; the program's thread is closed after the test. */
+async function compileJq(expression: string, signal = new AbortController().signal, limits?: JqLimits): Promise<JqProgram> {
+  const program = await compile(expression, signal, limits);
+  opened.push(program);
+  return program;
 }
 
-async function refusal(expression: string): Promise<unknown> {
-  return compileJq(expression).then(
+async function filter(expression: string, document: unknown = doc): Promise<string[]> {
+  return (await compileJq(expression)).lines(document);
+}
+
+/** What a promise rejected with (undefined when it resolved). */
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
     () => undefined,
     (err: unknown) => err,
   );
 }
 
-afterEach(() => {
+const refusal = (expression: string): Promise<unknown> => rejection(compileJq(expression));
+
+afterEach(async () => {
   vi.restoreAllMocks();
+  await Promise.all(opened.splice(0).map((p) => p.close()));
 });
 
 describe('compileJq: results as jq -r prints them', () => {
@@ -41,8 +55,8 @@ describe('compileJq: results as jq -r prints them', () => {
 
   it('one compiled filter runs on many documents', async () => {
     const ids = await compileJq('.databases | map(.id) | join(" ")');
-    expect(ids(doc)).toEqual(['db_orders db_billing']);
-    expect(ids({ databases: [{ id: 'db_x' }] })).toEqual(['db_x']);
+    expect(await ids.lines(doc)).toEqual(['db_orders db_billing']);
+    expect(await ids.lines({ databases: [{ id: 'db_x' }] })).toEqual(['db_x']);
   });
 });
 
@@ -72,12 +86,7 @@ describe('compileJq: an expression that does not compile is a usage error (exit 
 describe('compileJq: what jq does to the process', () => {
   it('a failure on the document is jq_failed (exit 2), naming jq\'s reason', async () => {
     const f = await compileJq('.databases | .id');
-    let caught: unknown;
-    try {
-      f(doc);
-    } catch (err) {
-      caught = err;
-    }
+    const caught = await rejection(f.lines(doc));
     expect(caught).toBeInstanceOf(CliError);
     expect((caught as CliError).details.code).toBe('jq_failed');
     expect((caught as CliError).exitCode).toBe(2);
@@ -86,7 +95,7 @@ describe('compileJq: what jq does to the process', () => {
 
   it('halt_error names the value it was given', async () => {
     const f = await compileJq('"no database" | halt_error');
-    expect(() => f(doc)).toThrow('The --jq expression failed on the result: no database');
+    await expect(f.lines(doc)).rejects.toThrow('The --jq expression failed on the result: no database');
   });
 
   it('leaves process.exitCode unset, though jq exits 3 and 5 (Emscripten would set it)', async () => {
@@ -116,5 +125,44 @@ describe('compileJq: what jq does to the process', () => {
     } finally {
       delete process.env.SVC_JQ_TEST_SECRET;
     }
+  });
+});
+
+describe('compileJq: a run that does not end by itself', () => {
+  it('stops when the signal aborts (SIGINT, SIGTERM, SIGHUP in main.ts), though jq never returns', async () => {
+    const interrupt = new AbortController();
+    const program = await compileJq('last(range(1e18))', interrupt.signal);
+    const run = rejection(program.lines(doc));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const aborted = Date.now();
+    interrupt.abort('SIGTERM');
+    expect(await run).toBeInstanceOf(InterruptedError);
+    expect(Date.now() - aborted).toBeLessThan(2_000);
+    // The thread is gone: a later document fails at once instead of queueing behind it.
+    expect(await rejection(program.lines(doc))).toBeInstanceOf(InterruptedError);
+  });
+
+  it('a signal that came before the run: nothing runs', async () => {
+    const interrupt = new AbortController();
+    interrupt.abort('SIGINT');
+    expect(await rejection(compile('.', interrupt.signal))).toBeInstanceOf(InterruptedError);
+  });
+
+  it.each([
+    // jq's values live in its WebAssembly memory: jq's own "cannot allocate memory", at the limit.
+    ['values that outgrow jq\'s memory', '[range(1e8)] | length', { wasmMiB: 64, growthMiB: 1024 }, 'svc gives jq 64 MiB for its values.'],
+    // Output gathers in JavaScript, outside that memory: the run's growth is watched.
+    ['output without end', 'range(1e18)', { wasmMiB: 512, growthMiB: 96 }, 'svc gives jq 96 MiB for a run in all, its output included.'],
+    ['debug output without end', 'repeat(debug)', { wasmMiB: 512, growthMiB: 96 }, 'svc gives jq 96 MiB for a run in all, its output included.'],
+  ])('%s: jq_out_of_memory (exit 1), naming the limit', async (_name, expression, limits, limit) => {
+    const program = await compileJq(expression, undefined, limits);
+    const started = Date.now();
+    const err = await rejection(program.lines(doc));
+    expect(err).toBeInstanceOf(CliError);
+    expect((err as CliError).details.code).toBe('jq_out_of_memory');
+    expect((err as CliError).exitCode).toBe(1);
+    expect((err as CliError).message).toBe(`The --jq expression ran out of memory: ${limit}`);
+    expect((err as CliError).details.hint).toMatch(/pipe it into jq/);
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 });

@@ -62,7 +62,7 @@ export async function run(opts: TriggerOptions, session: Session): Promise<void>
   };
   const job = await pollUntilDone(session, spec);
   // The spinner's last line said how it ended; the job detail (with the caveat on stderr) follows.
-  session.out.render(job, backupDetailBlocks(job, session.now()));
+  await session.out.render(job, backupDetailBlocks(job, session.now()));
   // Someone waited for this backup: under --json too, the caveat is said where a person sees it.
   if (job.state === 'completed' && session.settings.json) session.ui.info(COMPLETED_IS_NOT_PROOF);
   assertSucceeded(spec, job);

@@ -40,6 +40,6 @@ export async function run(opts: GetRestoreOptions, session: Session): Promise<vo
       body.restoreJob.errorKind ? `${body.restoreJob.errorKind}: ${body.restoreJob.errorMessage ?? ''}`.trim() : 'no error detail given',
   };
   const body = await pollUntilDone(session, spec);
-  session.out.render(body, restoreJobBlocks(body.restoreJob, session.now()));
+  await session.out.render(body, restoreJobBlocks(body.restoreJob, session.now()));
   assertSucceeded(spec, body);
 }

@@ -43,7 +43,7 @@ export async function runList<Item>(session: Session, page: PageOptions, spec: L
       })
     : first.body;
   const items = body[spec.itemsKey] as Item[];
-  session.out.render(body, [table(items, spec.columns, spec.empty), ...(spec.after?.(body) ?? [])]);
+  await session.out.render(body, [table(items, spec.columns, spec.empty), ...(spec.after?.(body) ?? [])]);
   const next = body.nextCursor;
   if (!page.all && typeof next === 'string' && next) {
     session.ui.info(`More results: add --cursor ${next}, or --all for every page.`);

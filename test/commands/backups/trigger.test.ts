@@ -118,6 +118,14 @@ describe('backups trigger', () => {
     expect(err.error.message).toContain('source_unreachable');
   });
 
+  it('--wait --jq on a job that fails: the filtered job on stdout, then exit 12 (jq answers after the render)', async () => {
+    server.use(backupWalk(['queued', 'failed_terminal']));
+    const r = await cli('backups', 'trigger', 'db_orders', '--wait', '--jq', '.state, .errorKind');
+    expect(r.code).toBe(12);
+    expect(r.stdout).toBe('failed_terminal\nsource_unreachable\n');
+    expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!).error.code).toBe('job_failed');
+  });
+
   it('--wait-timeout gives up with exit 9 and says the job goes on', async () => {
     server.use(backupWalk(['queued']));
     const r = await cli('backups', 'trigger', 'db_orders', '--wait', '--wait-timeout', '5');
@@ -160,5 +168,12 @@ describe('restore get --watch', () => {
     const r = await cli('restore', 'get', 'rj_0001', '--watch');
     expect(r.code).toBe(12);
     expect(r.stderr).toContain('failed_terminal');
+  });
+
+  it('with --jq, a job that fails: the filtered job on stdout, then exit 12', async () => {
+    server.use(restoreWalk(['queued', 'failed_terminal'], 'restore-get-failed'));
+    const r = await cli('restore', 'get', 'rj_0001', '--watch', '--jq', '.restoreJob.state');
+    expect(r.code).toBe(12);
+    expect(r.stdout).toBe('failed_terminal\n');
   });
 });
