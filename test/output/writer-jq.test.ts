@@ -22,7 +22,7 @@ function writer(): { out: Writer; stdout: () => string } {
   const stream = new PassThrough();
   let text = '';
   stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-  const out = new Writer(stream, { json: false, jq: slowFilter, paint: painter(false), notice: () => {} });
+  const out = new Writer(stream, { json: false, jq: slowFilter, paint: painter(false), notice: () => {}, scrubDocument: (d) => d });
   return { out, stdout: () => text };
 }
 
