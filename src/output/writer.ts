@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { Paint, Style } from '../ui/style.js';
 import { fitColumns } from './fit.js';
+import { MergedDocument } from './merged-document.js';
 import { displayWidth, plain, terminalSafeJson, wrapWords } from './terminal-text.js';
 
 export interface Column<T> {
@@ -76,9 +77,8 @@ export class Writer {
    * else pretty-printed. Settles once it is written: --jq's lines come when jq's thread answers (see render()).
    */
   document(body: unknown): Promise<void> {
-    const scrubbed = this.opts.scrubDocument(body);
-    if (this.opts.jq) return this.#filter(this.opts.jq, scrubbed);
-    this.stdout.write(`${terminalSafeJson(scrubbed, 2)}\n`);
+    if (this.opts.jq) return this.#filter(this.opts.jq, this.opts.scrubDocument(body));
+    this.stdout.write(`${this.#json(body, 2)}\n`);
     return Promise.resolve();
   }
 
@@ -104,6 +104,45 @@ export class Writer {
   async flush(): Promise<void> {
     await this.#jqQueue;
     if (this.#jqFailure) throw this.#jqFailure.error;
+  }
+
+  /** --jq needs the whole document; without it a merged list can be written as its pages arrive. */
+  get streamsDocuments(): boolean {
+    return this.opts.jq === undefined;
+  }
+
+  /**
+   * The merged list of --all / --paginate written as its pages arrive (cli-contract 6): the text
+   * document() prints for `{...head, [itemsKey]: every item}` (pretty), or the compact form.
+   * Not for --jq, which needs the document whole.
+   */
+  mergedDocument(head: Record<string, unknown>, itemsKey: string, opts: { compact?: boolean } = {}): MergedDocument {
+    if (!this.streamsDocuments) throw new Error('Writer: --jq needs the whole document, not a stream of it');
+    return new MergedDocument(head, itemsKey, opts.compact ? undefined : 2, (value, indent) => this.#json(value, indent), (text) => this.#write(text));
+  }
+
+  /**
+   * Every document and item the writer prints as JSON, whole or a page at a time, is made here,
+   * its secrets scrubbed by key first (SecretScrubber.scrubDocument).
+   */
+  #json(value: unknown, indent?: number): string {
+    return terminalSafeJson(this.opts.scrubDocument(value), indent);
+  }
+
+  /** Writes `text`, resolving once stdout can take more: a stream of pages must not pile up in memory. */
+  #write(text: string): Promise<void> {
+    if (this.stdout.write(text)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.stdout.off('drain', done);
+        this.stdout.off('close', done);
+        this.stdout.off('error', done);
+        resolve();
+      };
+      this.stdout.on('drain', done);
+      this.stdout.on('close', done);
+      this.stdout.on('error', done);
+    });
   }
 
   /** A body exactly as the service sent it (svc api, piped), ending in one newline. */

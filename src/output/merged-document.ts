@@ -1,0 +1,62 @@
+/** JSON text of a value, indented by `indent` spaces, or compact: the writer's one serialiser. */
+export type Serialise = (value: unknown, indent?: number) => string;
+
+/**
+ * The merged list of --all and --paginate written as its pages arrive (cli-contract 6), as the
+ * same text the serialiser gives for the whole document: `head`'s fields in their order, the
+ * `itemsKey` array holding every item handed to items(), then a newline. Only the page being
+ * written is held. A run that fails before end() leaves the document unterminated, and its exit
+ * code says so, as with any stream.
+ */
+export class MergedDocument {
+  readonly #serialise: Serialise;
+  readonly #write: (text: string) => Promise<void>;
+  readonly #indent: number | undefined;
+  /** The text before the items array, and after it; the before part is written with the first items. */
+  #before: string | undefined;
+  readonly #after: string;
+  #count = 0;
+
+  constructor(head: Record<string, unknown>, itemsKey: string, indent: number | undefined, serialise: Serialise, write: (text: string) => Promise<void>) {
+    this.#serialise = serialise;
+    this.#write = write;
+    this.#indent = indent;
+    // The document with a marker where the array goes, so the fields around it come out exactly as
+    // the serialiser orders and indents them; a random marker, so no text of the service matches it.
+    const marker = JSON.stringify(`\u0000svc-items-${globalThis.crypto.randomUUID()}`);
+    const skeleton = serialise({ ...head, [itemsKey]: JSON.parse(marker) as string }, indent);
+    const at = skeleton.indexOf(marker);
+    if (at < 0 || skeleton.lastIndexOf(marker) !== at) throw new Error(`MergedDocument: the ${itemsKey} array has no single place in the document`);
+    this.#before = skeleton.slice(0, at);
+    this.#after = skeleton.slice(at + marker.length);
+  }
+
+  /** The next items, in order; resolves once stdout can take more. */
+  async items(items: unknown[]): Promise<void> {
+    if (items.length === 0) return;
+    let text = this.#before ?? '';
+    this.#before = undefined;
+    for (const item of items) {
+      text += this.#count === 0 ? '[' : ',';
+      text += this.#item(item);
+      this.#count += 1;
+    }
+    await this.#write(text);
+  }
+
+  /** Closes the array and the document. */
+  async end(): Promise<void> {
+    const close = this.#count === 0 ? '[]' : this.#indent === undefined ? ']' : `\n${' '.repeat(this.#indent)}]`;
+    await this.#write(`${this.#before ?? ''}${close}${this.#after}\n`);
+    this.#before = undefined;
+  }
+
+  /** One item as it sits in the document: an element of an array that is a field of the top-level object. */
+  #item(item: unknown): string {
+    const text = this.#serialise(item, this.#indent);
+    if (this.#indent === undefined) return text;
+    // JSON strings hold no raw newline, so every newline here starts a line of the item's own layout.
+    const pad = ' '.repeat(2 * this.#indent);
+    return `\n${pad}${text.replaceAll('\n', `\n${pad}`)}`;
+  }
+}
