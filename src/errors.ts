@@ -55,6 +55,10 @@ export const ERROR_CODES = {
     exit: ExitCode.unexpected,
     hint: 'The service kept handing out next cursors; report it with the request id, or page by hand with --cursor.',
   },
+  paging_too_large: {
+    exit: ExitCode.unexpected,
+    hint: 'Add --json (without --jq): the merged list is then written as the pages arrive, never held. Or page through it with --limit and --cursor.',
+  },
   bad_config: { exit: ExitCode.unexpected, hint: 'Fix or delete the file, then run the command again.' },
   tool_not_found: { exit: ExitCode.notFound, hint: 'Run `svc tools list` to see the names.' },
   port_in_use: { exit: ExitCode.usage, hint: 'Pass --port 0 for a free port, or stop whatever listens there.' },

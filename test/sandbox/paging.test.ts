@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
 import * as operations from '../../src/api/operations.js';
-import { followPages } from '../../src/api/paginate.js';
+import { holdPages } from '../../src/api/paginate.js';
 import { api, clientFor, raw, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 
 let sb: TestSandbox;
@@ -67,12 +67,12 @@ describe('keyset pages with nextCursor', () => {
     expect(res.json.nextCursor).toBeNull();
   });
 
-  it("svc's --all walk (followPages) merges the pages into one body without a cursor", async () => {
+  it("svc's --all walk (holdPages) merges the pages into one body without a cursor", async () => {
     const page = async (cursor?: string) => {
       const r = await client.send(operations.listDatabases({ cursor }));
       return { body: r.data as Record<string, unknown>, requestId: r.requestId };
     };
-    const data = await followPages(await page(), 'databases', undefined, page);
+    const data = await holdPages({ first: await page(), itemsKey: 'databases', startCursor: undefined, fetchPage: page });
     expect((data.databases as Array<{ id: string }>).map((d) => d.id)).toEqual(['db_orders', 'db_billing', 'db_analytics']);
     expect('nextCursor' in data).toBe(false);
   });

@@ -1,5 +1,5 @@
 import type { ApiClient } from '../../api/client.js';
-import { followPages } from '../../api/paginate.js';
+import type { Walk } from '../../api/paginate.js';
 import { CliError, ContractError } from '../../errors.js';
 import type { Session } from '../../session.js';
 
@@ -32,17 +32,18 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /**
  * --paginate: the items of a page are its one array-valued property (`databases`, `backupJobs`,
- * `evidence`, ... in API v1), merged by followPages as --all merges them. A first page without a
- * next cursor is printed as it is. A page that names a next cursor but has no array, or several,
- * cannot be merged without guessing: that is exit 1, and the first page's request id.
+ * `evidence`, ... in API v1), merged as --all merges them. A first page without that one list and
+ * without a next cursor has nothing to merge: undefined, and it is printed as it is. A page that
+ * names a next cursor but has no array, or several, cannot be merged without guessing: that is
+ * exit 1, and the first page's request id.
  */
-export async function paginate(api: ApiClient, url: URL, first: Received, session: Session): Promise<unknown> {
+export function pageWalk(api: ApiClient, url: URL, first: Received, session: Session): Walk | undefined {
   const body = first.document;
-  if (!isObject(body)) return body;
+  if (!isObject(body)) return undefined;
   const arrays = Object.keys(body).filter((k) => Array.isArray(body[k]));
   const hasNext = typeof body.nextCursor === 'string' && body.nextCursor !== '';
   if (arrays.length !== 1) {
-    if (!hasNext) return body;
+    if (!hasNext) return undefined;
     const found = arrays.length === 0 ? 'no array' : `${arrays.length} arrays (${arrays.join(', ')})`;
     throw new CliError(
       'paginate_unmergeable',
@@ -50,11 +51,15 @@ export async function paginate(api: ApiClient, url: URL, first: Received, sessio
       { requestId: first.requestId },
     );
   }
-  const startCursor = url.searchParams.get('cursor') ?? undefined;
-  return followPages({ body, requestId: first.requestId }, arrays[0]!, startCursor, async (cursor) => {
-    const page = await send(api, 'GET', pageUrl(url, cursor), undefined, undefined);
-    if (!isObject(page.document)) throw new ContractError(`--paginate: a page of GET ${page.path} is not a JSON object.`, page.requestId);
-    return { body: page.document, requestId: page.requestId };
-  }, { onRepeatedCursor: () => session.ui.warn('The service returned a cursor it had already given; stopped paging there.') });
+  return {
+    first: { body, requestId: first.requestId },
+    itemsKey: arrays[0]!,
+    startCursor: url.searchParams.get('cursor') ?? undefined,
+    fetchPage: async (cursor) => {
+      const page = await send(api, 'GET', pageUrl(url, cursor), undefined, undefined);
+      if (!isObject(page.document)) throw new ContractError(`--paginate: a page of GET ${page.path} is not a JSON object.`, page.requestId);
+      return { body: page.document, requestId: page.requestId };
+    },
+    warn: (message) => session.ui.warn(message),
+  };
 }
-

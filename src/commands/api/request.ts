@@ -1,8 +1,10 @@
 import type { ApiClient } from '../../api/client.js';
+import { holdPages } from '../../api/paginate.js';
 import { UsageError } from '../../errors.js';
 import type { Session } from '../../session.js';
 import { idempotencyKey } from '../shared/args.js';
-import { paginate, send } from './pages.js';
+import { streamPages } from '../shared/paging.js';
+import { pageWalk, send } from './pages.js';
 import { fields, requestParts, type Field } from './request-body.js';
 
 export type { Field };
@@ -109,27 +111,32 @@ function requestUrl(api: ApiClient, path: string, query: Array<[string, string]>
 /**
  * The body printed as `gh api` prints it: through --jq when given; indented on a terminal, by the
  * writer; otherwise exactly as received (a script gets the service's bytes, large integers and key
- * order intact), or, for pages merged here, as one line of JSON.
+ * order intact).
  */
-function print(session: Session, document: unknown, received: string | undefined): void {
+function print(session: Session, document: unknown, received: string): void {
   if (document === undefined) return;
   if (session.settings.jq !== undefined || session.ctx.stdoutIsTTY) {
     session.out.document(document);
     return;
   }
-  // Piped: the body exactly as received, so large integers and key order survive.
-  session.out.raw(received ?? JSON.stringify(document));
+  session.out.raw(received);
 }
+
+/** Tells how to get a list too large to hold for --jq (cli-contract 6). */
+const TOO_LARGE_FOR_JQ =
+  'Drop --jq: svc api --paginate then writes the merged document as the pages arrive, and jq can read it from the pipe. Or page by hand with ?cursor=... in the path.';
 
 export async function run(opts: ApiOptions, session: Session): Promise<void> {
   const { body, query } = await requestParts(opts, session.ctx.stdin);
   const api = await session.api();
   const url = requestUrl(api, opts.path, query);
   const first = await send(api, opts.method, url.href, body, opts.idempotencyKey);
-  if (!opts.paginate) {
+  const walk = opts.paginate ? pageWalk(api, url, first, session) : undefined;
+  if (!walk) {
     print(session, first.document, first.text);
     return;
   }
-  const merged = await paginate(api, url, first, session);
-  print(session, merged, merged === first.document ? first.text : undefined);
+  // The merged pages: one line of JSON when piped, as scripts have read it; indented on a terminal.
+  if (session.out.streamsDocuments) await streamPages(session, walk, { compact: !session.ctx.stdoutIsTTY });
+  else session.out.document(await holdPages(walk, TOO_LARGE_FOR_JQ));
 }

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import type { z } from 'zod';
 import type { Operation } from '../../api/client.js';
 import type { PageParams } from '../../api/operations/common.js';
-import { followPages } from '../../api/paginate.js';
+import { followPages, holdPages, mergedHead, type Walk } from '../../api/paginate.js';
 import { table, type Block, type Column } from '../../output/writer.js';
 import type { Session } from '../../session.js';
 import { pageOptions, type PageFlags, type PageOptions } from './args.js';
@@ -29,7 +29,18 @@ export interface ListSpec<Item> {
   after?: (body: Record<string, unknown>) => Block[];
 }
 
-/** Shared by every list command: one page or --all, one table, a hint when more pages exist. */
+/** The walk's merged list written to stdout as its pages arrive, pretty or compact (cli-contract 6). */
+export async function streamPages(session: Session, walk: Walk, opts: { compact?: boolean } = {}): Promise<void> {
+  const merged = session.out.mergedDocument(mergedHead(walk.first.body), walk.itemsKey, opts);
+  await followPages(walk, (items) => merged.items(items));
+  await merged.end();
+}
+
+/**
+ * Shared by every list command: one page or --all, one table, a hint when more pages exist. With
+ * --json (no --jq), --all writes the merged list as its pages arrive; a table or --jq holds it
+ * (cli-contract 6).
+ */
 export async function runList<Item>(session: Session, page: PageOptions, spec: ListSpec<Item>): Promise<void> {
   const api = await session.api();
   const fetch = async (cursor: string | undefined) => {
@@ -37,11 +48,18 @@ export async function runList<Item>(session: Session, page: PageOptions, spec: L
     return { body: r.data as Record<string, unknown>, requestId: r.requestId };
   };
   const first = await fetch(page.cursor);
-  const body = page.all
-    ? await followPages(first, spec.itemsKey, page.cursor, fetch, {
-        onRepeatedCursor: () => session.ui.warn('The service returned a cursor it had already given; stopped paging there.'),
-      })
-    : first.body;
+  const walk: Walk = {
+    first,
+    itemsKey: spec.itemsKey,
+    startCursor: page.cursor,
+    fetchPage: fetch,
+    warn: (message) => session.ui.warn(message),
+  };
+  if (page.all && session.settings.json && session.out.streamsDocuments) {
+    await streamPages(session, walk);
+    return;
+  }
+  const body = page.all ? await holdPages(walk) : first.body;
   const items = body[spec.itemsKey] as Item[];
   await session.out.render(body, [table(items, spec.columns, spec.empty), ...(spec.after?.(body) ?? [])]);
   const next = body.nextCursor;

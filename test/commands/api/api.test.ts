@@ -176,6 +176,36 @@ describe('svc api', () => {
     if (c.name.startsWith('--jq applies')) expect(r.stdout).toBe('db_orders,db_billing,db_analytics\n');
   });
 
+  describe('--paginate writes the merged document as the pages arrive, as it printed it held', () => {
+    const paginated: Case = {
+      name: 'paginate',
+      argv: ['api', 'databases', '--paginate'],
+      routes: [page1, page2],
+      requests: [{ path: '/databases' }, { path: '/databases', query: { cursor: 'cur_db_2' } }],
+      code: 0,
+    };
+
+    it('piped: one line of JSON', async () => {
+      const r = await runCase(server, configHome(), paginated);
+      expect(r.stdout).toBe(`${JSON.stringify(merged)}\n`);
+    });
+
+    it('on a terminal: indented', async () => {
+      const r = await runCase(server, configHome(), paginated, { tty: true });
+      expect(r.stdout).toBe(`${JSON.stringify(merged, null, 2)}\n`);
+    });
+
+    it('a page that fails after the first leaves the document unterminated, and the exit code says so', async () => {
+      const r = await runCase(server, configHome(), {
+        ...paginated,
+        routes: [page1, { path: '/databases', raw: 'not json', whenQuery: { cursor: 'cur_db_2' }, requestId: 'req_p2' }],
+        code: 1,
+        stderr: ['is not JSON', 'req_p2'],
+      });
+      expect(r.stdout).toBe(JSON.stringify({ databases: fixture('databases-page1').databases }).slice(0, -2));
+    });
+  });
+
   it('on a terminal the body is indented', async () => {
     const r = await runCase(server, configHome(), { name: 'tty', argv: ['api', '/profile'], routes: [{ path: '/profile', raw: RECEIVED }], code: 0 }, { tty: true });
     expect(r.stdout).toBe(`${JSON.stringify(JSON.parse(RECEIVED), null, 2)}\n`);

@@ -147,27 +147,6 @@ const listCases: Case[] = [
     stderr: [fieldIssue('databases[1].provider'), 'req_list_provider'],
   },
   {
-    name: 'contract: --all fails on a broken second page',
-    argv: ['databases', 'list', '--all', '--json'],
-    routes: [
-      page1,
-      {
-        path: '/databases',
-        body: (() => {
-          const b = fixtureCopy('databases-page2');
-          b.databases[0].retentionPolicyDays = 0;
-          return b;
-        })(),
-        whenQuery: { cursor: 'cur_db_2' },
-        requestId: 'req_page2_bad',
-      },
-    ],
-    requests: [{ path: '/databases' }, { path: '/databases', query: { cursor: 'cur_db_2' } }],
-    code: 1,
-    stdoutEmpty: true,
-    stderr: [fieldIssue('databases[0].retentionPolicyDays'), 'req_page2_bad'],
-  },
-  {
     name: 'an empty organization says where databases are created',
     argv: ['databases', 'list'],
     routes: [{ path: '/databases', body: { databases: [] } }],
@@ -293,6 +272,17 @@ describe('svc databases list', () => {
     await runCase(server, configHome(), c);
   });
 
+  it('--all --json is written as the pages arrive, the same text as one document held whole', async () => {
+    const r = await runCase(server, configHome(), {
+      name: 'streamed',
+      argv: ['databases', 'list', '--all', '--json'],
+      routes: [page1, page2],
+      requests: [{ path: '/databases' }, { path: '/databases', query: { cursor: 'cur_db_2' } }],
+      code: 0,
+    });
+    expect(r.stdout).toBe(`${JSON.stringify(merged, null, 2)}\n`);
+  });
+
   it('--all --json output has no cursor key at all', async () => {
     const r = await runCase(server, configHome(), {
       name: 'no cursor key',
@@ -304,6 +294,38 @@ describe('svc databases list', () => {
     const body = JSON.parse(r.stdout);
     expect(Object.keys(body)).toEqual(['databases']);
     expect(body.databases.map((d: { id: string }) => d.id)).toEqual(['db_orders', 'db_billing', 'db_analytics']);
+  });
+
+  describe('contract: --all fails on a broken second page', () => {
+    const brokenPage2: Route = {
+      path: '/databases',
+      body: (() => {
+        const b = fixtureCopy('databases-page2');
+        b.databases[0].retentionPolicyDays = 0;
+        return b;
+      })(),
+      whenQuery: { cursor: 'cur_db_2' },
+      requestId: 'req_page2_bad',
+    };
+    const fails = (argv: string[]): Case => ({
+      name: argv.join(' '),
+      argv,
+      routes: [page1, brokenPage2],
+      requests: [{ path: '/databases' }, { path: '/databases', query: { cursor: 'cur_db_2' } }],
+      code: 1,
+      stderr: [fieldIssue('databases[0].retentionPolicyDays'), 'req_page2_bad'],
+    });
+
+    it('a table is held whole: exit 1 and nothing on stdout', async () => {
+      await runCase(server, configHome(), { ...fails(['databases', 'list', '--all']), stdoutEmpty: true });
+    });
+
+    it('--json was written as the pages arrived: the first page stands unterminated, and the exit code is 1', async () => {
+      const r = await runCase(server, configHome(), fails(['databases', 'list', '--all', '--json']));
+      const whole = JSON.stringify({ databases: fixture('databases-page1').databases }, null, 2);
+      expect(r.stdout).toBe(whole.slice(0, -'\n  ]\n}'.length));
+      expect(() => JSON.parse(r.stdout)).toThrow(SyntaxError);
+    });
   });
 });
 
