@@ -97,6 +97,8 @@ export interface SpawnOptions {
   timeoutMs?: number;
   /** Another node binary (the Node 22/24 runs of .ci/run). */
   node?: string;
+  /** Hands stdout over chunk by chunk instead of collecting it (a run that writes more than a test should hold). */
+  onStdout?: (chunk: Buffer) => void;
 }
 
 const running = new Set<ResultPromise>();
@@ -111,7 +113,9 @@ export function spawnSvc(args: string[], opts: SpawnOptions): ResultPromise<{ re
     input: opts.input ?? '',
     stripFinalNewline: false,
     timeout: opts.timeoutMs ?? 60_000,
+    buffer: { stdout: opts.onStdout === undefined },
   }) as ResultPromise<{ reject: false }>;
+  if (opts.onStdout) child.stdout!.on('data', opts.onStdout);
   running.add(child);
   void child.finally(() => running.delete(child));
   return child;

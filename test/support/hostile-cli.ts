@@ -33,19 +33,21 @@ export interface HostileRun {
 
 /**
  * `svc ...args` with `token` against `hostile`. The spawn timeout is a hang detector, not a speed
- * test. Its stdout, stderr, HOME and TMPDIR are searched for the token and `secrets`.
+ * test. Its stdout (unless `onStdout` takes it), stderr, HOME and TMPDIR are searched for the token
+ * and `secrets`.
  */
 export async function svcAgainst(
   hostile: HostileServer,
   token: string,
   args: string[],
-  opts: { timeoutMs?: number; rss?: boolean; secrets?: Secrets } = {},
+  opts: { timeoutMs?: number; rss?: boolean; secrets?: Secrets; onStdout?: (chunk: Buffer) => void } = {},
 ): Promise<HostileRun> {
   const env = cleanEnv({ SVC_API_KEY: token, SVC_BASE_URL: hostile.baseUrl });
   const rss = opts.rss ? measurePeakRss(env) : undefined;
-  const r = await spawnSvc(args, { env: rss?.env ?? env, timeoutMs: opts.timeoutMs ?? 60_000 });
+  const r = await spawnSvc(args, { env: rss?.env ?? env, timeoutMs: opts.timeoutMs ?? 60_000, onStdout: opts.onStdout });
   expect(r.timedOut, `svc ${args.join(' ')} did not end`).toBe(false);
-  const [stdout, stderr] = [String(r.stdout), String(r.stderr)];
+  // With onStdout, the caller saw stdout; what is left to search here is stderr and the files.
+  const [stdout, stderr] = [opts.onStdout ? '' : String(r.stdout), String(r.stderr)];
   await expectNoSecretsLeft({ texts: [stdout, stderr], paths: [env.HOME!, env.TMPDIR!] }, { ...opts.secrets, tokens: [token, ...(opts.secrets?.tokens ?? [])] });
   return { code: r.exitCode, stdout, stderr, peakMiB: rss?.mib() };
 }

@@ -340,17 +340,27 @@ export function restoresListed(leaked: { lockToken?: string; presignedS3Url?: st
 
 // ------------------------------------------------------------------ lists that never end
 
+/** The items of a page of freshCursorPages as the server sends them: `n` copies of the list fixture's first item, ids made distinct. */
+export function pageItemsJson(listFixture: string, itemsKey: string, n: number): string {
+  const template = (fixture(listFixture) as Record<string, unknown[]>)[itemsKey]![0] as Record<string, unknown>;
+  return JSON.stringify(Array.from({ length: n }, (_, i) => ({ ...template, id: `${String(template.id)}_${i}` })));
+}
+
 /**
  * A list page answered with a fresh nextCursor every time (cur_1, cur_2, ...): `perPage` items (0
- * for empty pages; a function of the 1-based page number for a mix) built from the list fixture's
- * first item. Each page size is serialised once; only the cursor changes, so the server stays
- * cheap over 10,000 pages.
+ * for empty pages; a function of the 1-based page number for a mix; see pageItemsJson). Each page
+ * size is serialised once; only the cursor changes, so the server stays cheap over 10,000 pages.
+ * With `lastPage`, that page ends the list (nextCursor null).
  */
-export function freshCursorPages(listFixture: string, itemsKey: string, perPage: number | ((page: number) => number)): (exchange: Exchange) => Reply {
-  const template = (fixture(listFixture) as Record<string, unknown[]>)[itemsKey]![0] as Record<string, unknown>;
+export function freshCursorPages(
+  listFixture: string,
+  itemsKey: string,
+  perPage: number | ((page: number) => number),
+  opts: { lastPage?: number } = {},
+): (exchange: Exchange) => Reply {
   const serialised = new Map<number, string>();
   const items = (n: number) => {
-    if (!serialised.has(n)) serialised.set(n, JSON.stringify(Array.from({ length: n }, (_, i) => ({ ...template, id: `${String(template.id)}_${i}` }))));
+    if (!serialised.has(n)) serialised.set(n, pageItemsJson(listFixture, itemsKey, n));
     return serialised.get(n)!;
   };
   let served = 0;
@@ -361,7 +371,7 @@ export function freshCursorPages(listFixture: string, itemsKey: string, perPage:
       kind: 'respond',
       status: 200,
       headers: { 'content-type': 'application/json', 'x-request-id': `req_page_${served}` },
-      body: `{"${itemsKey}":${items(n)},"nextCursor":"cur_${served}"}`,
+      body: `{"${itemsKey}":${items(n)},"nextCursor":${served === opts.lastPage ? 'null' : `"cur_${served}"`}}`,
     };
   };
 }
