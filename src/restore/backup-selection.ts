@@ -2,7 +2,7 @@ import type { ApiClient } from '../api/client.js';
 import { getBackup, listDatabaseBackups } from '../api/operations/backups.js';
 import { getDatabase } from '../api/operations/databases.js';
 import { getRecoveryWindowProof } from '../api/operations/recovery.js';
-import { followPages } from '../api/paginate.js';
+import { holdPages } from '../api/paginate.js';
 import type { BackupJobDetail, BackupJobSummary } from '../api/schemas/backups.js';
 import { ApiError, CliError } from '../errors.js';
 import { relativeAge } from '../output/format.js';
@@ -46,7 +46,7 @@ async function allBackups(api: ApiClient, databaseId: string): Promise<BackupJob
     const r = await api.send(listDatabaseBackups(databaseId, { cursor }));
     return { body: r.data as Record<string, unknown>, requestId: r.requestId };
   };
-  const merged = await followPages(await page(undefined), 'backupJobs', undefined, page);
+  const merged = await holdPages({ first: await page(undefined), itemsKey: 'backupJobs', startCursor: undefined, fetchPage: page });
   return merged.backupJobs as BackupJobSummary[];
 }
 

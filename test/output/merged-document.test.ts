@@ -11,7 +11,7 @@ import { Writer } from '../../src/output/writer.js';
 const paint = (_style: unknown, text: string) => text;
 
 function writerOn(stdout: Writable): Writer {
-  return new Writer(stdout, { json: true, paint, notice: () => {} });
+  return new Writer(stdout, { json: true, paint, notice: () => {}, scrubDocument: (d) => d });
 }
 
 function collected(): { stdout: PassThrough; text: () => string } {
