@@ -6,7 +6,7 @@ import { execa } from 'execa';
 import { parse } from 'pg-connection-string';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { clientEnv, PgClusterError, pgSkipReason, startCluster, type PgCluster } from './pg-cluster.js';
-import { describeDatabase, dumpDatabase, quoteIdent, readDumpHeader, seedDatabase } from './seed.js';
+import { describeDatabase, dumpDatabase, quoteIdent, readDumpHeader, seedDatabase, SEEDS } from './seed.js';
 import { FIXTURES_DIR } from './fixtures.js';
 import { processesMentioning } from './restore-harness.js';
 
@@ -24,6 +24,26 @@ const SEED_SHAPE = {
   sequences: { customers_id_seq: 1000, invoice_number_seq: 105000, orders_id_seq: 5000 },
   indexes: ['customers_email_key', 'customers_pkey', 'orders_customer_id_idx', 'orders_invoice_number_key', 'orders_pkey', 'orders_placed_at_idx'],
   views: ['customer_order_totals'],
+};
+
+/** The billing seed's shape, as fixtures/pg/billing-seed.sql promises it. */
+const BILLING_SHAPE = {
+  tables: { accounts: 400, invoices: 2400, payments: 1800, plans: 4 },
+  sequences: { accounts_id_seq: 400, billing_invoice_no_seq: 702400, invoices_id_seq: 2400, payments_id_seq: 1800 },
+  indexes: [
+    'account_balances_account_id_idx',
+    'accounts_account_code_key',
+    'accounts_pkey',
+    'invoices_account_id_idx',
+    'invoices_invoice_no_key',
+    'invoices_open_issued_at_idx',
+    'invoices_pkey',
+    'payments_invoice_id_idx',
+    'payments_pkey',
+    'plans_code_key',
+    'plans_pkey',
+  ],
+  views: ['account_balances'],
 };
 
 function processGone(pid: number): boolean {
@@ -61,11 +81,11 @@ describe.skipIf(!!skip)('startCluster (one shared cluster; the last test stops i
     });
 
   /** Every row of both tables, in key order, in UTC: equal digests mean equal data. */
-  const contentDigest = (database: string) =>
+  /** md5 of every row of the tables (and materialized views) named, in a stable order. */
+  const contentDigest = (database: string, relations = ['customers', 'orders']) =>
     cluster.psql(
       `SET TIME ZONE 'UTC';
-       SELECT md5((SELECT string_agg(c::text, E'\\n' ORDER BY c.id) FROM customers c) || '|' ||
-                  (SELECT string_agg(o::text, E'\\n' ORDER BY o.id) FROM orders o))`,
+       SELECT md5(${relations.map((r) => `(SELECT string_agg(x::text, E'\\n' ORDER BY x::text) FROM ${quoteIdent(r)} x)`).join(" || '|' || ")})`,
       database,
     );
 
@@ -160,6 +180,17 @@ describe.skipIf(!!skip)('startCluster (one shared cluster; the last test stops i
     await pgRestore('fixture_copy', join(FIXTURES_DIR, 'artifacts', 'acme-orders.pgdump'));
     expect(await describeDatabase(cluster, 'fixture_copy')).toEqual(SEED_SHAPE);
     expect(await contentDigest('fixture_copy')).toBe(await contentDigest('acme'));
+  });
+
+  test('the committed billing archive restores to exactly a fresh billing seed, materialized view data included', async () => {
+    await seedDatabase(cluster, 'billing', SEEDS.billing.sqlPath);
+    expect(await describeDatabase(cluster, 'billing')).toEqual(BILLING_SHAPE);
+    await cluster.psql('CREATE DATABASE billing_copy TEMPLATE template0');
+    await pgRestore('billing_copy', join(FIXTURES_DIR, 'artifacts', 'billing.pgdump'));
+    expect(await describeDatabase(cluster, 'billing_copy')).toEqual(BILLING_SHAPE);
+    const relations = ['plans', 'accounts', 'invoices', 'payments', 'account_balances'];
+    expect(await contentDigest('billing_copy', relations)).toBe(await contentDigest('billing', relations));
+    expect(await cluster.psql('SELECT count(*) FROM account_balances WHERE balance <> 0', 'billing_copy')).not.toBe('0');
   });
 
   test('a failed start names the step, carries the server log tail, hides the password and cleans up', async () => {

@@ -13,6 +13,21 @@ export const SEED_SQL_PATH = fileURLToPath(new URL('../../fixtures/pg/seed.sql',
 /** The database name used for the committed fixtures/artifacts/acme-orders.pgdump. */
 export const SEED_DATABASE = 'acme_orders';
 
+/** A deterministic seed script and the database name its committed archive was dumped from. */
+export interface Seed {
+  sqlPath: string;
+  database: string;
+}
+
+/**
+ * The seeds behind fixtures/artifacts, by artifact name: acme-orders.pgdump (db_orders' backups in the
+ * sandbox) and billing.pgdump (db_billing's).
+ */
+export const SEEDS = {
+  'acme-orders': { sqlPath: SEED_SQL_PATH, database: SEED_DATABASE },
+  billing: { sqlPath: fileURLToPath(new URL('../../fixtures/pg/billing-seed.sql', import.meta.url)), database: 'billing' },
+} as const satisfies Record<string, Seed>;
+
 export interface DatabaseDescription {
   /** Row count per table; schema-qualified unless in public. */
   tables: Record<string, number>;
@@ -37,10 +52,10 @@ export function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-/** CREATE DATABASE (from template0) and load fixtures/pg/seed.sql into it. */
-export async function seedDatabase(cluster: PgCluster, database: string): Promise<void> {
+/** CREATE DATABASE (from template0) and load a seed script (default fixtures/pg/seed.sql) into it. */
+export async function seedDatabase(cluster: PgCluster, database: string, sqlPath: string = SEED_SQL_PATH): Promise<void> {
   await cluster.psql(`CREATE DATABASE ${quoteIdent(database)} TEMPLATE template0 ENCODING 'UTF8'`);
-  await cluster.psql(await readFile(SEED_SQL_PATH, 'utf8'), database);
+  await cluster.psql(await readFile(sqlPath, 'utf8'), database);
 }
 
 /** `pg_dump -Fc` of database into outFile; the password travels in PGPASSWORD, never argv. */
@@ -134,19 +149,21 @@ export async function readDumpHeader(file: string): Promise<{ pgDumpVersion: str
 }
 
 /**
- * Start a cluster, seed it, pg_dump -Fc to outFile, stop. With metadataFile, also writes the
- * ArtifactInfo JSON beside it (how fixtures/artifacts/acme-orders.{pgdump,json} are made).
+ * Start a cluster, seed it (default: the acme-orders seed), pg_dump -Fc to outFile, stop. With
+ * metadataFile, also writes the ArtifactInfo JSON beside it (how fixtures/artifacts/*.{pgdump,json}
+ * are made; the sandbox checks the two agree when it loads).
  */
 export async function buildSeedArtifact(
   outFile: string,
-  opts: { metadataFile?: string; log?: (line: string) => void } = {},
+  opts: { metadataFile?: string; log?: (line: string) => void; seed?: Seed } = {},
 ): Promise<ArtifactInfo> {
+  const seed = opts.seed ?? SEEDS['acme-orders'];
   const cluster = await startCluster(opts.log ? { log: opts.log } : {});
   try {
-    await seedDatabase(cluster, SEED_DATABASE);
+    await seedDatabase(cluster, seed.database, seed.sqlPath);
     await mkdir(dirname(outFile), { recursive: true });
     await rm(outFile, { force: true });
-    await dumpDatabase(cluster, SEED_DATABASE, outFile);
+    await dumpDatabase(cluster, seed.database, outFile);
   } finally {
     await cluster.stop();
   }
