@@ -23,20 +23,21 @@ function s3Error(res: ServerResponse, status: number, code: string, message: str
 }
 
 export interface ArtifactServerOptions {
-  filePath: string;
+  /** The file an artifact key serves; undefined for a key no backup has (404 NoSuchKey). */
+  fileOf: (artifactKey: string) => string | undefined;
   ttlSeconds: number;
   signer: UrlSigner;
   now: () => Date;
 }
 
 /**
- * The sandbox's stand-in for an object store: presigned GET/HEAD of the artifact, no Authorization
- * header (the signature is the credential), Range support, S3-style XML errors.
+ * The sandbox's stand-in for an object store: presigned GET/HEAD of each backup's artifact, no
+ * Authorization header (the signature is the credential), Range support, S3-style XML errors.
  */
 export class ArtifactServer {
   constructor(private readonly opts: ArtifactServerOptions) {}
 
-  /** A presigned URL for the artifact, valid for ttlSeconds from now. */
+  /** A presigned URL for the artifact under this key, valid for ttlSeconds from now. */
   presign(baseUrl: string, artifactKey: string): string {
     const date = amzDate(this.opts.now());
     const expires = this.opts.ttlSeconds;
@@ -83,6 +84,8 @@ export class ArtifactServer {
     if (this.opts.now().getTime() > issued + expires * 1000) {
       return s3Error(res, 403, 'AccessDenied', 'Request has expired', requestId);
     }
-    await serveFile(req, res, this.opts.filePath, { contentType: 'application/octet-stream' });
+    const file = this.opts.fileOf(key);
+    if (file === undefined) return s3Error(res, 404, 'NoSuchKey', 'The specified key does not exist.', requestId);
+    await serveFile(req, res, file, { contentType: 'application/octet-stream' });
   }
 }

@@ -56,19 +56,29 @@ const tokenEntry = z.strictObject({
 });
 export const tokensFile = z.strictObject({ tokens: z.array(tokenEntry).min(1) });
 
-export const settingsFile = z.strictObject({
-  pageSize: z.strictObject({
-    default: z.int().min(1).max(100),
-    max: z.int().min(1).max(1000),
-    perList: z.partialRecord(z.enum(['databases', 'destinations', 'backupJobs', 'evidence']), z.int().min(1).max(100)).optional(),
-  }),
-  rateLimit,
-  artifact: z.strictObject({
-    file: z.string().min(1),
-    meta: z.string().min(1),
-    urlTtlSeconds: z.int().min(1).max(7 * 24 * 3600),
-  }),
-});
+export const artifactName = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'expected a lower-case name: a-z, 0-9, ".", "_", "-"');
+/** An archive (relative to the data dir) and its metadata file, as test/support/seed.ts buildSeedArtifact writes them. */
+const artifactFileEntry = z.strictObject({ file: z.string().min(1), meta: z.string().min(1) });
+const urlTtlSeconds = z.int().min(1).max(7 * 24 * 3600);
+
+export const settingsFile = z
+  .strictObject({
+    pageSize: z.strictObject({
+      default: z.int().min(1).max(100),
+      max: z.int().min(1).max(1000),
+      perList: z.partialRecord(z.enum(['databases', 'destinations', 'backupJobs', 'evidence']), z.int().min(1).max(100)).optional(),
+    }),
+    rateLimit,
+    /** The archives completed backups serve, by name; `default` is served where world.json's artifactFiles names none. */
+    artifacts: z
+      .strictObject({ default: artifactName, urlTtlSeconds, files: z.record(artifactName, artifactFileEntry) })
+      .optional(),
+    /** The older form, still read: one archive for every completed backup (its name is `default`). */
+    artifact: artifactFileEntry.extend({ urlTtlSeconds }).optional(),
+  })
+  .refine((s) => (s.artifacts === undefined) !== (s.artifact === undefined), {
+    message: 'give "artifacts" (or the older single "artifact"): exactly one of the two',
+  });
 
 export const backupOutcome = z.strictObject({
   state: z.enum(['failed_terminal', 'failed_retryable', 'cancelled', 'timed_out']),
@@ -86,6 +96,19 @@ export const worldFile = z.strictObject({
   recoveryWindows: z.array(recoveryWindowProofResponse).default([]),
   /** Databases whose ad-hoc backups fail, and how (so `--wait` failure paths can be shown). */
   backupOutcomes: z.record(id, backupOutcome).default({}),
+  /**
+   * Which archive of settings.json's artifacts a completed backup serves: by backup job, else by its
+   * database (ad-hoc backups completed in the sandbox too), else the default.
+   */
+  artifactFiles: z
+    .strictObject({ databases: z.record(id, artifactName).default({}), backupJobs: z.record(id, artifactName).default({}) })
+    .default({ databases: {}, backupJobs: {} }),
 });
 
-export const artifactMeta = z.looseObject({ sizeBytes: nonNegativeInt, sha256: sha256Hex });
+/** What buildSeedArtifact writes beside an archive; the loader checks every field against the file. */
+export const artifactMeta = z.looseObject({
+  sizeBytes: nonNegativeInt,
+  sha256: sha256Hex,
+  pgDumpVersion: z.string().min(1),
+  archiveFormatVersion: z.string().regex(/^\d+\.\d+$/),
+});

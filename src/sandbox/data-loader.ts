@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type * as z from 'zod';
 import { backupJobDetail, listDatabaseBackupsResponse, type BackupJobDetail } from '../api/schemas/backups.js';
 import { listDatabasesResponse } from '../api/schemas/databases.js';
 import { listDestinationsResponse } from '../api/schemas/destinations.js';
@@ -15,21 +13,13 @@ import {
 } from '../api/schemas/recovery.js';
 import { getRestoreResponse } from '../api/schemas/restores.js';
 import { toolCatalogResponse } from '../api/schemas/tools.js';
-import { API_FILES, artifactMeta, DEFAULT_DATA_DIR, SANDBOX_FILES, settingsFile, tokensFile, worldFile } from './data-files.js';
+import { loadArtifactCatalog } from './artifact-catalog.js';
+import { checkBackupTimes } from './backup-times.js';
+import { API_FILES, DEFAULT_DATA_DIR, SANDBOX_FILES, settingsFile, tokensFile, worldFile } from './data-files.js';
 import type { SandboxData } from './data-model.js';
-import { fail, jsonReader, SandboxDataError, unique, type ReadJson } from './data-reader.js';
+import { fail, jsonReader, SandboxDataError, unique } from './data-reader.js';
 import { bindTokens } from './data-tokens.js';
 import { shiftTimestamps } from './timestamps.js';
-
-function sha256File(file: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const hash = createHash('sha256');
-    createReadStream(file)
-      .on('data', (chunk) => hash.update(chunk))
-      .on('error', reject)
-      .on('end', () => resolve(hash.digest('hex')));
-  });
-}
 
 const summaryOf = (d: BackupJobDetail) => ({
   id: d.id,
@@ -82,12 +72,14 @@ export async function loadSandboxData(dirArg: string = DEFAULT_DATA_DIR, opts: {
 
   // Backup jobs: full details where a fixture has them; list items alone are completed into details.
   const details = new Map<string, BackupJobDetail>();
+  const sourceOf = new Map<string, string>();
   for (const [file, d] of [
     ...API_FILES.backupDetails.map((f) => [api(f), readJson(api(f), backupJobDetail)] as const),
     ...world.backupJobs.map((d) => [worldPath, d] as const),
   ]) {
     if (details.has(d.id)) fail(file, `duplicate backup job ${d.id}`);
     details.set(d.id, d);
+    sourceOf.set(d.id, file);
   }
   const listFile = api(API_FILES.backupsList);
   for (const item of readJson(listFile, listDatabaseBackupsResponse).backupJobs) {
@@ -99,6 +91,7 @@ export async function loadSandboxData(dirArg: string = DEFAULT_DATA_DIR, opts: {
       continue;
     }
     const db = dbById.get(item.protectedDatabaseId) ?? fail(listFile, `${item.id}: unknown database ${item.protectedDatabaseId}`);
+    sourceOf.set(item.id, listFile);
     details.set(item.id, {
       id: item.id,
       organizationId: db.organizationId,
@@ -119,6 +112,7 @@ export async function loadSandboxData(dirArg: string = DEFAULT_DATA_DIR, opts: {
       if (dst.organizationId !== b.organizationId) fail(worldPath, `backup ${b.id}: destination ${dst.id} is another organization's`);
     }
   }
+  checkBackupTimes(backupJobs, (id) => sourceOf.get(id)!);
 
   const evidenceFile = readJson(api(API_FILES.evidence), listEvidenceResponse);
   const evidence = [...evidenceFile.evidence, ...world.evidence];
@@ -148,9 +142,13 @@ export async function loadSandboxData(dirArg: string = DEFAULT_DATA_DIR, opts: {
   if (candidate.recommended) windowsCheck(candidate.recommended, api(API_FILES.recoveryCandidate));
   for (const w of recoveryWindows) {
     if (!dbById.has(w.window.databaseId)) fail(worldPath, `window ${w.window.windowId}: unknown database ${w.window.databaseId}`);
-    const base = w.proof.baselineArtifact.backupJobId;
+    const { backupJobId: base, retained } = w.proof.baselineArtifact;
     if (base !== null && details.get(base)?.protectedDatabaseId !== w.window.databaseId) {
       fail(worldPath, `window ${w.window.windowId}: baseline ${base} is not a backup of ${w.window.databaseId}`);
+    }
+    // `svc restore create --window` restores a retained baseline: it must be a completed backup with an artifact.
+    if (base !== null && retained && !details.get(base)?.artifact) {
+      fail(worldPath, `window ${w.window.windowId}: baseline ${base} is retained but has no artifact`);
     }
   }
   if (!dbById.has(summary.databaseId)) fail(api(API_FILES.recoverySummary), `unknown database ${summary.databaseId}`);
@@ -159,7 +157,10 @@ export async function loadSandboxData(dirArg: string = DEFAULT_DATA_DIR, opts: {
     if (!dbById.has(dbId)) fail(worldPath, `backupOutcomes: unknown database ${dbId}`);
   }
 
-  const artifact = await checkArtifact(dir, settings.artifact, readJson);
+  const artifacts = await loadArtifactCatalog(dir, settings, world, readJson, {
+    hasDatabase: (id) => dbById.has(id),
+    hasArtifact: (id) => (details.has(id) ? details.get(id)!.artifact !== undefined : undefined),
+  });
 
   return {
     dir,
@@ -177,23 +178,6 @@ export async function loadSandboxData(dirArg: string = DEFAULT_DATA_DIR, opts: {
     backupOutcomes: world.backupOutcomes,
     pageSize: { default: settings.pageSize.default, max: settings.pageSize.max, perList: settings.pageSize.perList ?? {} },
     rateLimit: settings.rateLimit,
-    artifact,
+    artifacts,
   };
-}
-
-/** The artifact is real: its size and digest come from the file and must match its metadata. */
-async function checkArtifact(
-  dir: string,
-  settings: z.infer<typeof settingsFile>['artifact'],
-  readJson: ReadJson,
-): Promise<SandboxData['artifact']> {
-  const artifactPath = path.join(dir, settings.file);
-  const meta = readJson(settings.meta, artifactMeta);
-  if (!existsSync(artifactPath)) fail(artifactPath, 'file not found');
-  const sizeBytes = statSync(artifactPath).size;
-  const sha256 = await sha256File(artifactPath);
-  if (sizeBytes !== meta.sizeBytes || sha256 !== meta.sha256) {
-    fail(path.join(dir, settings.meta), `sizeBytes/sha256 (${meta.sizeBytes}, ${meta.sha256}) do not match ${settings.file} (${sizeBytes}, ${sha256})`);
-  }
-  return { path: artifactPath, sizeBytes, sha256, urlTtlSeconds: settings.urlTtlSeconds };
 }

@@ -25,7 +25,16 @@ export interface SandboxData {
   backupOutcomes: Record<string, BackupOutcome>;
   pageSize: { default: number; max: number; perList: Partial<Record<ListName, number>> };
   rateLimit: { limit: number; windowSeconds: number };
-  artifact: ArtifactFile & { urlTtlSeconds: number };
+  artifacts: ArtifactCatalog;
+}
+
+/** The archives completed backups serve, and which backup serves which (artifact-catalog.ts artifactFor). */
+export interface ArtifactCatalog {
+  files: Map<string, ArtifactFile>;
+  defaultName: string;
+  byDatabase: Map<string, string>;
+  byBackupJob: Map<string, string>;
+  urlTtlSeconds: number;
 }
 
 export interface SandboxTokenDef {
@@ -40,9 +49,13 @@ export interface SandboxTokenDef {
 }
 
 export interface ArtifactFile {
+  /** Its name in settings.json's artifacts. */
+  name: string;
   path: string;
   sizeBytes: number;
   sha256: string;
+  pgDumpVersion: string;
+  archiveFormatVersion: string;
 }
 
 export type ListName = 'databases' | 'destinations' | 'backupJobs' | 'evidence';

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_DATA_DIR } from './data-files.js';
+import type { ArtifactFile } from './data-model.js';
 import { loadSandboxData } from './data-loader.js';
 import { SandboxDataError } from './data-reader.js';
 import { DEFAULT_SANDBOX_PORT } from './notice.js';
@@ -46,14 +47,19 @@ export interface SandboxTokenInfo {
   rateLimit: { limit: number; windowSeconds: number };
 }
 
+/** An archive the sandbox serves, checked against its metadata at load. */
+export type SandboxArtifactInfo = ArtifactFile;
+
 export interface RunningSandbox {
   baseUrl: string;
   port: number;
   dataDir: string;
   tokens: SandboxTokenInfo[];
-  /** The one artifact every completed backup restores from, with its real size and SHA-256. */
-  artifact: { path: string; sizeBytes: number; sha256: string };
-  /** The token of the given name (full, read-only, no-scope, expired, revoked, org-b, tiny-budget). */
+  /** The default artifact: what every completed backup restores from unless the data set names another. */
+  artifact: SandboxArtifactInfo;
+  /** Every archive of the data set (the default among them), by name: fixtures/ has acme-orders and billing. */
+  artifacts: Record<string, SandboxArtifactInfo>;
+  /** The token of the given name (full, read-only, no-scope, expired, revoked, org-b, tiny-budget, drill). */
   token(name: string): string;
   stop(): Promise<void>;
 }
@@ -99,7 +105,8 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
     port,
     dataDir: data.dir,
     tokens,
-    artifact: { path: data.artifact.path, sizeBytes: data.artifact.sizeBytes, sha256: data.artifact.sha256 },
+    artifact: { ...data.artifacts.files.get(data.artifacts.defaultName)! },
+    artifacts: Object.fromEntries([...data.artifacts.files].map(([name, file]) => [name, { ...file }])),
     token(name) {
       const t = tokens.find((x) => x.name === name);
       if (!t) throw new Error(`The sandbox data set has no token named ${name}.`);

@@ -61,8 +61,8 @@ export class SandboxApp {
     }));
     this.#byToken = new Map(this.tokens.map((t) => [t.token, t]));
     this.artifacts = new ArtifactServer({
-      filePath: data.artifact.path,
-      ttlSeconds: data.artifact.urlTtlSeconds,
+      fileOf: (key) => this.world.artifactPath(key),
+      ttlSeconds: data.artifacts.urlTtlSeconds,
       signer: new UrlSigner(),
       now: opts.now,
     });

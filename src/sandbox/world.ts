@@ -4,8 +4,9 @@ import type { BackupDestinationSummary } from '../api/schemas/destinations.js';
 import type { EvidenceItem } from '../api/schemas/evidence.js';
 import type { RecoveryWindowDecision } from '../api/schemas/recovery.js';
 import type { RestoreExecutionCoordinates, RestoreJob, RestoreMode } from '../api/schemas/restores.js';
+import { artifactFor } from './artifact-catalog.js';
 import { advanceBackup, type BackupRecord } from './backup-lifecycle.js';
-import type { RecoveryWindowProof, SandboxData } from './data-model.js';
+import type { ArtifactFile, RecoveryWindowProof, SandboxData } from './data-model.js';
 import { recoveryCandidate, summarizeWindows } from './recovery.js';
 import { newRestore, type ArtifactUrlSigner, type CompletedBackup } from './restore-jobs.js';
 import { isoSeconds } from './timestamps.js';
@@ -34,6 +35,8 @@ export class SandboxWorld {
   readonly #evidence = new Map<string, EvidenceItem>();
   readonly #restores: RestoreRecord[];
   readonly #windows: RecoveryWindowProof[];
+  /** artifactKey -> the archive a presigned URL for it serves. */
+  readonly #artifactByKey = new Map<string, ArtifactFile>();
   #nextSeq: number;
   #nextBackupNumber: number;
 
@@ -49,18 +52,19 @@ export class SandboxWorld {
     this.#restores = clone.restoreJobs.map((job) => ({ organizationId: this.#orgOfDatabase(job.databaseId)!, job }));
     const numbers = this.#backups.map((b) => Number(/(\d+)$/.exec(b.job.id)?.[1] ?? 0));
     this.#nextBackupNumber = Math.max(0, ...numbers) + 1;
-    this.#overlayArtifact(clone.recoveryWindows);
+    this.#overlayArtifacts(clone.recoveryWindows);
     this.#windows = clone.recoveryWindows;
   }
 
   /**
-   * Every completed backup's artifact is the one real sandbox artifact, so a restore verifies end to end.
-   * Its real size and digest replace the fixtures' placeholders wherever the artifact is described.
+   * Every completed backup's artifact is one of the real sandbox archives (artifactFor), so a restore
+   * verifies end to end. Its real size and digest replace the fixtures' placeholders wherever the
+   * artifact is described.
    */
-  #overlayArtifact(windows: RecoveryWindowProof[]): void {
-    const { sizeBytes, sha256 } = this.#data.artifact;
+  #overlayArtifacts(windows: RecoveryWindowProof[]): void {
     for (const { job } of this.#backups) {
       if (!job.artifact) continue;
+      const { sizeBytes, sha256 } = this.#serve(job, job.artifact.artifactKey);
       job.artifact.sizeBytes = sizeBytes;
       job.artifact.checksumSha256 = sha256;
       const ev = this.#evidence.get(job.id);
@@ -71,8 +75,21 @@ export class SandboxWorld {
     }
     for (const w of windows) {
       const base = w.proof.baselineArtifact;
-      if (base.backupJobId && base.checksumSha256 && this.#backup(base.backupJobId)?.job.artifact) base.checksumSha256 = sha256;
+      const artifact = base.backupJobId ? this.#backup(base.backupJobId)?.job.artifact : undefined;
+      if (artifact && base.checksumSha256) base.checksumSha256 = artifact.checksumSha256;
     }
+  }
+
+  /** The archive `job` serves, now reachable under its artifact key. */
+  #serve(job: BackupJobDetail, artifactKey: string): ArtifactFile {
+    const file = artifactFor(this.#data.artifacts, job);
+    this.#artifactByKey.set(artifactKey, file);
+    return file;
+  }
+
+  /** The file a presigned URL of this artifact key serves; undefined for a key no backup has. */
+  artifactPath(artifactKey: string): string | undefined {
+    return this.#artifactByKey.get(artifactKey)?.path;
   }
 
   #orgOfDatabase(databaseId: string): string | undefined {
@@ -140,8 +157,9 @@ export class SandboxWorld {
 
   #advance(rec: BackupRecord): void {
     const now = isoSeconds(this.#now());
-    const evidence = advanceBackup(rec, now, this.#data.artifact);
+    const evidence = advanceBackup(rec, now, artifactFor(this.#data.artifacts, rec.job));
     if (!evidence) return;
+    this.#serve(rec.job, evidence.artifactKey);
     this.#evidence.set(rec.job.id, evidence);
     const db = this.#databases.find((d) => d.value.id === rec.job.protectedDatabaseId)?.value;
     if (db && (!db.lastSuccessfulBackupAt || Date.parse(db.lastSuccessfulBackupAt) < Date.parse(now))) {
@@ -190,7 +208,7 @@ export class SandboxWorld {
     mode: RestoreMode,
     presign: ArtifactUrlSigner,
   ): { restoreJob: RestoreJob; execution: RestoreExecutionCoordinates } {
-    const created = newRestore(backup, mode, isoSeconds(this.#now()), presign, this.#data.artifact);
+    const created = newRestore(backup, mode, isoSeconds(this.#now()), presign, artifactFor(this.#data.artifacts, backup));
     this.#restores.push({ organizationId: backup.organizationId, job: created.restoreJob });
     return created;
   }

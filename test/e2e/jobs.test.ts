@@ -201,11 +201,11 @@ describe.concurrent('jobs, waits, interrupts and svc sandbox', () => {
     // Data on stdout (base URL, tokens); the notice and the how-to on stderr.
     const [notes, banner] = await Promise.all([
       waitForOutput(child, 'stderr', /svc databases list --all\n/),
-      waitForOutput(child, 'stdout', /^tiny-budget .*\n/m),
+      waitForOutput(child, 'stdout', /^drill .*\n/m),
     ]);
     expect(notes).toContain('It is not the service');
     expect(banner).not.toContain('It is not the service');
-    for (const name of ['full', 'read-only', 'no-scope', 'expired', 'revoked', 'org-b', 'tiny-budget']) expect(banner).toMatch(new RegExp(`^${name} `, 'm'));
+    for (const name of ['full', 'read-only', 'no-scope', 'expired', 'revoked', 'org-b', 'tiny-budget', 'drill']) expect(banner).toMatch(new RegExp(`^${name} `, 'm'));
     const baseUrl = /^base url: +(http:\/\/127\.0\.0\.1:\d+)$/m.exec(banner)?.[1];
     expect(notes).toContain(`export SVC_BASE_URL=${baseUrl}`);
     const res = await request(`${baseUrl}/api/v1/mcp/tools`, { headers: { authorization: `Bearer ${sb.token('no-scope')}` } });

@@ -31,8 +31,14 @@ describe('the data set', () => {
     const data = await loadSandboxData();
     expect([...data.organizations.keys()]).toEqual(['org_acme', 'org_globex']);
     expect(data.backupJobs.map((b) => b.id)).toEqual(['bj_0004', 'bj_0005', 'bj_0006', 'bj_0007', 'bj_0008', 'bj_0009']);
-    const meta = JSON.parse(readFileSync(path.join(DEFAULT_DATA_DIR, 'artifacts/acme-orders.json'), 'utf8'));
-    expect(data.artifact).toMatchObject({ sizeBytes: meta.sizeBytes, sha256: meta.sha256, urlTtlSeconds: 900 });
+    const meta = (name: string) => JSON.parse(readFileSync(path.join(DEFAULT_DATA_DIR, `artifacts/${name}.json`), 'utf8'));
+    expect(data.artifacts.defaultName).toBe('acme-orders');
+    expect(data.artifacts.urlTtlSeconds).toBe(900);
+    expect([...data.artifacts.files.keys()]).toEqual(['acme-orders', 'billing']);
+    for (const name of ['acme-orders', 'billing']) {
+      expect(data.artifacts.files.get(name)).toEqual({ name, path: path.join(DEFAULT_DATA_DIR, `artifacts/${name}.pgdump`), ...meta(name) });
+    }
+    expect(data.artifacts.byDatabase).toEqual(new Map([['db_billing', 'billing']]));
   });
 
   it('--data serves another directory with the same layout', async () => {

@@ -65,6 +65,12 @@ describe('rate limits', () => {
     await client.close();
   });
 
+  it('the drill token has its own budget, large enough for a drill of a 1,000-database organization: 100,000 per 60 s', async () => {
+    const res = await raw(sb, 'GET', api('/databases'), { token: 'drill' });
+    expect(res.status).toBe(200);
+    expect(res.headers).toMatchObject({ 'ratelimit-limit': '100000', 'ratelimit-remaining': '99999', 'ratelimit-reset': '60' });
+  });
+
   it('unauthenticated answers carry no rate-limit headers', async () => {
     const res = await raw(sb, 'GET', api('/profile'), { token: 'revoked' });
     expect(res.status).toBe(401);

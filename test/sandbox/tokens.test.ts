@@ -33,7 +33,7 @@ const names = Object.keys(requests) as OperationName[];
 
 describe('the demo tokens', () => {
   it('are fixed svc_sandbox_<hex> values with a purpose', () => {
-    expect(sb.tokens.map((t) => t.name)).toEqual(['full', 'read-only', 'no-scope', 'expired', 'revoked', 'org-b', 'tiny-budget']);
+    expect(sb.tokens.map((t) => t.name)).toEqual(['full', 'read-only', 'no-scope', 'expired', 'revoked', 'org-b', 'tiny-budget', 'drill']);
     for (const t of sb.tokens) {
       expect(t.token).toMatch(/^svc_sandbox_[0-9a-f]{32}$/);
       expect(t.purpose.length).toBeGreaterThan(10);
@@ -51,6 +51,7 @@ describe('the demo tokens', () => {
   it.each([
     ['read-only', ['databases:read']],
     ['no-scope', []],
+    ['drill', ['databases:read', 'restores:read', 'restores:write']],
   ])('%s: operations outside its scopes are 403 forbidden with requiredScope and nextAction', async (token, scopes) => {
     for (const name of names) {
       const r = requests[name];

@@ -15,7 +15,7 @@ export function registerSandbox(program: Command, host: CommandHost): void {
       'after',
       prose(
         SANDBOX_NOTICE,
-        'It prints its base URL and fixed demo tokens (full, read-only, no-scope, expired, revoked, org-b, tiny-budget) and serves until Ctrl-C, SIGTERM or SIGHUP.',
+        'It prints its base URL and fixed demo tokens (full, read-only, no-scope, expired, revoked, org-b, tiny-budget, drill) and serves until Ctrl-C, SIGTERM or SIGHUP.',
       ),
     )
     .addHelpText(

@@ -55,7 +55,7 @@ describe('svc sandbox', () => {
     const doc = JSON.parse(cmd.firstOutput);
     expect(doc.notice).toMatch(/not the service/);
     expect(doc.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(doc.tokens).toHaveLength(7);
+    expect(doc.tokens.map((t: { name: string }) => t.name)).toEqual(['full', 'read-only', 'no-scope', 'expired', 'revoked', 'org-b', 'tiny-budget', 'drill']);
     const full = doc.tokens.find((t: { name: string }) => t.name === 'full').token;
 
     const res = await request(`${doc.baseUrl}/api/v1/profile`, { headers: { authorization: `Bearer ${full}` } });
@@ -78,7 +78,7 @@ describe('svc sandbox', () => {
     expect(notes).toContain('It is not the service');
     expect(data).not.toContain('It is not the service');
     expect(data).toMatch(/base url: +http:\/\/127\.0\.0\.1:\d+/);
-    for (const name of ['full', 'read-only', 'no-scope', 'expired', 'revoked', 'org-b', 'tiny-budget']) expect(data).toMatch(new RegExp(`^${name} `, 'm'));
+    for (const name of ['full', 'read-only', 'no-scope', 'expired', 'revoked', 'org-b', 'tiny-budget', 'drill']) expect(data).toMatch(new RegExp(`^${name} `, 'm'));
     expect(notes).toContain('export SVC_API_KEY=svc_sandbox_3eb1d95aaff52a54cd98169b4d6d4c70');
     cmd.abort();
     expect(await cmd.exit).toBe(0);
