@@ -123,4 +123,53 @@ describe('organization A is the unit-test fixtures', () => {
       proof: { ...proof.proof, baselineArtifact: { ...proof.proof.baselineArtifact, checksumSha256: sha256 } },
     });
   });
+
+  it("db_billing's completed backup bj_0005 describes the billing archive wherever its artifact appears", async () => {
+    const billing = sb.artifacts.billing!;
+    expect(billing.sha256).not.toBe(sb.artifact.sha256);
+    const real = { sizeBytes: billing.sizeBytes, checksumSha256: billing.sha256 };
+
+    expect((await client.send(operations.getBackup('bj_0005'))).data.artifact).toMatchObject(real);
+    const billingEvidence = fixture('evidence-list').evidence[1];
+    expect((await client.send(operations.getEvidence('bj_0005'))).data.evidence).toEqual({ ...billingEvidence, ...real });
+    const proof = (await client.send(operations.getRecoveryWindowProof('rw_0002'))).data;
+    expect(proof.proof.baselineArtifact).toEqual({ backupJobId: 'bj_0005', retained: true, checksumSha256: billing.sha256 });
+  });
+});
+
+describe('recovery windows for the incident path', () => {
+  freshSandbox();
+
+  /** The window's proof names a backup: the one `svc restore create --window` restores. */
+  const baselineOf = async (windowId: string) =>
+    (await client.send(operations.getRecoveryWindowProof(windowId))).data.proof.baselineArtifact.backupJobId;
+
+  it.each([
+    ['db_orders', 'rw_0003', 'bj_0007'],
+    ['db_billing', 'rw_0002', 'bj_0005'],
+  ])("%s: summary and candidate name %s, whose baseline %s is the database's newest completed backup", async (databaseId, windowId, backupJobId) => {
+    const summary = (await client.send(operations.getRecoverySummary(databaseId))).data;
+    expect(summary.latest).toMatchObject({ windowId, databaseId, restoreAvailable: true });
+    const candidate = (await client.send(operations.getRecoveryCandidate(databaseId, '2026-11-21T12:00:00Z'))).data;
+    expect(candidate.recommended).toMatchObject({ windowId, databaseId });
+    expect(await baselineOf(windowId)).toBe(backupJobId);
+
+    const listed = (await client.send(operations.listDatabaseBackups(databaseId, {}))).data.backupJobs;
+    const details = await Promise.all(listed.map(async ({ id }) => (await client.send(operations.getBackup(id))).data));
+    const newest = details.filter((b) => b.state === 'completed' && b.artifact).sort((a, b) => Date.parse(b.completedAt!) - Date.parse(a.completedAt!))[0];
+    expect(newest?.id).toBe(backupJobId);
+  });
+
+  it('a database without windows keeps its answers: no window, no candidate; an unknown database is 404', async () => {
+    const summary = (await client.send(operations.getRecoverySummary('db_analytics'))).data;
+    expect(summary).toMatchObject({ databaseId: 'db_analytics', latest: null, reason: 'no_recovery_window' });
+    const candidate = (await client.send(operations.getRecoveryCandidate('db_analytics', '2026-11-21T12:00:00Z'))).data;
+    expect(candidate).toMatchObject({ recommended: null, reason: 'no_restore_ready_window' });
+    await expect(client.send(operations.getRecoverySummary('db_missing'))).rejects.toMatchObject({ status: 404, exitCode: 5 });
+  });
+
+  it('an incident before the billing snapshot has no candidate', async () => {
+    const candidate = (await client.send(operations.getRecoveryCandidate('db_billing', '2026-11-19T01:00:00Z'))).data;
+    expect(candidate.recommended).toBeNull();
+  });
 });
