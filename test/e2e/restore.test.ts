@@ -89,6 +89,18 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     expect((await describeDatabase(cluster, 'e2e_human')).tables).toEqual(SEED_TABLES);
   });
 
+  it("db_billing's backup bj_0005 restores its own archive (billing.pgdump): verified, every object present, materialized view filled", async () => {
+    const r = await svc(['restore', 'create', '--backup', 'bj_0005', '--json'], { env: env(withPassword('e2e_billing')) });
+    expect(r.code, r.stderr).toBe(0);
+    const { execution } = JSON.parse(r.stdout);
+    expect(execution).toMatchObject({ verified: true, sha256: sb.artifacts.billing!.sha256, artifactBytes: sb.artifacts.billing!.sizeBytes, pgRestoreExitCode: 0 });
+    expect(execution.sha256).not.toBe(ARTIFACT_SHA);
+    const restored = await describeDatabase(cluster, 'e2e_billing');
+    expect(restored.tables).toEqual({ accounts: 400, invoices: 2400, payments: 1800, plans: 4 });
+    expect(restored.views).toEqual(['account_balances']);
+    expect(await cluster.psql('SELECT count(*) FROM account_balances', 'e2e_billing')).toBe('400');
+  });
+
   it('6: the same --idempotency-key with another target is a conflict, and nothing is created', async () => {
     const r = await svc(['restore', 'create', '--backup', 'bj_0007', '--idempotency-key', key], { env: env(withPassword('e2e_other')) });
     expect(r).toMatchObject({ code: 6, stdout: '' });
