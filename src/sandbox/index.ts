@@ -67,7 +67,8 @@ export interface RunningSandbox {
 /** Loads the data set, starts the HTTP server on 127.0.0.1 and resolves once it listens. */
 export async function startSandbox(opts: StartSandboxOptions = {}): Promise<RunningSandbox> {
   const now = opts.now ?? (() => new Date());
-  const shiftMs = opts.recentTimestamps ? now().getTime() - FIXTURE_EPOCH.getTime() : 0;
+  // Whole seconds, like the times of jobs created here (isoSeconds): no fixture time reads later than a new one.
+  const shiftMs = opts.recentTimestamps ? Math.floor((now().getTime() - FIXTURE_EPOCH.getTime()) / 1000) * 1000 : 0;
   const data = await loadSandboxData(opts.dataDir ?? DEFAULT_DATA_DIR, { shiftMs });
   let baseUrl = '';
   const app = new SandboxApp(data, {

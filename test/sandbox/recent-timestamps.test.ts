@@ -54,6 +54,8 @@ describe('with recentTimestamps, backup times stay a consistent history (cli-con
       expect(Math.max(...times), job.id).toBeLessThanOrEqual(now.getTime());
     }
     expect(newestCompleted(jobs)).toBe(expected);
+    // Moved by whole seconds, as the sandbox's own jobs are stamped: no fraction appears though the clock has one.
+    for (const job of jobs) expect(job.enqueuedAt, job.id).toMatch(/:\d{2}Z$/);
     const completedAt = jobs.filter((b) => b.completedAt).map((b) => b.completedAt);
     expect(new Set(completedAt).size).toBe(completedAt.length);
   });
