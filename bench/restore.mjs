@@ -78,7 +78,7 @@ export async function run({ quick, log }) {
   await dumpDatabase(cluster, SOURCE_DB, dump);
   const info = await artifactInfo(dump);
   log(`restore: dump is ${fmtMiB(info.sizeBytes)}`);
-  // The sandbox serves whatever fixtures/sandbox/settings.json names as the artifact of every completed backup.
+  // bj_0007 serves the data set's default artifact (settings.json artifacts.default: acme-orders); put the dump in its place.
   rmSync(join(dir, 'data', 'artifacts', 'acme-orders.pgdump'));
   cpSync(dump, join(dir, 'data', 'artifacts', 'acme-orders.pgdump'));
   rmSync(dump);
