@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
 import * as operations from '../../src/api/operations.js';
-import { followPages } from '../../src/api/paginate.js';
+import { holdPages } from '../../src/api/paginate.js';
 import { writeBigOrgData, type BigOrg } from '../support/big-org.js';
 import { api, clientFor, raw, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 
@@ -53,12 +53,12 @@ describe('writeBigOrgData: 1,000 databases in organization acme', () => {
     expect([...ids].sort()).toEqual(org.databaseIds);
   });
 
-  it("svc's --all walk (followPages) merges the same 1,000 databases", async () => {
+  it("svc's --all walk (holdPages) merges the same 1,000 databases", async () => {
     const page = async (cursor?: string) => {
       const r = await client.send(operations.listDatabases({ cursor }));
       return { body: r.data as Record<string, unknown>, requestId: r.requestId };
     };
-    const data = await followPages(await page(), 'databases', undefined, page);
+    const data = await holdPages({ first: await page(), itemsKey: 'databases', startCursor: undefined, fetchPage: page });
     expect((data.databases as { id: string }[]).map((d) => d.id).sort()).toEqual(org.databaseIds);
   });
 
