@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { parse } from 'pg-connection-string';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { clientEnv, PgClusterError, pgSkipReason, startCluster, type PgCluster } from './pg-cluster.js';
+import { clientEnv, findPgBinDir, PgClusterError, pgSkipReason, startCluster, type PgCluster } from './pg-cluster.js';
 import { describeDatabase, dumpDatabase, quoteIdent, readDumpHeader, seedDatabase, SEEDS } from './seed.js';
 import { FIXTURES_DIR } from './fixtures.js';
 import { processesMentioning } from './restore-harness.js';
@@ -115,6 +115,28 @@ describe.skipIf(!!skip)('startCluster (one shared cluster; the last test stops i
       expect(await cluster.psql("SELECT pg_read_file('postmaster.pid') IS NOT NULL")).toBe('t');
     }
     expect(existsSync(join(dirname(cluster.dataDir), 'pwfile'))).toBe(false);
+  });
+
+  test('runs the machine\'s server by default, names its major, and keeps the client tools in binDir', async () => {
+    expect(cluster.serverBinDir).toBe(findPgBinDir());
+    expect(cluster.binDir).toBe(findPgBinDir());
+    const pid = Number(readFileSync(join(cluster.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    expect(readlinkSync(`/proc/${pid}/exe`)).toBe(realpathSync(join(cluster.serverBinDir, 'postgres')));
+    expect(cluster.serverMajor).toBe(Math.floor(Number(await cluster.psql('SHOW server_version_num')) / 10_000));
+    const pgDump = (await execa(join(cluster.binDir, 'pg_dump'), ['--version'])).stdout;
+    expect(pgDump).toMatch(new RegExp(`\\(PostgreSQL\\) ${cluster.serverMajor}\\.`));
+  });
+
+  test('serverBinDir without initdb, pg_ctl and postgres is refused before anything starts', async () => {
+    // A bin dir of client tools only, as a machine with postgresql-client alone has.
+    const clientOnly = mkdtempSync(join(tmpdir(), 'svc-pgbin-'));
+    try {
+      const err = await startCluster({ serverBinDir: clientOnly }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PgClusterError);
+      expect((err as Error).message).toBe(`${clientOnly} lacks the server binaries initdb, pg_ctl, postgres`);
+    } finally {
+      rmSync(clientOnly, { recursive: true, force: true });
+    }
   });
 
   test('dsn() builds postgresql:// URLs with and without the encoded password', () => {

@@ -17,8 +17,15 @@ export interface PgCluster {
   readonly port: number;
   readonly user: 'postgres';
   readonly password: string;
-  /** Directory of the server binaries used (initdb, pg_ctl, psql, pg_dump, pg_restore). */
+  /**
+   * Directory of the machine's client tools for this cluster (psql, pg_dump, pg_restore): Debian's
+   * /usr/lib/postgresql/<v>/bin, whatever server runs.
+   */
   readonly binDir: string;
+  /** Directory of the server binaries that run it (initdb, pg_ctl, postgres). */
+  readonly serverBinDir: string;
+  /** The running server's major version (`server_version_num` / 10000). */
+  readonly serverMajor: number;
   readonly dataDir: string;
   /** `postgresql://postgres[:password]@127.0.0.1:<port>/<database>`, components URI-encoded. */
   dsn(database: string, withPassword?: boolean): string;
@@ -38,6 +45,11 @@ export interface StartClusterOptions {
   log?: (line: string) => void;
   /** Extra server settings (`-c name=value`), e.g. `{ log_statement: 'all' }`. */
   settings?: Record<string, string>;
+  /**
+   * Server binaries (initdb, pg_ctl, postgres) of another major, e.g. from tools/pg-majors.mjs;
+   * defaults to findPgBinDir(). The client tools stay the machine's.
+   */
+  serverBinDir?: string;
 }
 
 /** A failure of the throwaway cluster: names the step and carries the tail of the server log. */
@@ -52,6 +64,7 @@ export class PgClusterError extends Error {
 }
 
 const PG_ROOT = '/usr/lib/postgresql';
+const SERVER_BINARIES = ['initdb', 'pg_ctl', 'postgres'];
 const START_ATTEMPTS = 5;
 const STOP_GRACE_MS = 20_000;
 
@@ -256,6 +269,9 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<PgCl
   const log = opts.log ?? (() => {});
   const binDir = findPgBinDir();
   if (!binDir) throw new PgClusterError(`no PostgreSQL server binaries found under ${PG_ROOT}/*/bin`);
+  const serverBinDir = opts.serverBinDir ?? binDir;
+  const absent = SERVER_BINARIES.filter((b) => !existsSync(join(serverBinDir, b)));
+  if (absent.length) throw new PgClusterError(`${serverBinDir} lacks the server binaries ${absent.join(', ')}`);
   const password = opts.password ?? randomBytes(18).toString('base64url');
   if (!password || /[\r\n]/.test(password)) throw new PgClusterError('the cluster password must be non-empty and on one line');
 
@@ -277,7 +293,7 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<PgCl
 
   /** Server-side commands run as postgres when we are root; cwd in the temp dir because initdb/pg_ctl need a readable one. */
   const server = (bin: string, args: string[], timeout: number) => {
-    const file = join(binDir, bin);
+    const file = join(serverBinDir, bin);
     const [cmd, argv] = runAs ? [runAs.runuser, ['-u', 'postgres', '--', file, ...args]] : [file, args];
     return execa(cmd, argv, { cwd: baseDir, reject: false, timeout, stdin: 'ignore', all: true, env: inheritedEnv(), extendEnv: false });
   };
@@ -296,7 +312,7 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<PgCl
     await writeFile(pwFile, `${password}\n`, { mode: 0o600 });
     if (runAs) await chown(pwFile, runAs.uid, runAs.gid);
 
-    log(`initdb ${dataDir} (${binDir})`);
+    log(`initdb ${dataDir} (${serverBinDir})`);
     let init;
     try {
       init = await server(
@@ -353,12 +369,17 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<PgCl
     log(`PostgreSQL running on 127.0.0.1:${port}, pid ${entry.pid}`);
 
     let stopped: Promise<void> | undefined;
+    let serverMajor = 0;
     const cluster: PgCluster = {
       host: '127.0.0.1',
       port,
       user: 'postgres',
       password,
       binDir,
+      serverBinDir,
+      get serverMajor() {
+        return serverMajor;
+      },
       dataDir,
       dsn(database, withPassword = false) {
         const auth = withPassword ? `postgres:${encodeURIComponent(password)}` : 'postgres';
@@ -400,6 +421,7 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<PgCl
       log(`stopped PostgreSQL on 127.0.0.1:${port}`);
     };
 
+    serverMajor = Math.floor(Number(await cluster.psql('SHOW server_version_num')) / 10_000);
     return cluster;
   } catch (err) {
     // Leave nothing behind from a half-started cluster.
