@@ -4,8 +4,9 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { pgSkipReason } from '../support/pg-cluster.js';
-import { API_TOKEN, BACKUP_ID, DSN_PASSWORD, LOCK_TOKEN, RestoreHarness, SOURCE_DB } from '../support/restore-harness.js';
+import { findPgBinDir, pgSkipReason } from '../support/pg-cluster.js';
+import { API_TOKEN, BACKUP_ID, DSN_PASSWORD, LOCK_TOKEN, RestoreHarness, SEED_FIXTURE, SERVER_BINDIR_ENV, SOURCE_DB, toolMajor } from '../support/restore-harness.js';
+import { artifactInfo } from '../support/seed.js';
 
 const skip = pgSkipReason();
 if (skip) console.warn(`test/restore-pg/new-database.test.ts skipped: ${skip}`);
@@ -34,6 +35,31 @@ describe.skipIf(!!skip)('restore create / restore run, new_database, against a r
     }
     for (const req of h.allArtifactRequests()) expect(req.headers.authorization).toBeUndefined();
   }
+
+  it(`runs against the server ${SERVER_BINDIR_ENV} names (the machine's when unset), with the machine's client tools`, async () => {
+    const serverBinDir = process.env[SERVER_BINDIR_ENV] || findPgBinDir()!;
+    expect(h.cluster.serverBinDir).toBe(serverBinDir);
+    const built = /\(PostgreSQL\) (\S+)/.exec((await execa(join(serverBinDir, 'postgres'), ['--version'])).stdout)![1]!;
+    expect(await h.cluster.psql('SHOW server_version')).toMatch(new RegExp(`^${built.replaceAll('.', '\\.')}\\b`));
+    expect(h.cluster.serverMajor).toBe(Number(built.split('.')[0]));
+    expect(h.realPgRestore).toBe(join(findPgBinDir()!, 'pg_restore'));
+    // pg_dump dumps no server newer than itself: then the committed seed archive stands in.
+    const pgDumpMajor = await toolMajor(join(h.cluster.binDir, 'pg_dump'));
+    expect(h.dumpOrigin).toBe(h.cluster.serverMajor <= pgDumpMajor ? 'server under test' : 'committed fixture');
+  });
+
+  it('an archive of a PostgreSQL 15 server (the committed seed) restores equal to the source on every major, 14 (older than its source) included', async () => {
+    expect((await readFile(SEED_FIXTURE)).subarray(0, 5).toString('latin1')).toBe('PGDMP');
+    const info = await artifactInfo(SEED_FIXTURE);
+    expect(info.pgDumpVersion).toMatch(/^15\./);
+    const served = await h.serve(SEED_FIXTURE);
+    h.coords = { ...h.coords, presignedS3Url: served.url, expectedSizeBytes: info.sizeBytes, expectedSha256: info.sha256 };
+    const workDir = await h.workDir();
+    const r = await create('restored_from_pg15', workDir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(served.requests).toHaveLength(1);
+    await expectRestored('restored_from_pg15', workDir);
+  });
 
   it('creates the target, restores it equal to the source, and prints only the contract document with --json', async () => {
     const workDir = await h.workDir();

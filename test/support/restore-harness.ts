@@ -1,19 +1,24 @@
 /**
- * Real parts for the restore engine tests: a throwaway PostgreSQL 15 cluster with the seed database,
+ * Real parts for the restore engine tests: a throwaway PostgreSQL cluster with the seed database,
  * a real `pg_dump -Fc` artifact of it served presigned-style by the artifact server, the API answered
  * by msw handlers over loopback, and a `pg_restore` PATH shim that logs every restore it runs.
  * One harness per test file (beforeAll/afterAll).
+ *
+ * The server is the machine's (Debian's PostgreSQL 15) unless SVC_TEST_PG_BINDIR names the bin
+ * directory of another major's server binaries (tools/pg-majors.mjs prints them): the same tests
+ * then run against that server, with the machine's client tools.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { http, HttpResponse } from 'msw';
 import { startCluster, type PgCluster } from './pg-cluster.js';
 import { artifactInfo, describeDatabase, dumpDatabase, quoteIdent, seedDatabase, SEED_DATABASE, type ArtifactInfo, type DatabaseDescription } from './seed.js';
 import { startArtifactServer, type ArtifactRequest, type ArtifactServer } from './artifact-server.js';
-import { fixture } from './fixtures.js';
+import { fixture, FIXTURES_DIR } from './fixtures.js';
 import { LoopbackServer } from './loopback-server.js';
 import { runCli, type CliRun, type RunOptions } from './run-cli.js';
 import { expectNoSecretsLeft, leaksIn, needles, type Secrets } from './secret-scan.js';
@@ -26,6 +31,12 @@ export const DSN_PASSWORD = 'Dsn:Pw@RESTOREPG_3c7a91e0';
 export const BACKUP_ID = 'bj_x';
 
 export const SOURCE_DB = SEED_DATABASE;
+
+/** Server binaries of another major for the restore tests (tools/pg-majors.mjs), or undefined for the machine's. */
+export const SERVER_BINDIR_ENV = 'SVC_TEST_PG_BINDIR';
+
+/** The committed seed archive (pg_dump 15 of a PostgreSQL 15 server, same seed). */
+export const SEED_FIXTURE = join(FIXTURES_DIR, 'artifacts', 'acme-orders.pgdump');
 
 type Mode = 'new_database' | 'in_place';
 
@@ -73,6 +84,14 @@ SELECT json_build_object(
                 WHERE classoid = 'pg_class'::regclass AND objoid IN (SELECT oid FROM pg_class WHERE relnamespace = 'public'::regnamespace)) s)
 )`;
 
+/** The major of a client tool ("pg_dump (PostgreSQL) 15.18 (Debian ...)" -> 15). */
+export async function toolMajor(file: string): Promise<number> {
+  const { stdout } = await execa(file, ['--version']);
+  const major = Number(/\(PostgreSQL\) (\d+)/.exec(stdout)?.[1]);
+  if (!Number.isInteger(major)) throw new Error(`${file} --version printed ${JSON.stringify(stdout)}`);
+  return major;
+}
+
 /** Live (non-zombie) processes whose command line mentions `needle`. */
 export function processesMentioning(needle: string): string[] {
   const found: string[] = [];
@@ -105,6 +124,11 @@ export class RestoreHarness {
   api = new LoopbackServer();
   /** The seed database's dump: path and its real size and digest. */
   dumpPath = '';
+  /**
+   * Where the dump came from: the machine's pg_dump run against the server under test when it can
+   * dump that server (its major is not newer than pg_dump's), else the committed seed fixture.
+   */
+  dumpOrigin: 'server under test' | 'committed fixture' = 'server under test';
   info!: ArtifactInfo;
   source!: Snapshot;
   /** Private scratch space: dumps, shim, fake HOME, private TMPDIR, work dirs. */
@@ -113,7 +137,7 @@ export class RestoreHarness {
   tmp = '';
   shimDir = '';
   shimLog = '';
-  /** The real pg_restore the shim hands over to: the cluster's own (/usr/lib/postgresql/<v>/bin). */
+  /** The real pg_restore the shim hands over to: the machine's (/usr/lib/postgresql/<v>/bin). */
   realPgRestore = '';
   /** What the next createRestore answers with; reset to the real artifact before each test. */
   coords!: Coordinates;
@@ -135,11 +159,18 @@ export class RestoreHarness {
   async start(): Promise<this> {
     // Scratch first, under the real temp dir: the cluster's own dir must stay reachable for the postgres user.
     this.scratch = await mkdtemp(join(tmpdir(), 'svc-restorepg-'));
-    this.cluster = await startCluster({ password: DSN_PASSWORD, settings: this.#settings });
+    const serverBinDir = process.env[SERVER_BINDIR_ENV] || undefined;
+    this.cluster = await startCluster({ password: DSN_PASSWORD, settings: this.#settings, serverBinDir });
     this.realPgRestore = join(this.cluster.binDir, 'pg_restore');
     await seedDatabase(this.cluster, SOURCE_DB);
     this.dumpPath = join(this.scratch, 'acme-orders.pgdump');
-    await dumpDatabase(this.cluster, SOURCE_DB, this.dumpPath);
+    // pg_dump refuses a server of a newer major ("aborting because of server version mismatch").
+    if (this.cluster.serverMajor <= (await toolMajor(join(this.cluster.binDir, 'pg_dump')))) {
+      await dumpDatabase(this.cluster, SOURCE_DB, this.dumpPath);
+    } else {
+      this.dumpOrigin = 'committed fixture';
+      copyFileSync(SEED_FIXTURE, this.dumpPath);
+    }
     this.info = await artifactInfo(this.dumpPath);
     this.source = await this.snapshot(SOURCE_DB);
     this.artifact = await this.serve(this.dumpPath);
