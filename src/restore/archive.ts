@@ -36,9 +36,12 @@ export function parseArchiveHeader(buf: Buffer): ArchiveHeader {
   }
   const major = buf[5]!;
   const minor = buf[6]!;
-  const header: ArchiveHeader = { format: FORMATS[buf[10]!] ?? 'unknown', version: `${major}.${minor}`, major, minor };
-  const intSize = buf[8]!;
-  let pos = 11;
+  // Which fields the header holds depends on its version, as in ReadHead.
+  const since = (min: number) => major > 1 || (major === 1 && minor >= min);
+  let pos = since(1) ? 8 : 7; // a revision byte after 1.0
+  const intSize = buf[pos++]!;
+  if (since(7)) pos++; // offset size
+  const header: ArchiveHeader = { format: FORMATS[buf[pos++]!] ?? 'unknown', version: `${major}.${minor}`, major, minor };
   const readInt = (): number | undefined => {
     if (pos + 1 + intSize > buf.length) return undefined;
     const negative = buf[pos] !== 0;
@@ -55,11 +58,13 @@ export function parseArchiveHeader(buf: Buffer): ArchiveHeader {
     return s;
   };
   try {
-    // 1.15+ stores the compression algorithm as one byte; older archives an int.
-    if (major > 1 || minor >= 15) pos += 1;
-    else readInt();
+    if (since(15)) pos += 1; // compression_algorithm byte
+    else if (since(4)) readInt(); // compression level
+    else if (since(2)) pos += 1; // compression level, as a byte before 1.4
+    if (!since(4)) return header;
     for (let i = 0; i < 7; i++) readInt(); // creation time: sec, min, hour, mday, mon, year, isdst
     readStr(); // database name
+    if (!since(10)) return header;
     header.serverVersion = readStr();
     header.pgDumpVersion = readStr();
   } catch {

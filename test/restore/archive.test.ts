@@ -24,6 +24,25 @@ describe('pg_dump archive header', () => {
     expect(parseArchiveHeader(header(1, 16, '17.2'))).toMatchObject({ version: '1.16', pgDumpVersion: '17.2' });
   });
 
+  it('reads only the fields an older format has (ReadHead): no version strings before 1.10, no offset size before 1.7', () => {
+    const int = (v: number) => Buffer.from([v < 0 ? 1 : 0, Math.abs(v) & 0xff, 0, 0, 0]);
+    const str = (s: string) => Buffer.concat([int(Buffer.byteLength(s)), Buffer.from(s)]);
+    // What follows the header is the TOC: its entry count and first entry must not be read as versions.
+    const toc = Buffer.concat([int(23), int(3370), int(0), str('0'), str('0'), str('ENCODING')]);
+    const date = [0, 1, 2, 3, 4, 105, 0].map(int);
+    // 1.9 (pg_dump 8.0 and older): offset size, compression level, date and database name, no version strings.
+    const v19 = Buffer.concat([Buffer.from('PGDMP'), Buffer.from([1, 9, 0, 4, 8, 1]), int(-1), ...date, str('orders'), toc]);
+    expect(parseArchiveHeader(v19)).toEqual({ format: 'custom', version: '1.9', major: 1, minor: 9 });
+    // 1.6: no offset size byte, so the format is the byte after the int size.
+    const v16 = Buffer.concat([Buffer.from('PGDMP'), Buffer.from([1, 6, 0, 4, 1]), int(0), ...date, str('orders'), toc]);
+    expect(parseArchiveHeader(v16)).toEqual({ format: 'custom', version: '1.6', major: 1, minor: 6 });
+  });
+
+  it('reads the server version beside the pg_dump version, 1.15 and later included', () => {
+    expect(parseArchiveHeader(header(1, 14))).toMatchObject({ serverVersion: '15.18 (Debian)', pgDumpVersion: '15.18' });
+    expect(parseArchiveHeader(header(1, 15, '16.4'))).toMatchObject({ version: '1.15', serverVersion: '15.18 (Debian)', pgDumpVersion: '16.4' });
+  });
+
   it('refuses a file that is not a pg_dump archive with the integrity exit code', () => {
     expect(() => parseArchiveHeader(Buffer.from('-- PostgreSQL database dump\nSET x;\n'))).toThrow(
       expect.objectContaining({ exitCode: ExitCode.integrity }),
