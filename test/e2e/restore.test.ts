@@ -147,11 +147,12 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     }
   });
 
-  it('restore create --json: {restoreJob, execution}, never the lock token or the presigned URL', async () => {
+  it('restore create --json: {restoreJob, execution, backupSelection}, never the lock token or the presigned URL', async () => {
     const r = await svc(['restore', 'create', '--backup', 'bj_0007', '--json'], { env: env(withPassword('e2e_json')) });
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(Object.keys(doc).sort()).toEqual(['execution', 'restoreJob']);
+    expect(Object.keys(doc).sort()).toEqual(['backupSelection', 'execution', 'restoreJob']);
+    expect(doc.backupSelection).toEqual({ rule: 'id', backupJobId: 'bj_0007', completedAt: expect.stringMatching(/Z$/) });
     expect(doc.execution).toEqual({
       artifactBytes: 95129,
       sha256: ARTIFACT_SHA,
