@@ -97,6 +97,13 @@ export const ERROR_CODES = {
     hint: 'Check the network (and HTTPS_PROXY / NO_PROXY), then run the restore again.',
   },
   local_tool_failed: { exit: ExitCode.localTool, hint: undefined },
+  drill_failed: {
+    exit: ExitCode.drillFailed,
+    hint: 'The report (stdout, or drill.md with --report) names each failed database, its failed check and why.',
+  },
+  no_data: { exit: ExitCode.drillFailed, hint: undefined },
+  max_age_exceeded: { exit: ExitCode.drillFailed, hint: undefined },
+  sql_check_failed: { exit: ExitCode.drillFailed, hint: undefined },
   job_failed: { exit: ExitCode.jobFailed, hint: undefined },
   interrupted: { exit: ExitCode.interrupted, hint: undefined },
 } as const satisfies Record<string, { exit: ExitCodeValue; hint: string | undefined }>;

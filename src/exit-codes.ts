@@ -13,6 +13,7 @@ export const EXIT_CODES = [
   { name: 'integrity', code: 10, meaning: 'artifact integrity' },
   { name: 'localTool', code: 11, meaning: 'local restore tool' },
   { name: 'jobFailed', code: 12, meaning: 'job failed' },
+  { name: 'drillFailed', code: 13, meaning: 'restore drill failed' },
   { name: 'hangup', code: 129, meaning: 'SIGHUP' },
   { name: 'interrupted', code: 130, meaning: 'interrupted' },
   { name: 'terminated', code: 143, meaning: 'SIGTERM' },

@@ -18,6 +18,14 @@ const RELKINDS: Record<ObjectKind, string[]> = {
   INDEX: ['i', 'I'],
 };
 
+/** "2 tables, 1 view, 3 sequences, 2 indexes": the kinds present, as a person reads them. */
+export function objectCounts(counts: Record<ObjectKind, number>): string {
+  return Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .map(([kind, n]) => `${n} ${kind.toLowerCase()}${n === 1 ? '' : kind.endsWith('X') ? 'es' : 's'}`)
+    .join(', ');
+}
+
 export interface ArchiveObject {
   kind: ObjectKind;
   schema: string;

@@ -21,7 +21,7 @@ import { buildReceipt, writeReceipt, type Receipt, type ReceiptFacts } from './r
 import { RunScope } from './scope.js';
 import { redactedDsn } from './target.js';
 import { createTargetDatabase, dropCreatedDatabase } from './target-database.js';
-import { readToc } from './toc.js';
+import { hasTableData, readToc } from './toc.js';
 import { assertFreeSpace } from './workdir.js';
 
 type Env = Record<string, string | undefined>;
@@ -79,6 +79,8 @@ export interface RestoreOutcome {
   /** Milliseconds per phase that ran. */
   phases: Partial<Record<Phase, number>>;
   receipt: Receipt;
+  /** Whether the archive holds table rows at all (a schema-only dump does not): what a drill's data check needs to know. */
+  tableData: boolean;
   /** Only with --keep-artifact. */
   keptArtifactPath?: string;
 }
@@ -187,6 +189,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
       durationMs,
       phases: clock.durations,
       receipt: finish(),
+      tableData: hasTableData(toc),
       keptArtifactPath: plan.keepArtifact ? artifact.path : undefined,
     };
     return { dryRun: false, outcome };

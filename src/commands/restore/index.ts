@@ -63,4 +63,44 @@ export function registerRestore(restore: Command, host: CommandHost): void {
   )
     .addHelpText('after', examples('curl ... -X POST $SVC_BASE_URL/api/v1/restores ... > restore.json && svc restore run --target "$DSN" < restore.json'))
     .action(verb(host, () => import('./run.js')));
+
+  restore
+    .command('drill')
+    .description('Prove that backups restore: each into a throwaway scratch database, checked, reported (exit 13 if any fails)')
+    .argument('[databaseIds...]', 'the databases to drill (or --all)')
+    .option('--all', 'every database of the organization (all pages)')
+    .option('--backup <backupJobId>', 'drill this backup (one database only)')
+    .option('--latest', "each database's newest completed backup (the default)")
+    .option('--before <iso8601>', 'the newest backup completed at or before this time')
+    .option('--scratch <auto|dsn>', 'auto: a throwaway local cluster; a postgresql:// DSN: your server, where svc creates and drops svc_drill_* databases', 'auto')
+    .option('--pg-bindir <dir>', 'the server binaries (initdb, pg_ctl, postgres) for --scratch auto (env: SVC_PG_BINDIR)')
+    .option('--check <file.sql>', 'SQL checks, dbt style: "-- check: <name>" then a SELECT that passes when it returns no rows (repeatable)', (v: string, all: string[]) => [...all, v], [] as string[])
+    .option('--max-age <duration>', 'the recovery point objective: the backup may be at most this old (90m, 26h, 7d)')
+    .option('--parallel <n>', 'databases drilled at once, 1 to 8 (default 1)')
+    .option('--shard <i/n>', "this runner's share: sorted by id, the k-th database belongs to shard (k mod n) + 1")
+    .option('--report <dir>', 'write drill.json, drill.md, junit.xml and receipts/<databaseId>.json there')
+    .option('--keep', 'keep the scratch databases (and the cluster) for inspection, and print how to reach them')
+    .option('--dry-run', 'print the plan (databases, backups, their age, the server binaries) and create nothing')
+    .option('--jobs <n>', 'parallel pg_restore jobs per database (default: CPUs, at most 4)')
+    .option('--connections <n>', 'parallel Range requests for an artifact of 64 MiB or more (1 to 16, default 8)')
+    .option('--work-dir <dir>', 'where artifacts and the scratch cluster live (default: the OS temp dir)')
+    .option('--no-analyze', 'skip ANALYZE after each restore')
+    .addHelpText(
+      'after',
+      examples(
+        'svc restore drill db_orders',
+        'svc restore drill --all --parallel 2 --max-age 26h --report drill-report',
+        'svc restore drill db_orders --check checks/orders.sql --before 2026-11-24T14:32:00Z',
+        'svc restore drill --all --shard 2/8 --report "report-2"',
+        'svc restore drill --all --dry-run --json | jq ".drill.databases[] | {databaseId, backupJobId, backupAgeSeconds}"',
+        'svc restore drill db_orders --scratch postgresql://drill@scratch.internal/postgres',
+      ),
+    )
+    .addHelpText(
+      'after',
+      prose(
+        'A drill restores each database\'s chosen backup into a new svc_drill_* database, checks it (backup_selected, artifact_verified, restore_clean, objects_present, data_present, max_age, then each SQL check), and drops it again. The scratch cluster is started once, on 127.0.0.1 only, and stopped at the end, also on failure and on Ctrl-C. The service is not told the result: API v1 has no operation for it.',
+      ),
+    )
+    .action(verb(host, () => import('./drill.js')));
 }

@@ -1,5 +1,6 @@
 import { formatBytes } from '../../output/format.js';
 import { fields, note, text } from '../../output/writer.js';
+import { objectCounts } from '../../restore/inventory.js';
 import { pgRestoreArgs } from '../../restore/pg-restore.js';
 import { PHASES, type RestorePlan } from '../../restore/plan.js';
 import type { PreflightResult } from '../../restore/preflight.js';
@@ -23,12 +24,7 @@ export function renderOutcome(session: Session, plan: RestorePlan, outcome: Rest
   const { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, restoreJob: job } = outcome;
   const modeText = plan.mode === 'in_place' ? `in place${plan.atomic ? ' (one transaction)' : ` (--jobs ${plan.jobs}, not atomic)`}` : 'new database';
   const { receipt } = outcome;
-  const restored = receipt.objects
-    ? Object.entries(receipt.objects)
-        .filter(([, n]) => n > 0)
-        .map(([kind, n]) => `${n} ${kind.toLowerCase()}${n === 1 ? '' : kind.endsWith('X') ? 'es' : 's'}`)
-        .join(', ')
-    : undefined;
+  const restored = receipt.objects ? objectCounts(receipt.objects) : undefined;
   const doc = { restoreJob: job, execution: { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, receipt }, backupSelection: receipt.backupSelection };
   session.out.render(doc, [
     text(`Restored backup into ${redactedDsn(plan.target)} (${plan.mode === 'in_place' ? 'in place' : 'new database'}) in ${(durationMs / 1000).toFixed(1)}s.`, 'green'),

@@ -1,0 +1,254 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
+import { chmod, chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { execa } from 'execa';
+import { InterruptedError, LocalToolError } from '../errors.js';
+import type { Target } from '../restore/target.js';
+import { serverUser, type OsUser } from './os-user.js';
+import type { ServerBinaries } from './server-binaries.js';
+
+type Env = Record<string, string | undefined>;
+
+/** A throwaway PostgreSQL cluster of one drill run (cli-contract 9, step 2). */
+export interface ScratchCluster {
+  readonly port: number;
+  readonly binaries: ServerBinaries;
+  /** The cluster's directory (data dir, socket, log) under the work dir. */
+  readonly dir: string;
+  /** A connection to `database` as the cluster's superuser; the password lives only here and in the run's PGPASSFILE. */
+  target(database: string): Target;
+  /** How a person reaches a kept cluster (--keep): no password needed on its private socket. */
+  howToReach(database: string): string[];
+  /** Stops the server and removes its directory, or with `keep` leaves both; safe to call twice. */
+  stop(opts?: { keep?: boolean }): Promise<void>;
+}
+
+const SUPERUSER = 'postgres';
+const READY_TIMEOUT_MS = 60_000;
+const STOP_WAIT_MS = 15_000;
+const POLL_MS = 10;
+const PORT_ATTEMPTS = 5;
+
+/**
+ * The postmasters and directories of live clusters: a second signal ends svc with process.exit,
+ * skipping every finally; this net still stops them (immediate shutdown) and removes their files.
+ */
+const live = new Map<string, () => number | undefined>();
+let hooked = false;
+function liveNet(dir: string, pid: () => number | undefined): void {
+  live.set(dir, pid);
+  if (hooked) return;
+  hooked = true;
+  process.on('exit', () => {
+    for (const [d, p] of live) {
+      const n = p();
+      if (n) signal(n, 'SIGQUIT');
+      try {
+        rmSync(d, { recursive: true, force: true });
+      } catch {
+        // Best effort while the process goes down.
+      }
+    }
+  });
+}
+
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // Already gone.
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  // A zombie (reparented, not yet reaped) counts as gone.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3));
+  } catch {
+    return true;
+  }
+}
+
+/** postmaster.pid: its pid (line 1) and whether it accepts connections (line 8, "ready"). */
+function postmaster(dataDir: string): { pid: number; ready: boolean } | undefined {
+  try {
+    const lines = readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n');
+    const pid = Number(lines[0]);
+    return Number.isInteger(pid) && pid > 0 ? { pid, ready: (lines[7] ?? '').trim() === 'ready' } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
+    });
+  });
+}
+
+/**
+ * Starts a scratch cluster: initdb into a new 0700 directory under `workDir`, SCRAM with a random
+ * password on 127.0.0.1 only (and a private socket in that directory), throwaway settings (no
+ * fsync, no synchronous commit, no full-page writes); as root it runs as an unprivileged user.
+ * pg_ctl is not asked to wait: its own polling adds 100 ms to every start and stop, so svc polls
+ * postmaster.pid itself.
+ */
+export async function startScratchCluster(binaries: ServerBinaries, workDir: string, env: Env, abort: AbortSignal): Promise<ScratchCluster> {
+  const user = serverUser();
+  const dir = await mkdtemp(join(workDir, 'svc-drill-'));
+  const dataDir = join(dir, 'data');
+  const logFile = join(dir, 'server.log');
+  const password = randomBytes(24).toString('base64url');
+  let pid: number | undefined;
+  liveNet(dir, () => pid ?? postmaster(dataDir)?.pid);
+  const serverEnv: Env = { PATH: env.PATH, LC_ALL: 'C', TZ: env.TZ };
+  const server = (program: string, args: string[]) =>
+    execa(join(binaries.dir, program), args, {
+      cwd: dir,
+      env: serverEnv,
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+      all: true,
+      ...(user ? { uid: user.uid, gid: user.gid } : {}),
+    });
+  const cluster = handle(binaries, dir, dataDir, password, user, () => pid, server);
+  try {
+    await chmod(dir, 0o700);
+    if (user) await chown(dir, user.uid, user.gid);
+    await initdb(server, dir, dataDir, password, user);
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort();
+      const started = await start(server, dataDir, logFile, dir, port, abort);
+      if (started.pid) {
+        pid = started.pid;
+        cluster.port = port;
+        return cluster;
+      }
+      if (!started.portTaken || attempt >= PORT_ATTEMPTS) throw new LocalToolError(`The scratch cluster did not start: ${started.reason}`, reachHint(user));
+    }
+  } catch (err) {
+    await cluster.stop();
+    throw err;
+  }
+}
+
+function reachHint(user: OsUser | undefined): string {
+  return user
+    ? `The server runs as the ${user.name} user: it must be able to reach --work-dir (each directory above it searchable), e.g. --work-dir /tmp.`
+    : 'Check --work-dir (the cluster lives there) and the server binaries (--pg-bindir).';
+}
+
+type Server = (program: string, args: string[]) => ReturnType<typeof execa>;
+
+async function initdb(server: Server, dir: string, dataDir: string, password: string, user: OsUser | undefined): Promise<void> {
+  const pwfile = join(dir, 'pwfile');
+  await writeFile(pwfile, `${password}\n`, { mode: 0o600 });
+  if (user) await chown(pwfile, user.uid, user.gid);
+  const r = await server('initdb', ['-D', dataDir, '-U', SUPERUSER, '--auth-host=scram-sha-256', '--auth-local=trust', `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C', '--no-sync']).finally(() =>
+    rm(pwfile, { force: true }),
+  );
+  if (r.exitCode !== 0) {
+    const last = String(r.all ?? '').trim().split('\n').slice(-3).join(' ');
+    throw new LocalToolError(`initdb of the scratch cluster failed (exit ${r.exitCode ?? r.signal}): ${last}`, reachHint(user));
+  }
+  // TCP from 127.0.0.1 with SCRAM only; the socket lives in the 0700 cluster directory, which only
+  // svc's user (or root) can enter: trust there is what --keep tells a person to use.
+  await writeFile(
+    join(dataDir, 'pg_hba.conf'),
+    ['# svc restore drill scratch cluster', 'local all all trust', 'host all all 127.0.0.1/32 scram-sha-256', ''].join('\n'),
+  );
+}
+
+async function start(
+  server: Server,
+  dataDir: string,
+  logFile: string,
+  socketDir: string,
+  port: number,
+  abort: AbortSignal,
+): Promise<{ pid?: number; portTaken?: boolean; reason?: string }> {
+  const settings = ['-c listen_addresses=127.0.0.1', `-p ${port}`, `-k ${socketDir}`, '-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off'];
+  const r = await server('pg_ctl', ['start', '-W', '-D', dataDir, '-l', logFile, '-o', settings.join(' ')]);
+  if (r.exitCode !== 0) return { reason: `pg_ctl start exited ${r.exitCode ?? r.signal}: ${String(r.all ?? '').trim()}` };
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    const pm = postmaster(dataDir);
+    if (pm?.ready) return { pid: pm.pid };
+    const log = await readFile(logFile, 'utf8').catch(() => '');
+    if (/could not bind|address already in use|could not create any TCP\/IP sockets/i.test(log)) return { portTaken: true, reason: 'its port was taken' };
+    if (/FATAL|PANIC/.test(log) && !pm) return { reason: log.trim().split('\n').slice(-2).join(' ') };
+    if (abort.aborted) throw new InterruptedError('Interrupted while the scratch cluster was starting.');
+    if (Date.now() > deadline) return { reason: `it was not ready after ${READY_TIMEOUT_MS / 1000}s` };
+    await sleep(POLL_MS);
+  }
+}
+
+async function waitGone(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (alive(pid)) {
+    if (Date.now() > deadline) return false;
+    await sleep(POLL_MS);
+  }
+  return true;
+}
+
+function handle(
+  binaries: ServerBinaries,
+  dir: string,
+  dataDir: string,
+  password: string,
+  user: OsUser | undefined,
+  pid: () => number | undefined,
+  server: Server,
+): ScratchCluster & { port: number } {
+  let stopped: Promise<void> | undefined;
+  const self = {
+    port: 0,
+    binaries,
+    dir,
+    target(database: string): Target {
+      return { host: '127.0.0.1', port: self.port, user: SUPERUSER, database, password, params: { PGHOST: '127.0.0.1', PGPORT: String(self.port), PGUSER: SUPERUSER } };
+    },
+    howToReach(database: string): string[] {
+      const as = user ? `runuser -u ${user.name} -- ` : '';
+      return [`psql -h ${dir} -p ${self.port} -U ${SUPERUSER} -d ${database}`, `${as}${join(binaries.dir, 'pg_ctl')} -D ${dataDir} stop -m fast   # then: rm -rf ${dir}`];
+    },
+    stop(opts: { keep?: boolean } = {}): Promise<void> {
+      stopped ??= (async () => {
+        if (opts.keep) {
+          live.delete(dir);
+          return;
+        }
+        const running = pid() ?? postmaster(dataDir)?.pid;
+        if (running && alive(running)) {
+          // Fast shutdown, then immediate, then SIGKILL: the run must not leave a postmaster behind.
+          await server('pg_ctl', ['stop', '-W', '-D', dataDir, '-m', 'fast']);
+          if (!(await waitGone(running, STOP_WAIT_MS))) {
+            await server('pg_ctl', ['stop', '-W', '-D', dataDir, '-m', 'immediate']);
+            if (!(await waitGone(running, STOP_WAIT_MS))) signal(running, 'SIGKILL');
+            await waitGone(running, STOP_WAIT_MS);
+          }
+        }
+        await rm(dir, { recursive: true, force: true });
+        live.delete(dir);
+      })();
+      return stopped;
+    },
+  };
+  return self;
+}

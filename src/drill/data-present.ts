@@ -1,0 +1,17 @@
+import { psql } from '../restore/pg-tools.js';
+import type { SecretScrubber } from '../secrets.js';
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Whether at least one restored table has a row (cli-contract 9, data_present): asked of every user
+ * table with EXISTS, which reads one row at most, whatever ANALYZE did or did not run.
+ */
+const SQL = `
+SELECT coalesce(bool_or((xpath('/row/e/text()', query_to_xml(format('SELECT EXISTS (SELECT 1 FROM %I.%I) AS e', n.nspname, c.relname), false, true, '')))[1]::text = 'true'), false)
+FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE c.relkind IN ('r', 'p') AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%';`;
+
+export async function dataPresent(database: string, env: Env, scrubber: SecretScrubber, signal: AbortSignal): Promise<boolean> {
+  return (await psql(SQL, { env, database, scrubber, signal })) === 't';
+}

@@ -1,0 +1,57 @@
+import type { Phase } from '../restore/plan.js';
+import type { Receipt } from '../restore/receipt.js';
+
+/** The checks of a drill, in the order the contract lists them (cli-contract 9, step 4); SQL checks follow as `check:<name>`. */
+export const CHECK_ORDER = ['backup_selected', 'artifact_verified', 'restore_clean', 'objects_present', 'data_present', 'max_age'] as const;
+export type BuiltInCheck = (typeof CHECK_ORDER)[number];
+
+export interface DrillCheck {
+  name: BuiltInCheck | `check:${string}`;
+  status: 'passed' | 'failed' | 'skipped';
+  detail?: string;
+  durationMs: number;
+}
+
+/** Why a database's drill failed: the first failed check, with the error's code and exit class. */
+export interface DrillFailure {
+  check: DrillCheck['name'];
+  code: string;
+  message: string;
+}
+
+/** One database's drill (cli-contract 9, step 6). */
+export interface DatabaseDrill {
+  databaseId: string;
+  name: string | null;
+  result: 'passed' | 'failed' | 'planned';
+  /** 0 for a pass; the failure's own exit class otherwise (5 not found, 7 no eligible backup, 10 integrity, 11 local tool, ...). */
+  exitCode: number;
+  failure?: DrillFailure;
+  backupJobId: string | null;
+  backupCompletedAt: string | null;
+  /** The recovery point this drill proved: now minus the backup's completedAt. */
+  backupAgeSeconds: number | null;
+  restoreJobId: string | null;
+  /** The recovery time this drill achieved: from createRestore to the last check. */
+  recoveryTimeMs: number | null;
+  phases: Partial<Record<Phase, number>>;
+  checks: DrillCheck[];
+  receipt: Receipt | null;
+  /** What getRecoverySummary says of the database (informational; null where the call is not allowed). */
+  service: { proofStatus: string; custodyStatus: string } | null;
+}
+
+export interface DrillDocument {
+  drill: {
+    startedAt: string;
+    finishedAt: string;
+    /** "2/8", or null without --shard. */
+    shard: string | null;
+    scratch: 'auto' | 'dsn';
+    /** The scratch server's version; null for a dry run. */
+    serverVersion: string | null;
+    databases: DatabaseDrill[];
+    passed: number;
+    failed: number;
+  };
+}

@@ -1,0 +1,215 @@
+import type { ApiClient } from '../api/client.js';
+import { getRecoverySummary } from '../api/operations/recovery.js';
+import { createRestore } from '../api/operations/restores.js';
+import { ApiError, CliError, ERROR_CODES, isCliError, type ErrorCode } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+import { describeSelection, selectBackup, type SelectedBackup, type SelectionRule } from '../restore/backup-selection.js';
+import { objectCounts } from '../restore/inventory.js';
+import type { Phase, RestorePlan } from '../restore/plan.js';
+import type { Receipt } from '../restore/receipt.js';
+import { runRestore, type RestoreDeps, type RestoreOutcome } from '../restore/run.js';
+import type { Target } from '../restore/target.js';
+import { humanSeconds } from './duration.js';
+import { CHECK_ORDER, type DatabaseDrill, type DrillCheck } from './document.js';
+import { dataPresent } from './data-present.js';
+import { scratchName, type Scratch } from './scratch.js';
+import { runCheck, type SqlCheck } from './sql-checks.js';
+
+type Env = Record<string, string | undefined>;
+
+/** What every database's drill of one run shares. */
+export interface DrillRun {
+  api: ApiClient;
+  scratch: Scratch;
+  /** The restore plan for a scratch target (mode new_database, jobs, connections, work dir ...). */
+  plan: (target: Target) => RestorePlan;
+  /** The restore engine's dependencies; its own stderr lines are silenced, the drill says one line per phase. */
+  deps: Omit<RestoreDeps, 'onPhase' | 'onReceipt'>;
+  /** The scratch database's environment for the drill's own queries (data check, SQL checks). */
+  pgEnv: (target: Target) => Promise<Env>;
+  rule: (databaseId: string) => SelectionRule;
+  checks: SqlCheck[];
+  maxAgeSeconds: number | undefined;
+  keep: boolean;
+  now: () => Date;
+  progress: (databaseId: string, text: string) => void;
+}
+
+const timed = async <T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> => {
+  const started = performance.now();
+  const value = await fn();
+  return { value, ms: Math.round(performance.now() - started) };
+};
+
+/** The checks the restore engine itself answers, in order: a failed one skips those after it. */
+const ENGINE_CHECKS = ['artifact_verified', 'restore_clean', 'objects_present'] as const;
+
+/** Which check a restore that stopped in `phase` failed (cli-contract 9, step 4). */
+function checkFor(phase: Phase, exitCode: number): (typeof ENGINE_CHECKS)[number] {
+  if (phase === 'check') return 'objects_present';
+  if (phase === 'restore' || phase === 'analyze') return 'restore_clean';
+  // The archive is fetched and verified up to the check of its header; what does not read or fit the server is the restore's.
+  if (phase === 'verify' && exitCode !== ExitCode.integrity) return 'restore_clean';
+  return 'artifact_verified';
+}
+
+/** The service's proof and custody status of the database, for context only: null where it may not be read. */
+async function serviceView(api: ApiClient, databaseId: string): Promise<DatabaseDrill['service']> {
+  try {
+    const { data } = await api.send(getRecoverySummary(databaseId));
+    return data.latest ? { proofStatus: data.latest.proofStatus, custodyStatus: data.latest.custodyStatus } : null;
+  } catch (err) {
+    if (err instanceof ApiError) return null;
+    throw err;
+  }
+}
+
+/** The backup a database's drill restores: selected, and completed with an artifact, else the backup_selected failure. */
+async function choose(run: DrillRun, databaseId: string): Promise<SelectedBackup> {
+  const selected = await selectBackup(run.api, run.rule(databaseId));
+  const b = selected.backup;
+  if (b && b.protectedDatabaseId !== databaseId) {
+    throw new CliError('usage', `Backup ${b.id} is a backup of ${b.protectedDatabaseId}, not of ${databaseId}.`);
+  }
+  if (b && (b.state !== 'completed' || !b.artifact)) {
+    throw new CliError('backup_not_restorable', `Backup ${b.id} ${b.state !== 'completed' ? `is ${b.state}, not completed` : 'has no artifact'}.`);
+  }
+  return selected;
+}
+
+/**
+ * One database's drill (cli-contract 9, steps 3 to 6): the backup chosen, the restore engine run into
+ * a fresh scratch database, the checks in the contract's order, and the scratch database dropped
+ * again (unless --keep). A failure is recorded, never thrown: the other databases go on. Only an
+ * interruption (SIGINT, SIGTERM, SIGHUP) is thrown, after this database's clean-up.
+ */
+export async function drillDatabase(run: DrillRun, db: { id: string; name: string | null }): Promise<DatabaseDrill> {
+  const { id } = db;
+  const checks: DrillCheck[] = [];
+  const record = (name: DrillCheck['name'], status: DrillCheck['status'], durationMs = 0, detail?: string) =>
+    checks.push({ name, status, durationMs, ...(detail === undefined ? {} : { detail }) });
+  const result: DatabaseDrill = {
+    databaseId: id, name: db.name, result: 'passed', exitCode: 0, backupJobId: null, backupCompletedAt: null, backupAgeSeconds: null,
+    restoreJobId: null, recoveryTimeMs: null, phases: {}, checks, receipt: null, service: null,
+  };
+  const fail = (check: DrillCheck['name'], code: ErrorCode | string, exitCode: number, message: string) => {
+    if (result.result === 'failed') return;
+    Object.assign(result, { result: 'failed', exitCode, failure: { check, code, message } });
+  };
+  const service = serviceView(run.api, id).catch(() => null);
+
+  // backup_selected
+  let selected: SelectedBackup;
+  const selecting = performance.now();
+  try {
+    selected = await choose(run, id);
+    record('backup_selected', 'passed', Math.round(performance.now() - selecting), describeSelection(selected, run.now()));
+  } catch (err) {
+    if (run.deps.signal.aborted || !isCliError(err)) throw err;
+    record('backup_selected', 'failed', Math.round(performance.now() - selecting), err.message);
+    fail('backup_selected', err.details.code, err.exitCode, err.message);
+    const rest = CHECK_ORDER.slice(1).filter((c) => c !== 'max_age' || run.maxAgeSeconds !== undefined);
+    for (const name of [...rest, ...run.checks.map((c) => `check:${c.name}` as const)]) record(name, 'skipped', 0, 'no backup selected');
+    run.progress(id, `failed: ${err.message}`);
+    result.service = await service;
+    return result;
+  }
+  const { completedAt, backupJobId } = selected.selection;
+  Object.assign(result, {
+    backupJobId,
+    backupCompletedAt: completedAt,
+    backupAgeSeconds: completedAt ? Math.max(0, Math.round((run.now().getTime() - Date.parse(completedAt)) / 1000)) : null,
+  });
+  run.progress(id, describeSelection(selected, run.now()).replace(/\.$/, ''));
+
+  // The restore engine, into a new scratch database.
+  const name = scratchName(id);
+  const target = run.scratch.target(name);
+  let createdAt: number | undefined;
+  let receipt: Receipt | undefined;
+  let outcome: RestoreOutcome | undefined;
+  let restoreError: unknown;
+  try {
+    const restored = await runRestore(
+      run.plan(target),
+      {
+        check: async () => ({ selection: selected.selection, artifactBytes: selected.backup?.artifact?.sizeBytes }),
+        create: async (targetRedactedDsn) =>
+          (await run.api.send(createRestore({ backupJobId, targetRedactedDsn, mode: 'new_database', confirmDestructive: false }))).data,
+      },
+      {
+        ...run.deps,
+        onPhase: (phase) => {
+          if (phase === 'createRestore') createdAt = performance.now();
+          if (phase !== 'preflight') run.progress(id, phase === 'restore' ? `restore into ${name}` : phase);
+        },
+        onReceipt: (r) => (receipt = r),
+      },
+    );
+    if (!restored.dryRun) outcome = restored.outcome;
+  } catch (err) {
+    if (run.deps.signal.aborted) {
+      await dropScratch(run, id, name);
+      throw err;
+    }
+    restoreError = err;
+  }
+  result.receipt = receipt ?? null;
+  result.restoreJobId = receipt?.restoreJobId ?? null;
+  result.phases = receipt?.phasesMs ?? {};
+  const ms = (...phases: Phase[]) => phases.reduce((a, p) => a + (result.phases[p] ?? 0), 0);
+
+  if (outcome) {
+    record('artifact_verified', 'passed', ms('createRestore', 'download', 'verify'), `${outcome.artifactBytes} bytes, SHA-256 ${outcome.sha256}`);
+    record('restore_clean', 'passed', ms('restore', 'analyze'), `pg_restore exit ${outcome.pgRestoreExitCode}`);
+    record('objects_present', 'passed', ms('check'), receipt?.objects ? objectCounts(receipt.objects) : undefined);
+  } else {
+    const phase = receipt?.failure?.phase ?? 'preflight';
+    const exitCode = isCliError(restoreError) ? restoreError.exitCode : ExitCode.unexpected;
+    const failed = checkFor(phase, exitCode);
+    const message = receipt?.failure?.message ?? (restoreError instanceof Error ? restoreError.message : String(restoreError));
+    const at = ENGINE_CHECKS.indexOf(failed);
+    ENGINE_CHECKS.forEach((c, i) => record(c, i < at ? 'passed' : i === at ? 'failed' : 'skipped', 0, i === at ? message : i > at ? `${failed} failed` : undefined));
+    fail(failed, isCliError(restoreError) ? restoreError.details.code : 'unexpected', exitCode, message);
+  }
+
+  // data_present, max_age and the SQL checks, in the contract's order.
+  const restored = outcome !== undefined || checks.find((c) => c.name === 'restore_clean')?.status === 'passed';
+  const pgEnv = restored ? await run.pgEnv(target) : undefined;
+  if (!restored) record('data_present', 'skipped', 0, 'nothing restored');
+  else if (outcome && !outcome.tableData) record('data_present', 'skipped', 0, 'the archive holds no table data');
+  else {
+    const present = await timed(() => dataPresent(name, pgEnv!, run.deps.scrubber, run.deps.signal));
+    record('data_present', present.value ? 'passed' : 'failed', present.ms, present.value ? undefined : 'no restored table has a row');
+    if (!present.value) fail('data_present', 'no_data', ERROR_CODES.no_data.exit, 'The archive holds table data, but no restored table has a row.');
+  }
+  if (run.maxAgeSeconds !== undefined) {
+    const age = result.backupAgeSeconds;
+    const ok = age !== null && age <= run.maxAgeSeconds;
+    const detail = age === null ? 'the backup has no completion time' : `backup age ${humanSeconds(age)}, at most ${humanSeconds(run.maxAgeSeconds)}`;
+    record('max_age', ok ? 'passed' : 'failed', 0, detail);
+    if (!ok) fail('max_age', 'max_age_exceeded', ERROR_CODES.max_age_exceeded.exit, `The newest restorable backup is older than --max-age: ${detail}.`);
+  }
+  for (const check of run.checks) {
+    if (!restored) {
+      record(`check:${check.name}`, 'skipped', 0, 'nothing restored');
+      continue;
+    }
+    const ran = await timed(() => runCheck(check, name, pgEnv!, run.deps.scrubber, run.deps.signal));
+    record(`check:${check.name}`, ran.value.passed ? 'passed' : 'failed', ran.ms, ran.value.detail);
+    if (!ran.value.passed) fail(`check:${check.name}`, 'sql_check_failed', ERROR_CODES.sql_check_failed.exit, `SQL check ${check.name} (${check.file}): ${ran.value.detail}.`);
+  }
+  if (createdAt !== undefined && restored) result.recoveryTimeMs = Math.round(performance.now() - createdAt);
+
+  if (run.keep && restored) for (const line of run.scratch.howToReach(name)) run.progress(id, `kept: ${line}`);
+  else await dropScratch(run, id, name);
+  result.service = await service;
+  const verdict = result.result === 'passed' ? `passed: recovery time ${((result.recoveryTimeMs ?? 0) / 1000).toFixed(1)}s, backup age ${humanSeconds(result.backupAgeSeconds ?? 0)}` : `failed at ${result.failure?.check}: ${result.failure?.message}`;
+  run.progress(id, verdict);
+  return result;
+}
+
+async function dropScratch(run: DrillRun, id: string, name: string): Promise<void> {
+  const failed = await run.scratch.drop(name);
+  if (failed) run.progress(id, `could not drop the scratch database ${name}: ${failed}`);
+}

@@ -1,0 +1,202 @@
+import { access, constants, mkdir } from 'node:fs/promises';
+import type { ApiClient } from '../api/client.js';
+import { getDatabase, listDatabases } from '../api/operations/databases.js';
+import { getProfile } from '../api/operations/profile.js';
+import { holdPages } from '../api/paginate.js';
+import { ApiError, CliError, UsageError } from '../errors.js';
+import { mapPool } from '../pool.js';
+import { selectBackup, type SelectionRule } from '../restore/backup-selection.js';
+import { findPgRestore } from '../restore/pg-restore-choice.js';
+import { toolVersion } from '../restore/pg-tools.js';
+import { defaultJobs, type RestorePlan } from '../restore/plan.js';
+import type { RestoreDeps } from '../restore/run.js';
+import { RunScope } from '../restore/scope.js';
+import type { Target } from '../restore/target.js';
+import { assertFreeSpace, assertWritableDir } from '../restore/workdir.js';
+import type { DatabaseDrill, DrillDocument } from './document.js';
+import { drillDatabase } from './drill-database.js';
+import { autoScratch, dsnScratch, type Scratch } from './scratch.js';
+import { findServerBinaries, type ServerBinaries } from './server-binaries.js';
+import { shardOf, type Shard } from './shard.js';
+import { readChecks } from './sql-checks.js';
+
+type Env = Record<string, string | undefined>;
+
+export interface DrillOptions {
+  /** The ids given (each once), or every database of the organization. */
+  databases: string[] | 'all';
+  /** --backup <id> (one database only), else --before, else the newest. */
+  backupJobId?: string;
+  before?: string;
+  scratch: { kind: 'auto'; pgBindir?: { dir: string; flag: string } } | { kind: 'dsn'; server: Target };
+  checkFiles: string[];
+  maxAgeSeconds?: number;
+  parallel: number;
+  shard?: Shard;
+  reportDir?: string;
+  keep: boolean;
+  dryRun: boolean;
+  jobs?: number;
+  connections: number;
+  workDir: string;
+  analyze: boolean;
+}
+
+/** What a drill needs from the command around it: the API, the restore engine's dependencies, progress on stderr. */
+export interface DrillHost {
+  api: () => Promise<ApiClient>;
+  deps: Omit<RestoreDeps, 'onPhase' | 'onReceipt'>;
+  now: () => Date;
+  progress: (databaseId: string, text: string) => void;
+  /** Told once the scratch server is known (its directory, binaries): for the plan and --keep. */
+  note: (text: string) => void;
+}
+
+const RESTORE_SCOPE = 'restores:write';
+/** Databases read at once for their names and, in a dry run, their backups. */
+const READS = 8;
+
+/** The databases to drill (cli-contract 9, step 1): the ids given, or every database (all pages, bounded); then --shard. */
+async function databasesOf(api: ApiClient, opts: DrillOptions): Promise<Array<{ id: string; name: string | null }>> {
+  if (opts.databases === 'all') {
+    const page = async (cursor: string | undefined) => {
+      const r = await api.send(listDatabases({ cursor }));
+      return { body: r.data as Record<string, unknown>, requestId: r.requestId };
+    };
+    const all = (await holdPages({ first: await page(undefined), itemsKey: 'databases', startCursor: undefined, fetchPage: page })).databases as Array<{ id: string; name: string }>;
+    return shardOf(all, opts.shard).map((d) => ({ id: d.id, name: d.name }));
+  }
+  const mine = shardOf(opts.databases.map((id) => ({ id })), opts.shard);
+  // A name where the service has the database; an unknown id fails its own drill at backup_selected.
+  return mapPool(mine, READS, async ({ id }) => {
+    try {
+      return { id, name: (await api.send(getDatabase(id))).data.database.name };
+    } catch (err) {
+      if (err instanceof ApiError && (err.status === 404 || err.status === 403)) return { id, name: null };
+      throw err;
+    }
+  });
+}
+
+/** Everything checked before any createRestore (cli-contract 9, step 2); what fails here ends the run with its own code. */
+async function preflight(opts: DrillOptions, env: Env): Promise<ServerBinaries | undefined> {
+  if (opts.reportDir) {
+    await mkdir(opts.reportDir, { recursive: true }).catch(() => undefined);
+    try {
+      await access(opts.reportDir, constants.W_OK | constants.X_OK);
+    } catch {
+      throw new UsageError(`--report ${opts.reportDir} cannot be created or written to.`, 'Name a writable directory for the report.');
+    }
+  }
+  await Promise.all([findPgRestore(env), toolVersion('psql', env)]);
+  await assertWritableDir(opts.workDir);
+  await assertFreeSpace(opts.workDir, 0);
+  return opts.scratch.kind === 'auto' ? findServerBinaries(opts.scratch.pgBindir, env) : undefined;
+}
+
+async function assertMayRestore(api: ApiClient): Promise<void> {
+  const { data } = await api.send(getProfile());
+  if (!data.profile.scopes.includes(RESTORE_SCOPE)) {
+    throw new CliError('missing_scope', `This API key cannot create restores (it lacks ${RESTORE_SCOPE}), so it cannot run a drill.`, { requiredScope: RESTORE_SCOPE });
+  }
+}
+
+function ruleFor(opts: DrillOptions): (databaseId: string) => SelectionRule {
+  return (databaseId) =>
+    opts.backupJobId ? { rule: 'id', backupJobId: opts.backupJobId } : opts.before ? { rule: 'before', databaseId, before: opts.before } : { rule: 'latest', databaseId };
+}
+
+/** A dry run's line for one database: the backup it would use, or why there is none. Nothing is created. */
+async function plan(api: ApiClient, db: { id: string; name: string | null }, rule: SelectionRule, now: Date): Promise<DatabaseDrill> {
+  const base: DatabaseDrill = {
+    databaseId: db.id, name: db.name, result: 'planned', exitCode: 0, backupJobId: null, backupCompletedAt: null, backupAgeSeconds: null,
+    restoreJobId: null, recoveryTimeMs: null, phases: {}, checks: [], receipt: null, service: null,
+  };
+  try {
+    const { selection } = await selectBackup(api, rule);
+    const completedAt = selection.completedAt;
+    return { ...base, backupJobId: selection.backupJobId, backupCompletedAt: completedAt, backupAgeSeconds: completedAt ? Math.round((now.getTime() - Date.parse(completedAt)) / 1000) : null };
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    return { ...base, result: 'failed', exitCode: err.exitCode, failure: { check: 'backup_selected', code: err.details.code, message: err.message } };
+  }
+}
+
+/**
+ * A restore drill (cli-contract 9): per database, the restore engine pointed at a throwaway scratch
+ * database, then checks; --parallel databases at once in one scratch cluster, started once and
+ * stopped in this function's finally, as every scratch database is dropped, whatever fails or
+ * whichever signal arrives.
+ */
+export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<DrillDocument> {
+  const startedAt = host.now();
+  const checks = await readChecks(opts.checkFiles);
+  const binaries = await preflight(opts, host.deps.env);
+  if (binaries) host.note(`Scratch server: PostgreSQL ${binaries.version} from ${binaries.dir} (${binaries.source}).`);
+  const api = await host.api();
+  await assertMayRestore(api);
+  const scope = new RunScope();
+  const depsForScratch = { env: host.deps.env, scope, scrubber: host.deps.scrubber, signal: host.deps.signal };
+  // The scratch server is readied while the service is asked which databases and backups: neither
+  // waits for the other. A dry run starts no cluster, but does check an operator's server.
+  const starting: Promise<Scratch> | undefined =
+    opts.scratch.kind === 'dsn' ? dsnScratch(opts.scratch.server, depsForScratch) : opts.dryRun ? undefined : autoScratch(binaries!, opts.workDir, depsForScratch);
+  starting?.catch(() => {});
+  try {
+    const databases = await databasesOf(api, opts);
+    const rule = ruleFor(opts);
+    const scratch = await starting;
+    let drilled: DatabaseDrill[];
+    if (opts.dryRun || !scratch) {
+      drilled = await mapPool(databases, READS, (db) => plan(api, db, rule(db.id), host.now()));
+    } else {
+      const scratchEnv = await scope.pgEnv(scratch.target('postgres'), host.deps.env);
+      drilled = await mapPool(databases, opts.parallel, (db) =>
+        drillDatabase(
+          {
+            api, scratch, rule, checks, maxAgeSeconds: opts.maxAgeSeconds, keep: opts.keep, now: host.now, progress: host.progress, deps: host.deps,
+            plan: (target) => drillPlan(opts, target),
+            pgEnv: async () => scratchEnv,
+          },
+          db,
+        ),
+      );
+    }
+    const failed = drilled.filter((d) => d.result === 'failed').length;
+    return {
+      drill: {
+        startedAt: startedAt.toISOString(),
+        finishedAt: host.now().toISOString(),
+        shard: opts.shard ? `${opts.shard.index}/${opts.shard.count}` : null,
+        scratch: opts.scratch.kind,
+        serverVersion: scratch?.serverVersion ?? binaries?.version ?? null,
+        databases: drilled,
+        passed: drilled.length - failed,
+        failed,
+      },
+    };
+  } finally {
+    // A cluster that started is stopped, even when the run failed before it was needed.
+    const scratch = await starting?.catch(() => undefined);
+    await scratch?.dispose(opts.keep && !opts.dryRun && !host.deps.signal.aborted);
+    await scope.dispose();
+  }
+}
+
+function drillPlan(opts: DrillOptions, target: Target): RestorePlan {
+  return {
+    target,
+    mode: 'new_database',
+    jobs: opts.jobs ?? defaultJobs(),
+    atomic: false,
+    workDir: opts.workDir,
+    keepArtifact: false,
+    confirm: false,
+    interactive: false,
+    connections: opts.connections,
+    analyze: opts.analyze,
+    receiptPath: undefined,
+    keepPartial: opts.keep,
+    scratch: true,
+  };
+}

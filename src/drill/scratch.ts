@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import { LocalToolError } from '../errors.js';
+import { psql, PsqlError } from '../restore/pg-tools.js';
+import type { RunScope } from '../restore/scope.js';
+import { redactedDsn, type Target } from '../restore/target.js';
+import { dropCreatedDatabase } from '../restore/target-database.js';
+import type { SecretScrubber } from '../secrets.js';
+import { startScratchCluster, type ScratchCluster } from './cluster.js';
+import type { ServerBinaries } from './server-binaries.js';
+
+type Env = Record<string, string | undefined>;
+
+/** Where a drill restores (cli-contract 9, --scratch): a throwaway local cluster, or an operator's server. */
+export interface Scratch {
+  kind: 'auto' | 'dsn';
+  serverVersion: string;
+  /** A connection to one of this run's scratch databases. */
+  target(database: string): Target;
+  /** What --keep prints for a kept scratch database. */
+  howToReach(database: string): string[];
+  /** Drops a scratch database of this run; never throws (a failed drop is said on stderr by the caller). */
+  drop(database: string): Promise<string | undefined>;
+  /** Stops the cluster and removes its files (auto), unless kept. */
+  dispose(keep: boolean): Promise<void>;
+}
+
+/** `svc_drill_<databaseId, lower-case, [a-z0-9_] only, cut to 30>_<8 hex>`: never a name from input, never one that exists. */
+export function scratchName(databaseId: string): string {
+  const base = databaseId.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 30);
+  return `svc_drill_${base}_${randomBytes(4).toString('hex')}`;
+}
+
+interface Deps {
+  env: Env;
+  scope: RunScope;
+  scrubber: SecretScrubber;
+  signal: AbortSignal;
+}
+
+async function dropper(base: Target, deps: Deps): Promise<(database: string) => Promise<string | undefined>> {
+  const pgEnv = await deps.scope.pgEnv(base, deps.env);
+  return async (database) => {
+    try {
+      await dropCreatedDatabase({ ...base, database }, pgEnv, deps.scrubber);
+      return undefined;
+    } catch (err) {
+      return err instanceof Error ? err.message.split('\n')[0] : String(err);
+    }
+  };
+}
+
+/** A throwaway local cluster, started once per run under the work dir. */
+export async function autoScratch(binaries: ServerBinaries, workDir: string, deps: Deps): Promise<Scratch> {
+  const cluster: ScratchCluster = await startScratchCluster(binaries, workDir, deps.env, deps.signal);
+  try {
+    const drop = await dropper(cluster.target('postgres'), deps);
+    return {
+      kind: 'auto',
+      serverVersion: binaries.version,
+      target: (database) => cluster.target(database),
+      howToReach: (database) => cluster.howToReach(database),
+      drop,
+      dispose: (keep) => cluster.stop({ keep }),
+    };
+  } catch (err) {
+    await cluster.stop();
+    throw err;
+  }
+}
+
+/**
+ * An operator's scratch server (--scratch <dsn>): reachable with the given credentials, and the role
+ * may create databases; svc creates and drops only its own svc_drill_* databases there.
+ */
+export async function dsnScratch(server: Target, deps: Deps): Promise<Scratch> {
+  const pgEnv = await deps.scope.pgEnv(server, deps.env);
+  let facts: { version: string; createdb: boolean };
+  try {
+    const sql = "SELECT json_build_object('version', current_setting('server_version'), 'createdb', (SELECT rolcreatedb OR rolsuper FROM pg_roles WHERE rolname = current_user));";
+    facts = JSON.parse(await psql(sql, { env: pgEnv, database: server.database, scrubber: deps.scrubber, signal: deps.signal }));
+  } catch (err) {
+    if (!(err instanceof PsqlError)) throw err;
+    throw new LocalToolError(`Cannot connect to the scratch server ${redactedDsn(server)}: ${err.reason}`, 'Check --scratch: host, port, user and password (or PGPASSWORD / ~/.pgpass), and that the server accepts connections from here.');
+  }
+  if (!facts.createdb) {
+    throw new LocalToolError(`The role "${server.user}" may not create databases on ${redactedDsn(server)}: a drill creates its own svc_drill_* databases there.`, `Grant it: ALTER ROLE "${server.user}" CREATEDB; or use --scratch auto.`);
+  }
+  return {
+    kind: 'dsn',
+    serverVersion: facts.version,
+    target: (database) => ({ ...server, database }),
+    howToReach: (database) => [`psql ${redactedDsn({ ...server, database })}`],
+    drop: await dropper(server, deps),
+    dispose: async () => {},
+  };
+}
