@@ -109,6 +109,7 @@ export class Session {
       signal: this.ctx.signal,
       env: this.ctx.env,
       log: this.settings.verbose ? (line) => this.ui.debug(line) : undefined,
+      onRetry: (message) => this.ui.info(message),
     });
   }
 

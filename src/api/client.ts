@@ -41,6 +41,8 @@ export interface ClientConfig {
   env?: Record<string, string | undefined>;
   /** One line per HTTP exchange for --verbose; never handed a secret. */
   log?: (line: string) => void;
+  /** Each retry, said before its wait ("Rate limited; retrying in 10s (1/4)"). */
+  onRetry?: (message: string) => void;
   /** Aborted on SIGINT, SIGTERM or SIGHUP. */
   signal?: AbortSignal;
 }
@@ -132,7 +134,7 @@ export class ApiClient {
     }
 
     const response = await withRetries<Response>(
-      { maxRetries: this.#config.maxRetries, sleep: this.#config.sleep, random: this.#config.random, signal: this.#config.signal },
+      { maxRetries: this.#config.maxRetries, sleep: this.#config.sleep, random: this.#config.random, signal: this.#config.signal, onRetry: this.#config.onRetry },
       (n) => this.#attempt(method, url, path, headers, payload, n, what),
     );
     return { status: response.status, text: response.text, requestId: header(response.headers, 'x-request-id'), path };

@@ -1,4 +1,4 @@
-import { InterruptedError } from '../errors.js';
+import { ApiError, InterruptedError } from '../errors.js';
 
 /**
  * The one retry policy (cli-contract 6), shared by the API client and every artifact download
@@ -23,6 +23,8 @@ export interface RetryPolicy {
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   random: () => number;
   signal?: AbortSignal;
+  /** Told before each wait, with the line to show (cli-contract 4: every retry is said on stderr). */
+  onRetry?: (message: string) => void;
 }
 
 /** One attempt's outcome: a value, or an error with whether another attempt may help. */
@@ -66,6 +68,22 @@ export function retryDelayMs(retry: number, retryAfterMs: number | undefined, ra
   return Math.floor(random() * ceiling);
 }
 
+/** "10s", "0.4s": a wait as a person reads it. */
+function waitText(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 1000)}s` : `${(ms / 1000).toFixed(1)}s`;
+}
+
+/** "Rate limited; retrying in 10s (1/4)": what a retry is said as, whatever was retried. */
+export function retryMessage(error: Error, delayMs: number, retry: number, maxRetries: number): string {
+  const why =
+    error instanceof ApiError && error.status === 429
+      ? 'Rate limited'
+      : error instanceof ApiError
+        ? `The service answered HTTP ${error.status}`
+        : error.message.replace(/\.$/, '').split('\n')[0];
+  return `${why}; retrying in ${waitText(delayMs)} (${retry}/${maxRetries})`;
+}
+
 /** Runs `attempt` until it succeeds, fails for good, or the retries (consecutive failures without progress) run out. */
 export async function withRetries<T>(policy: RetryPolicy, attempt: (n: number) => Promise<Attempt<T>>): Promise<T> {
   let failures = 0;
@@ -74,7 +92,9 @@ export async function withRetries<T>(policy: RetryPolicy, attempt: (n: number) =
     if (outcome.ok) return outcome.value;
     failures = outcome.progressed ? 0 : failures + 1;
     if (!outcome.retryable || failures > policy.maxRetries) throw outcome.error;
-    await policy.sleep(retryDelayMs(Math.max(0, failures - 1), outcome.retryAfterMs, policy.random), policy.signal);
+    const delay = retryDelayMs(Math.max(0, failures - 1), outcome.retryAfterMs, policy.random);
+    policy.onRetry?.(retryMessage(outcome.error, delay, Math.max(1, failures), policy.maxRetries));
+    await policy.sleep(delay, policy.signal);
     if (policy.signal?.aborted) throw new InterruptedError();
   }
 }

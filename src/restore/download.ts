@@ -29,6 +29,8 @@ export interface DownloadOptions {
   onProgress?: (received: number, total: number) => void;
   /** Told when a transfer resumes or restarts: "resuming at byte 1000 of 65536". */
   onNotice?: (message: string) => void;
+  /** Told before each retry's wait (cli-contract 4). */
+  onRetry?: (message: string) => void;
 }
 
 export interface DownloadResult {
@@ -82,7 +84,7 @@ export async function downloadArtifact(opts: DownloadOptions): Promise<DownloadR
       file,
       total: opts.expectedSize,
       signal: opts.signal,
-      policy: { maxRetries: opts.maxRetries, sleep: opts.sleep, random: opts.random },
+      policy: { maxRetries: opts.maxRetries, sleep: opts.sleep, random: opts.random, onRetry: opts.onRetry },
       onProgress: opts.onProgress ?? (() => {}),
       onNotice: opts.onNotice ?? (() => {}),
     };

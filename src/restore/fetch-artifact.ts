@@ -31,6 +31,7 @@ export async function fetchArtifact(
     random: deps.random,
     onProgress: (received, total) => progress.update(received, total),
     onNotice: (m) => ui.warn(m),
+    onRetry: (m) => ui.info(m),
   }).catch((err: unknown) => {
     progress.fail('Download stopped');
     throw err;

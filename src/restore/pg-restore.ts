@@ -1,12 +1,15 @@
+import { createInterface } from 'node:readline';
 import { execa } from 'execa';
 import { InterruptedError, LocalToolError } from '../errors.js';
 import type { SecretScrubber } from '../secrets.js';
 import { quoteConninfo } from './pg-tools.js';
 import type { RestorePlan } from './plan.js';
+import { RestoreProgress } from './restore-progress.js';
 
 /** pg_restore's flags for each mode (cli-contract 7.6). The connection comes from the environment. */
 export function pgRestoreArgs(plan: Pick<RestorePlan, 'mode' | 'jobs' | 'atomic'>, database: string, archivePath: string): string[] {
-  const args = ['--no-owner', '--no-privileges', '--exit-on-error'];
+  // --verbose: one line per object restored, read for progress (restore-progress.ts).
+  const args = ['--verbose', '--no-owner', '--no-privileges', '--exit-on-error'];
   if (plan.mode === 'in_place') args.push('--clean', '--if-exists');
   if (plan.atomic) args.push('--single-transaction');
   else if (plan.jobs > 1) args.push(`--jobs=${plan.jobs}`);
@@ -20,15 +23,15 @@ export interface PgRestoreRun {
 }
 
 const IGNORED_ERRORS = /errors ignored on restore: (\d+)/i;
-
-function tail(text: string, lines = 20): string {
-  return text.trim().split('\n').slice(-lines).join('\n');
-}
+/** What of pg_restore's stderr a failure shows: its last lines that are not --verbose progress. */
+const TAIL_LINES = 20;
 
 /**
- * Runs pg_restore from the verified file. Exit 1 and the "errors ignored on restore: N" line are both
- * failures. execa's error messages hold the full command line, so they are never passed through:
- * only pg_restore's own stderr, with known secrets scrubbed.
+ * Runs pg_restore from the verified file, with --verbose read line by line as it comes: each
+ * finished object moves `progress` on, and only the last lines that are not progress are kept for a
+ * failure's message (memory stays flat whatever the archive holds). Exit 1 and the "errors ignored
+ * on restore: N" line are both failures. execa's error messages hold the full command line, so they
+ * are never passed through: only pg_restore's own stderr, with known secrets scrubbed.
  */
 export async function runPgRestore(
   pgRestore: string,
@@ -36,6 +39,7 @@ export async function runPgRestore(
   env: Record<string, string | undefined>,
   scrubber: SecretScrubber,
   signal: AbortSignal,
+  progress?: { counter: RestoreProgress; onObject: (done: number, total: number) => void },
 ): Promise<PgRestoreRun> {
   const started = performance.now();
   const child = execa(pgRestore, args, {
@@ -48,20 +52,32 @@ export async function runPgRestore(
     forceKillAfterDelay: 30_000,
     stdin: 'ignore',
     stdout: 'ignore',
+    buffer: false,
   });
+  const tail: string[] = [];
+  let ignored: string | undefined;
+  if (child.stderr) {
+    const lines = createInterface({ input: child.stderr, crlfDelay: Infinity });
+    lines.on('line', (line) => {
+      if (progress?.counter.line(line)) progress.onObject(progress.counter.done, progress.counter.total);
+      ignored ??= IGNORED_ERRORS.exec(line)?.[1];
+      if (RestoreProgress.isVerbose(line)) return;
+      tail.push(line);
+      if (tail.length > TAIL_LINES) tail.shift();
+    });
+  }
   const result = await child;
   const durationMs = Math.round(performance.now() - started);
-  const stderr = scrubber.scrub(typeof result.stderr === 'string' ? result.stderr : '');
+  const stderr = scrubber.scrub(tail.join('\n'));
 
   if ((result as { code?: string }).code === 'ENOENT' || /ENOENT/.test(String(result.failed && result.originalMessage))) {
-    throw new LocalToolError('pg_restore was not found on PATH.', 'Install the PostgreSQL client tools, or put pg_restore on PATH.');
+    throw new LocalToolError(`pg_restore was not found at ${pgRestore}.`, 'Install the PostgreSQL client tools, or put pg_restore on PATH.');
   }
   if (result.isCanceled || signal.aborted) throw new InterruptedError('Interrupted while pg_restore was running.');
-  const ignored = IGNORED_ERRORS.exec(stderr);
   const exitCode = result.exitCode ?? 1;
   if (exitCode !== 0 || ignored) {
-    const why = ignored ? `reported ${ignored[1]} ignored error(s)` : `exited with code ${exitCode}${result.signal ? ` (${result.signal})` : ''}`;
-    throw new LocalToolError(`pg_restore ${why}.\n${tail(stderr) || '(no output)'}`, 'Fix the cause shown by pg_restore above, then run the restore again.');
+    const why = ignored ? `reported ${ignored} ignored error(s)` : `exited with code ${exitCode}${result.signal ? ` (${result.signal})` : ''}`;
+    throw new LocalToolError(`pg_restore ${why}.\n${stderr.trim() || '(no output)'}`, 'Fix the cause shown by pg_restore above, then run the restore again.');
   }
   return { exitCode, durationMs };
 }

@@ -4,6 +4,7 @@ import { isCliError } from '../errors.js';
 import { setExitNote } from '../exit-note.js';
 import { exitCodeForSignal } from '../exit-codes.js';
 import type { SecretScrubber } from '../secrets.js';
+import { countProgress } from '../ui/progress.js';
 import type { Reporter } from '../ui/reporter.js';
 import { readArchiveHeader } from './archive.js';
 import { assertArchiveFits } from './archive-fit.js';
@@ -13,6 +14,7 @@ import { fetchArtifact } from './fetch-artifact.js';
 import { explainFailure, targetStateAfter, type PartialDatabase } from './failure.js';
 import { analyzeTarget, checkTarget } from './inventory.js';
 import { pgRestoreArgs, runPgRestore } from './pg-restore.js';
+import { RestoreProgress } from './restore-progress.js';
 import { pgRestoreFor } from './pg-restore-choice.js';
 import { PhaseClock } from './phase-clock.js';
 import { defaultJobs, type Phase, type RestorePlan } from './plan.js';
@@ -161,12 +163,14 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
       ui.warn(`--jobs ${plan.jobs}: the in-place restore is not one transaction; a failure can leave the target partly restored.`);
     }
     const running = `pg_restore into ${redactedDsn(plan.target)}`;
-    const spinner = await ui.spinner(`Running ${running}`);
-    const result = await runPgRestore(pgRestore.path, pgRestoreArgs(plan, plan.target.database, artifact.path), pgEnv, scrubber, signal).catch((err: unknown) => {
-      spinner.fail(`${running} failed`);
+    const counter = new RestoreProgress(toc);
+    const progress = await countProgress(ui, `Running ${running}`, 'objects');
+    const args = pgRestoreArgs(plan, plan.target.database, artifact.path);
+    const result = await runPgRestore(pgRestore.path, args, pgEnv, scrubber, signal, { counter, onObject: (done, total) => progress.update(done, total) }).catch((err: unknown) => {
+      progress.fail(`${running} failed`);
       throw err;
     });
-    spinner.succeed(`Restored with ${running}`);
+    progress.succeed(`Restored ${counter.total} objects with ${running}`);
     // Restored whole: from here on a failure leaves a complete database, which is kept.
     created = undefined;
 

@@ -13,6 +13,7 @@ type Env = Record<string, string | undefined>;
  * the desc are resolved against the target's own catalog (see inventory.ts).
  */
 export interface TocEntry {
+  dumpId: number;
   tableoid: number;
   desc: string;
   /** "schema name owner", the words as printed (a missing schema is "-"). */
@@ -48,7 +49,7 @@ export interface Toc {
   entries: TocEntry[];
 }
 
-const LINE = /^\d+; (\d+) \d+ (.*)$/;
+const LINE = /^(\d+); (\d+) \d+ (.*)$/;
 
 /** Entries of a `pg_restore -l` listing; comment lines (';') and blank lines are skipped. */
 export function parseTocListing(listing: string): Toc {
@@ -56,10 +57,10 @@ export function parseTocListing(listing: string): Toc {
   for (const line of listing.split('\n')) {
     const m = LINE.exec(line);
     if (!m) continue;
-    const tableoid = Number(m[1]);
-    const rest = m[2]!;
+    const tableoid = Number(m[2]);
+    const rest = m[3]!;
     const desc = descOf(tableoid, rest);
-    entries.push({ tableoid, desc, words: rest.slice(desc.length + 1) });
+    entries.push({ dumpId: Number(m[1]), tableoid, desc, words: rest.slice(desc.length + 1) });
   }
   return { entries };
 }

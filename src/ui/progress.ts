@@ -1,5 +1,5 @@
 import { formatBytes } from '../output/format.js';
-import type { Reporter, Spinner } from './reporter.js';
+import { elapsed, type Reporter, type Spinner } from './reporter.js';
 
 export interface ByteProgress {
   update(received: number, total: number): void;
@@ -54,14 +54,52 @@ export async function byteProgress(ui: Reporter, label: string, now: () => numbe
       ...ending,
     };
   }
-  let lastLine = { at: started, fraction: 0 };
+  const due = rareLines(started, now);
   return {
     update(received, total) {
       const { fraction, percent } = figure(received, total);
-      const t = now();
-      if (t - lastLine.at < LINE_EVERY_MS || fraction - lastLine.fraction < LINE_EVERY_FRACTION || fraction >= 1) return;
-      lastLine = { at: t, fraction };
-      ui.info(`${label}: ${percent} (${short(received)} of ${short(total)})`);
+      if (due(fraction)) spinner.update(`${label}: ${percent} (${short(received)} of ${short(total)})`);
+    },
+    ...ending,
+  };
+}
+
+/** Without a terminal: whether a progress line is due, at most every 5 s or 10 %, whichever is rarer, and never for 100 %. */
+function rareLines(started: number, now: () => number): (fraction: number) => boolean {
+  let last = { at: started, fraction: 0 };
+  return (fraction) => {
+    const t = now();
+    if (t - last.at < LINE_EVERY_MS || fraction - last.fraction < LINE_EVERY_FRACTION || fraction >= 1) return false;
+    last = { at: t, fraction };
+    return true;
+  };
+}
+
+/**
+ * Progress of a count of things (pg_restore's objects, cli-contract 4): "12 of 19 objects" and the
+ * elapsed time, redrawn on a terminal; without one, rare plain lines and the spinner's heartbeat.
+ */
+export async function countProgress(ui: Reporter, label: string, unit: string, now: () => number = () => performance.now()): Promise<ByteProgress> {
+  const started = now();
+  const spinner = await ui.spinner(label, { elapsed: true });
+  const ending = { succeed: (text: string) => spinner.succeed(text), fail: (text: string) => spinner.fail(text) };
+  const text = (done: number, total: number) => `${label}: ${Math.min(done, total)} of ${total} ${unit}`;
+  if (ui.isAnimated) {
+    let lastDraw = -Infinity;
+    return {
+      update(done, total) {
+        const t = now();
+        if (t - lastDraw < 100 && done < total) return;
+        lastDraw = t;
+        spinner.update(text(done, total));
+      },
+      ...ending,
+    };
+  }
+  const due = rareLines(started, now);
+  return {
+    update(done, total) {
+      if (due(total > 0 ? done / total : 1)) spinner.update(`${text(done, total)} (${elapsed(now() - started)})`);
     },
     ...ending,
   };

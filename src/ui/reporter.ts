@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import { plain, wrapWords } from '../output/terminal-text.js';
+import { heartbeat } from './heartbeat.js';
 import type { Paint, Style } from './style.js';
 
 export interface Spinner {
@@ -71,33 +72,52 @@ export class Reporter {
     return this.paint(ok ? 'green' : 'red', ok ? 'ok' : 'failed');
   }
 
-  /** An ora spinner on a terminal; otherwise plain lines, one per distinct state, then the outcome; nothing with --quiet. */
-  async spinner(text: string): Promise<Spinner> {
+  /**
+   * An ora spinner on a terminal; otherwise plain lines, one per distinct state, then the outcome,
+   * and a heartbeat line whenever a minute passes with nothing said (a phase that long must not look
+   * dead to CI); nothing with --quiet. With `elapsed`, a spinner on a terminal shows the time so far.
+   */
+  async spinner(text: string, opts: { elapsed?: boolean } = {}): Promise<Spinner> {
     const started = performance.now();
+    const took = () => elapsed(performance.now() - started);
     /** The last line of a spinner: ✓ or ✗, the text and the time it took. */
-    const end = (ok: boolean, t: string) => ({ symbol: this.#outcome(ok), text: `${plain(t)} (${elapsed(performance.now() - started)})` });
+    const end = (ok: boolean, t: string) => ({ symbol: this.#outcome(ok), text: `${plain(t)} (${took()})` });
     if (this.opts.quiet) return { update() {}, succeed() {}, fail() {} };
     if (!this.opts.animated) {
       let last = '';
       const line = (t: string) => {
-        if (t !== last) this.stderr.write(`${plain(t)}\n`);
+        if (t !== last) {
+          this.stderr.write(`${plain(t)}\n`);
+          beat.touch();
+        }
         last = t;
       };
+      const beat = heartbeat(() => this.stderr.write(`${plain(last)} (still running, ${took()})\n`));
       line(text);
       const persist = (ok: boolean, t: string) => {
+        beat.stop();
         const ending = end(ok, t);
         this.stderr.write(`${ending.symbol} ${ending.text}\n`);
       };
       return { update: line, succeed: (t) => persist(true, t), fail: (t) => persist(false, t) };
     }
     const { default: ora } = await import('ora');
-    const spin = ora({ text: plain(text), stream: this.stderr as NodeJS.WritableStream, discardStdin: false }).start();
+    let current = plain(text);
+    const shown = () => (opts.elapsed ? `${current} (${took()})` : current);
+    const spin = ora({ text: shown(), stream: this.stderr as NodeJS.WritableStream, discardStdin: false }).start();
+    const ticker = opts.elapsed ? setInterval(() => (spin.text = shown()), 1000) : undefined;
+    ticker?.unref();
+    const stop = (ok: boolean, t: string) => {
+      clearInterval(ticker);
+      spin.stopAndPersist(end(ok, t));
+    };
     return {
       update: (t) => {
-        spin.text = plain(t);
+        current = plain(t);
+        spin.text = shown();
       },
-      succeed: (t) => spin.stopAndPersist(end(true, t)),
-      fail: (t) => spin.stopAndPersist(end(false, t)),
+      succeed: (t) => stop(true, t),
+      fail: (t) => stop(false, t),
     };
   }
 }

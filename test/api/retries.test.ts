@@ -88,6 +88,29 @@ describe('Retry-After', () => {
   });
 });
 
+describe('each retry is said on stderr (cli-contract 4)', () => {
+  it('429s: "Rate limited; retrying in 2s (1/4)", one line per retry, with the wait it takes', async () => {
+    server.script(err(429, 'error-429', { 'retry-after': '2' }), err(429, 'error-429', { 'retry-after': '10' }), ok());
+    const r = await svc(['profile', '--json'], []);
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n').filter(Boolean)).toEqual(['Rate limited; retrying in 3s (1/4)', 'Rate limited; retrying in 11s (2/4)']);
+  });
+
+  it('a refused connection: the reason and the wait', async () => {
+    server.script(drop(), ok());
+    const r = await svc(['profile', '--json', '--max-retries', '2'], []);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^Could not reach the service at 127\.0\.0\.1:\d+: ECONNRESET; retrying in \d+(\.\d)?s \(1\/2\)\n$/);
+  });
+
+  it('--quiet says nothing of them', async () => {
+    server.script(err(429, 'error-429', { 'retry-after': '1' }), ok());
+    const r = await svc(['profile', '--json', '--quiet'], []);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+  });
+});
+
 describe('retryable statuses', () => {
   it.each([500, 502, 503, 504])('%i is retried, then the success is printed (exit 0)', async (status) => {
     server.script(err(status, 'error-500'), ok());
@@ -97,7 +120,8 @@ describe('retryable statuses', () => {
 
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(fixture('profile'));
-    expect(r.stderr).toBe('');
+    // The one retry is said, and nothing else.
+    expect(r.stderr).toMatch(new RegExp(`^The service answered HTTP ${status}; retrying in \\d+(\\.\\d)?s \\(1/4\\)\\n$`));
     expect(server.exchanges.map((e) => e.path)).toEqual([PROFILE, PROFILE]);
     expect(sleeps).toHaveLength(1);
   });
@@ -144,7 +168,10 @@ describe('retries exhausted', () => {
     expect(r.code).toBe(9);
     expect(server.exchanges).toHaveLength(5);
     expect(r.stdout).toBe('');
-    expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'internal_error', requestId: 'req_500_1', status } });
+    // Four retries said, then the --json error envelope as the last line.
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(5);
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ error: { code: 'internal_error', requestId: 'req_500_1', status } });
   });
 
   it('--max-retries 2 makes three attempts', async () => {

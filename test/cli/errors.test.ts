@@ -91,9 +91,11 @@ describe('service errors under --json: the envelope on stderr, nothing on stdout
       },
       { sleeps },
     );
+    // One line per retry said (cli-contract 4), then the envelope.
     const lines = r.stderr.trim().split('\n');
-    expect(lines).toHaveLength(1);
-    const envelope = JSON.parse(lines[0]!);
+    expect(lines).toHaveLength(row.attempts);
+    for (const retry of lines.slice(0, -1)) expect(retry).toMatch(/; retrying in \d+(\.\d)?s \(\d\/4\)$/);
+    const envelope = JSON.parse(lines.at(-1)!);
     expect(Object.keys(envelope)).toEqual(['error']);
     for (const key of Object.keys(envelope.error)) {
       expect(['code', 'message', 'requestId', 'requiredScope', 'nextAction', 'status']).toContain(key);
@@ -140,10 +142,13 @@ describe('retries before giving up', () => {
         requests: [{ path: '/databases' }, { path: '/databases' }],
         code: 0,
         stdoutJson: fixture('databases-page2'),
-        stderrEmpty: true,
       },
       { sleeps },
-    );
+    ).then((r) => {
+      // The one retry is said, nothing else: "Rate limited; retrying in 2s (1/4)" plus the jitter.
+      expect(r.stderr).toMatch(/^Rate limited; retrying in [23]s \(1\/4\)\n$/);
+      return r;
+    });
     expect(sleeps).toHaveLength(1);
     expect(sleeps[0]).toBeGreaterThanOrEqual(2000);
   });

@@ -60,6 +60,8 @@ describe.skipIf(!!skip)('restore create --in-place against a real PostgreSQL', (
     const [run, ...more] = await h.pgRestoreRuns();
     expect(more).toEqual([]);
     expect(run!.argv.split(' ').slice(0, -1)).toEqual([
+      // --verbose: one line per object, which svc reads for its progress.
+      '--verbose',
       '--no-owner',
       '--no-privileges',
       '--exit-on-error',

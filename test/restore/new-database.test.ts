@@ -114,6 +114,8 @@ describe.skipIf(!!skip)('restore create / restore run, new_database, against a r
     const [run] = await h.pgRestoreRuns();
     const jobs = Math.min(availableParallelism(), 4);
     expect(run!.argv.split(' ').slice(0, -1)).toEqual([
+      // --verbose: one line per object, which svc reads for its progress.
+      '--verbose',
       '--no-owner',
       '--no-privileges',
       '--exit-on-error',

@@ -1,0 +1,132 @@
+/**
+ * What an operator sees and is left with during a new-database restore (issue 18, items 2 and 3),
+ * against the built CLI and a real PostgreSQL: a database svc created and pg_restore did not finish
+ * is dropped (on failure and on a signal), and svc says so; --keep-partial keeps it; a database that
+ * was there before is never dropped. pg_restore's progress is shown as objects done of the TOC's
+ * total; piped, as in CI, a phase longer than a minute prints a heartbeat line.
+ */
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ensureBuilt, spawnSvc } from '../support/built-cli.js';
+import { pgSkipReason } from '../support/pg-cluster.js';
+import { BACKUP_ID, processesMentioning, RestoreHarness, waitFor } from '../support/restore-harness.js';
+
+const skip = pgSkipReason();
+if (skip) console.warn(`test/restore/operator-path.test.ts skipped: ${skip}`);
+
+/** Objects of the seed archive pg_restore restores (its `pg_restore -l` entries, no ACL among them). */
+const SEED_OBJECTS = 19;
+
+describe.skipIf(!!skip)('partial databases, pg_restore progress and the heartbeat', () => {
+  const h = new RestoreHarness();
+  beforeAll(async () => {
+    await Promise.all([ensureBuilt(), h.start()]);
+  }, 300_000);
+  afterAll(() => h.stop());
+  beforeEach(() => h.reset());
+  afterEach(() => h.expectNoSecretsLeft());
+
+  /** A pg_restore in front of the harness's: `body` is sh run for a restore ($REAL is the real one). */
+  async function shim(name: string, body: string): Promise<string> {
+    const dir = join(h.scratch, `shim-${name}`);
+    await mkdir(dir, { recursive: true });
+    const file = join(dir, 'pg_restore');
+    await writeFile(
+      file,
+      ['#!/bin/bash', `REAL=${h.realPgRestore}`, 'case "$1" in --version|-l) exec "$REAL" "$@";; esac', body, ''].join('\n'),
+    );
+    await chmod(file, 0o755);
+    return dir;
+  }
+
+  const envWith = (dir: string, db: string, extra: Record<string, string> = {}) => {
+    const env = h.env({ SVC_TARGET_DSN: h.dsn(db, true), ...extra });
+    return { ...env, PATH: `${dir}:${env.PATH}` };
+  };
+
+  it('pg_restore fails in a database svc created: the database is dropped, and the message says so', async () => {
+    const dir = await shim('fails', '"$REAL" "$@"; echo "pg_restore: error: something broke" >&2; exit 1');
+    await h.dropDatabase('partial_fail');
+    const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', await h.workDir()], { env: envWith(dir, 'partial_fail') });
+    expect(r.code).toBe(11);
+    expect(r.stderr).toContain('pg_restore exited with code 1.');
+    expect(r.stderr).toContain('pg_restore: error: something broke');
+    expect(r.stderr).toContain('The new database "partial_fail", which this run created, was dropped: nothing of the partial restore is left.');
+    expect(r.stderr).not.toContain('dropdb');
+    expect(await h.databaseExists('partial_fail')).toBe(false);
+  });
+
+  it('--keep-partial keeps it, and says how to drop it', async () => {
+    const dir = await shim('fails-kept', '"$REAL" "$@"; exit 1');
+    await h.dropDatabase('partial_kept');
+    const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--keep-partial', '--work-dir', await h.workDir()], { env: envWith(dir, 'partial_kept') });
+    expect(r.code).toBe(11);
+    expect(r.stderr).toContain(
+      `The new database "partial_kept" was kept as asked (--keep-partial); it may be partly restored: drop it before trying again (dropdb -h 127.0.0.1 -p ${h.cluster.port} -U postgres partial_kept).`,
+    );
+    expect(await h.databaseExists('partial_kept')).toBe(true);
+    await h.dropDatabase('partial_kept');
+  });
+
+  it('an empty database that existed before the run is never dropped', async () => {
+    const dir = await shim('fails-existing', 'exit 1');
+    await h.dropDatabase('partial_existing');
+    await h.cluster.psql('CREATE DATABASE partial_existing TEMPLATE template0');
+    const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', await h.workDir()], { env: envWith(dir, 'partial_existing') });
+    expect(r.code).toBe(11);
+    expect(r.stderr).toContain('The new database "partial_existing" may be partly restored: drop it before trying again');
+    expect(await h.databaseExists('partial_existing')).toBe(true);
+  });
+
+  it.each([
+    { signal: 'SIGINT', code: 130 },
+    { signal: 'SIGTERM', code: 143 },
+    { signal: 'SIGHUP', code: 129 },
+  ] as const)('$signal during pg_restore into a database svc created: exit $code, the database dropped, and said', async ({ signal, code }) => {
+    // The real restore runs, then pg_restore "keeps working" until svc forwards the signal.
+    const dir = await shim('sleeps', '"$REAL" "$@" && exec sleep 60');
+    const db = `partial_${signal}`.toLowerCase();
+    await h.dropDatabase(db);
+    const workDir = await h.workDir();
+    const child = spawnSvc(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir], { env: envWith(dir, db) });
+    await waitFor('pg_restore done and sleeping', () => processesMentioning('sleep 60').length > 0 || undefined, 30_000);
+    child.kill(signal);
+    const r = await child;
+    h.record(String(r.stdout), String(r.stderr));
+    expect(r.exitCode, String(r.stderr)).toBe(code);
+    expect(r.stderr).toContain('Interrupted while restoring; the downloaded artifact was removed.');
+    expect(r.stderr).toContain(`The new database "${db}", which this run created, was dropped`);
+    expect(await h.databaseExists(db)).toBe(false);
+    expect(processesMentioning(workDir)).toEqual([]);
+  });
+
+  it('piped: pg_restore progress lines count objects done of the total, with the elapsed time', async () => {
+    // pg_restore's own lines reach svc slowly (0.12 s apart), as on a large restore.
+    const dir = await shim('trickles', 'set -o pipefail\n"$REAL" "$@" 2>&1 >/dev/null | while IFS= read -r line; do printf "%s\\n" "$line" >&2; sleep 0.12; done');
+    await h.dropDatabase('progress_piped');
+    const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', await h.workDir()], { env: envWith(dir, 'progress_piped') });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stderr.split('\n').filter((l) => / of \d+ objects/.test(l));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      const m = /^Running pg_restore into postgresql:\/\/postgres@127\.0\.0\.1:\d+\/progress_piped: (\d+) of (\d+) objects \((\d+\.\ds)\)$/.exec(line);
+      expect(m, line).not.toBeNull();
+      expect(Number(m![2])).toBe(SEED_OBJECTS);
+      expect(Number(m![1])).toBeLessThanOrEqual(SEED_OBJECTS);
+    }
+    expect(r.stderr).toMatch(new RegExp(`^✓ Restored ${SEED_OBJECTS} objects with pg_restore into \\S+ \\(\\d+\\.\\ds\\)$`, 'm'));
+  });
+
+  it('piped, a pg_restore that runs longer than 60 s: a heartbeat line at least every 60 s', async () => {
+    const dir = await shim('slow', 'sleep 65; exec "$REAL" "$@"');
+    await h.dropDatabase('progress_heartbeat');
+    const started = Date.now();
+    const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', await h.workDir()], { env: envWith(dir, 'progress_heartbeat') });
+    expect(r.code, r.stderr).toBe(0);
+    expect(Date.now() - started).toBeGreaterThan(60_000);
+    const beats = r.stderr.split('\n').filter((l) => l.includes('still running'));
+    expect(beats).toHaveLength(1);
+    expect(beats[0]).toMatch(/^Running pg_restore into postgresql:\/\/postgres@127\.0\.0\.1:\d+\/progress_heartbeat \(still running, 1m0\ds\)$/);
+  }, 120_000);
+});
