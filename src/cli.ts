@@ -3,7 +3,7 @@ import type { Context } from './context.js';
 import { CliError, InterruptedError, isCliError, UsageError } from './errors.js';
 import { ExitCode, exitCodeForSignal } from './exit-codes.js';
 import { writeError } from './output/error-output.js';
-import { buildProgram } from './program.js';
+import { bareHelpPath, buildProgram } from './program.js';
 import { SecretScrubber, scrubbingStream } from './secrets.js';
 import type { CommandHost } from './commands/shared/verb.js';
 import type { Session } from './session.js';
@@ -45,6 +45,7 @@ export async function parseArgv(
   // Help fits the terminal it is read on, at word boundaries; 80 columns when piped.
   const outWidth = ctx.stdoutColumns ?? DEFAULT_COLUMNS;
   const program = buildProgram(host, argv, outWidth);
+  applyToTree(program, (c) => usageWithRequired(c));
   applyToTree(program, (c) =>
     c.exitOverride((err) => {
       // Which command failed to parse: its usage line becomes the hint.
@@ -62,7 +63,23 @@ export async function parseArgv(
       outputError: () => {},
     }),
   );
+  const bare = bareHelpPath(argv);
+  if (bare) {
+    (bare.length ? program.commands.find((c) => c.name() === bare[0])! : program).outputHelp();
+    return;
+  }
   await program.parseAsync(argv, { from: 'user' });
+}
+
+/** "<databaseId> --incident-time <iso8601> [options]": a usage line that shows what must be given. */
+function usageWithRequired(cmd: Command): void {
+  const required = cmd.options.filter((o) => o.mandatory).map((o) => o.flags.replace(/^-\w, /, ''));
+  if (!required.length) return;
+  const args = cmd.registeredArguments.map((a) => {
+    const name = `${a.name()}${a.variadic ? '...' : ''}`;
+    return a.required ? `<${name}>` : `[${name}]`;
+  });
+  cmd.usage([...args, ...required, '[options]'].join(' '));
 }
 
 function toCliError(err: unknown, signal: AbortSignal): CliError {

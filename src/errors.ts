@@ -19,7 +19,10 @@ export const ERROR_CODES = {
     exit: ExitCode.unexpected,
     hint: 'Narrow the expression (select or slice before building large values), or print --json and pipe it into jq, which runs outside svc.',
   },
-  unauthenticated: { exit: ExitCode.auth, hint: 'Run `svc auth login`, or set SVC_API_KEY in the environment.' },
+  unauthenticated: {
+    exit: ExitCode.auth,
+    hint: 'Run `svc auth login` (it asks for a token; tokens are made in the dashboard under Settings, API tokens), or set SVC_API_KEY in the environment.',
+  },
   invalid_token: {
     exit: ExitCode.auth,
     hint: 'A token holds no spaces or control characters: set SVC_API_KEY again, or run `svc auth login` to replace the stored one.',

@@ -106,6 +106,28 @@ export function groupsToBuild(argv: readonly string[] | undefined): 'all' | 'non
 }
 
 /**
+ * The command whose help a bare command line asks for (cli-contract 4: bare `svc` and `svc <group>`
+ * print their help on stdout and exit 0, as gh does): [] for the root, [group] for a group named
+ * alone; undefined when argv asks for anything else.
+ */
+export function bareHelpPath(argv: readonly string[]): string[] | undefined {
+  const operands: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') return undefined;
+    if (['-h', '--help', '-V', '--version'].includes(arg)) return undefined;
+    if (arg.startsWith('-')) {
+      if (VALUE_OPTIONS.has(arg)) i++;
+      continue;
+    }
+    operands.push(arg);
+  }
+  if (operands.length === 0) return [];
+  const group = COMMANDS.find((c) => c.name === operands[0]);
+  return operands.length === 1 && group && !('leaf' in group) ? [group.name] : undefined;
+}
+
+/**
  * The commander root with the global options of cli-contract 1, accepted before or after the subcommand.
  * With argv, only the group it names gets its verbs (see COMMANDS); without, every command is built.
  */

@@ -1,5 +1,5 @@
 import { ApiClient } from './api/client.js';
-import { requireToken, type Login } from './auth/token-store.js';
+import { requireToken, type Login, type TokenSource } from './auth/token-store.js';
 import type { Context } from './context.js';
 import type { JqProgram } from './output/jq.js';
 import { Writer, type TableDrawer } from './output/writer.js';
@@ -77,8 +77,8 @@ export class Session {
   async api(): Promise<ApiClient> {
     if (!this.#client) {
       const login = await this.login();
-      const { token } = await requireToken(this.ctx, login, (m) => this.ui.warn(m));
-      this.#client = this.#makeClient(login.baseUrl, token);
+      const { token, source } = await requireToken(this.ctx, login, (m) => this.ui.warn(m));
+      this.#client = this.#makeClient(login.baseUrl, token, source);
     }
     return this.#client;
   }
@@ -92,16 +92,17 @@ export class Session {
 
   /** A client for another saved login (auth status --all); closed with the session. */
   async clientFor(baseUrl: string, token: string): Promise<ApiClient> {
-    const client = this.#makeClient(baseUrl, token);
+    const client = this.#makeClient(baseUrl, token, 'keychain');
     this.#others.push(client);
     return client;
   }
 
-  #makeClient(baseUrl: string, token: string): ApiClient {
+  #makeClient(baseUrl: string, token: string, tokenSource?: TokenSource): ApiClient {
     this.secrets.add(token);
     return new ApiClient({
       baseUrl,
       token,
+      tokenSource,
       timeoutMs: this.settings.timeoutMs,
       maxRetries: this.settings.maxRetries,
       sleep: this.ctx.sleep,

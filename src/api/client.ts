@@ -4,7 +4,7 @@ import { ApiError, CliError, ContractError, InterruptedError } from '../errors.j
 import { USER_AGENT } from '../version.js';
 import { API_BODY_LIMIT, BodyTooLarge, ERROR_BODY_LIMIT, readBounded } from './body.js';
 import { parseResponse } from './contract.js';
-import { errorHint } from './error-hints.js';
+import { errorHint, type HintContext, type NotFound } from './error-hints.js';
 import { exchangeLine, header, type Headers } from './exchange-log.js';
 import { networkFailure } from './network-failure.js';
 import { statusVerdict, withRetries, type Attempt } from './retry.js';
@@ -21,6 +21,8 @@ export interface Operation<S extends z.ZodType = z.ZodType> {
   body?: unknown;
   /** The user's --idempotency-key; without one the client makes one per logical request. */
   idempotencyKey?: string;
+  /** What a 404 means here: the resource it names, and the command that lists what exists. */
+  notFound?: NotFound;
   response: S;
 }
 
@@ -45,6 +47,8 @@ export interface ClientConfig {
   onRetry?: (message: string) => void;
   /** Aborted on SIGINT, SIGTERM or SIGHUP. */
   signal?: AbortSignal;
+  /** Where the token came from: a 401's advice differs (SVC_API_KEY overrides any saved login). */
+  tokenSource?: HintContext['tokenSource'];
 }
 
 type Response = { status: number; headers: Headers; text: string };
@@ -100,7 +104,7 @@ export class ApiClient {
   }
 
   async send<S extends z.ZodType>(op: Operation<S>): Promise<ApiResult<z.infer<S>>> {
-    const raw = await this.sendRaw(op.method, this.#url(op.path, op.query), op.body, op.idempotencyKey, op.name);
+    const raw = await this.sendRaw(op.method, this.#url(op.path, op.query), op.body, op.idempotencyKey, op.name, op.notFound);
     const json = safeJson(raw.text);
     if (json === undefined) throw new ContractError(`The response of ${op.method} ${raw.path} is not JSON.`, raw.requestId);
     const data = parseResponse(op.response, json, `${op.name} (${op.method} ${raw.path})`, raw.requestId);
@@ -117,6 +121,7 @@ export class ApiClient {
     body: unknown,
     idempotencyKey: string | undefined,
     what = `${method} request`,
+    notFound?: NotFound,
   ): Promise<{ status: number; text: string; requestId: string | undefined; path: string }> {
     const path = url.slice(this.#origin.length);
     const headers: Record<string, string> = {
@@ -135,7 +140,7 @@ export class ApiClient {
 
     const response = await withRetries<Response>(
       { maxRetries: this.#config.maxRetries, sleep: this.#config.sleep, random: this.#config.random, signal: this.#config.signal, onRetry: this.#config.onRetry },
-      (n) => this.#attempt(method, url, path, headers, payload, n, what),
+      (n) => this.#attempt(method, url, path, headers, payload, n, what, notFound),
     );
     return { status: response.status, text: response.text, requestId: header(response.headers, 'x-request-id'), path };
   }
@@ -156,6 +161,7 @@ export class ApiClient {
     body: string | undefined,
     n: number,
     what: string,
+    notFound: NotFound | undefined,
   ): Promise<Attempt<Response>> {
     const timeout = AbortSignal.timeout(this.#config.timeoutMs);
     const signal = this.#config.signal ? AbortSignal.any([timeout, this.#config.signal]) : timeout;
@@ -173,7 +179,7 @@ export class ApiClient {
       const text = await readBounded(res.body, ok ? API_BODY_LIMIT : ERROR_BODY_LIMIT, { truncate: !ok });
       this.#config.log?.(exchangeLine(method, path, { status, headers: resHeaders }, ms(), n));
       if (ok) return { ok: true, value: { status, headers: resHeaders, text } };
-      return { ok: false, error: this.#failure(method, path, status, resHeaders, text), ...statusVerdict(status, header(resHeaders, 'retry-after')) };
+      return { ok: false, error: this.#failure(method, path, status, resHeaders, text, notFound), ...statusVerdict(status, header(resHeaders, 'retry-after')) };
     } catch (error) {
       if (this.#config.signal?.aborted) throw new InterruptedError();
       if (error instanceof BodyTooLarge) {
@@ -190,7 +196,7 @@ export class ApiClient {
     }
   }
 
-  #failure(method: string, path: string, status: number, headers: Headers, text: string): CliError {
+  #failure(method: string, path: string, status: number, headers: Headers, text: string, notFound: NotFound | undefined): CliError {
     const parsed = errorBody.safeParse(safeJson(text));
     const err = parsed.success ? parsed.data.error : undefined;
     const requestId = err?.requestId ?? header(headers, 'x-request-id');
@@ -205,7 +211,11 @@ export class ApiClient {
       requestId,
       requiredScope: err?.requiredScope,
       nextAction: err?.nextAction,
-      hint: errorHint(status, method, statusVerdict(status, header(headers, 'retry-after')).retryAfterMs),
+      hint: errorHint(status, method, {
+        retryAfterMs: statusVerdict(status, header(headers, 'retry-after')).retryAfterMs,
+        tokenSource: this.#config.tokenSource,
+        notFound,
+      }),
     });
   }
 }

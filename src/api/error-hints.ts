@@ -1,14 +1,35 @@
+/** What a 404 of one operation means: the resource it named, and the command that lists what exists. */
+export interface NotFound {
+  /** "backup job bj_0042" */
+  what: string;
+  /** "svc backups list <databaseId>" */
+  list: string;
+}
+
+export interface HintContext {
+  retryAfterMs?: number;
+  /** Where the token came from (token-store.ts): a 401 while SVC_API_KEY is set is not cured by a login. */
+  tokenSource?: 'env' | 'keychain' | 'file';
+  notFound?: NotFound;
+}
+
+const NEW_TOKEN = 'New tokens are made in the dashboard under Settings, API tokens.';
+
 /** What to do next, per status, when the service's own nextAction does not say. */
-export function errorHint(status: number, method: string, retryAfterMs: number | undefined): string | undefined {
+export function errorHint(status: number, method: string, context: HintContext = {}): string | undefined {
   switch (status) {
     case 400:
       return 'The service rejected the request as invalid; check the arguments (`--help` has examples).';
     case 401:
-      return 'Run `svc auth login`, or set SVC_API_KEY to a valid token.';
+      return context.tokenSource === 'env'
+        ? `SVC_API_KEY is set and overrides any saved login: set it to a valid token, or unset it to use the one \`svc auth login\` stored. ${NEW_TOKEN}`
+        : `Run \`svc auth login\` to store a valid token, or set SVC_API_KEY. ${NEW_TOKEN}`;
     case 403:
       return 'Ask an organization admin for a token with the required scope.';
     case 404:
-      return 'Check the id. Resources of another organization answer exactly like missing ones.';
+      return context.notFound
+        ? `There is no ${context.notFound.what} in this organization (another organization's looks the same). To see what exists: ${context.notFound.list}`
+        : 'Check the id. Resources of another organization answer exactly like missing ones.';
     case 409:
       return method === 'POST'
         ? 'Either a request with the same idempotency key is still in flight, or the key was reused with a different body. Wait and retry, or use a new --idempotency-key.'
@@ -16,8 +37,8 @@ export function errorHint(status: number, method: string, retryAfterMs: number |
     case 412:
       return 'The operation is not safe until the precondition named above is resolved.';
     case 429:
-      return retryAfterMs !== undefined
-        ? `Rate limited: try again in ${Math.ceil(retryAfterMs / 1000)}s.`
+      return context.retryAfterMs !== undefined
+        ? `Rate limited: try again in ${Math.ceil(context.retryAfterMs / 1000)}s.`
         : 'Rate limited: wait a moment and try again.';
     default:
       return status >= 500 ? 'The service is unavailable or failed internally; try again later and quote the request id to support.' : undefined;

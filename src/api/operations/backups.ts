@@ -1,6 +1,6 @@
 import type { Operation } from '../client.js';
 import { backupJobDetail, listDatabaseBackupsResponse, triggerBackupRequest, triggerBackupResponse } from '../schemas/backups.js';
-import { seg, type PageParams } from './common.js';
+import { databaseNotFound, seg, type PageParams } from './common.js';
 
 export const listDatabaseBackups = (databaseId: string, page: PageParams) =>
   ({
@@ -8,6 +8,7 @@ export const listDatabaseBackups = (databaseId: string, page: PageParams) =>
     method: 'GET',
     path: `/databases/${seg(databaseId)}/backups`,
     query: { ...page },
+    notFound: databaseNotFound(databaseId),
     response: listDatabaseBackupsResponse,
   }) satisfies Operation;
 
@@ -18,8 +19,15 @@ export const triggerBackup = (databaseId: string, idempotencyKey?: string) =>
     path: `/databases/${seg(databaseId)}/backups`,
     body: triggerBackupRequest.parse({ trigger: 'adhoc' }),
     idempotencyKey,
+    notFound: databaseNotFound(databaseId),
     response: triggerBackupResponse,
   }) satisfies Operation;
 
 export const getBackup = (backupJobId: string) =>
-  ({ name: 'getBackup', method: 'GET', path: `/backups/${seg(backupJobId)}`, response: backupJobDetail }) satisfies Operation;
+  ({
+    name: 'getBackup',
+    method: 'GET',
+    path: `/backups/${seg(backupJobId)}`,
+    notFound: { what: `backup job ${backupJobId}`, list: 'svc backups list <databaseId>' },
+    response: backupJobDetail,
+  }) satisfies Operation;

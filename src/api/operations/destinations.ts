@@ -6,4 +6,10 @@ export const listDestinations = (page: PageParams) =>
   ({ name: 'listDestinations', method: 'GET', path: '/destinations', query: { ...page }, response: listDestinationsResponse }) satisfies Operation;
 
 export const getDestination = (destinationId: string) =>
-  ({ name: 'getDestination', method: 'GET', path: `/destinations/${seg(destinationId)}`, response: getDestinationResponse }) satisfies Operation;
+  ({
+    name: 'getDestination',
+    method: 'GET',
+    path: `/destinations/${seg(destinationId)}`,
+    notFound: { what: `destination ${destinationId}`, list: 'svc destinations list' },
+    response: getDestinationResponse,
+  }) satisfies Operation;

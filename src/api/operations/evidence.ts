@@ -6,4 +6,10 @@ export const listEvidence = (params: PageParams & { databaseId?: string }) =>
   ({ name: 'listEvidence', method: 'GET', path: '/evidence', query: { ...params }, response: listEvidenceResponse }) satisfies Operation;
 
 export const getEvidence = (backupJobId: string) =>
-  ({ name: 'getEvidence', method: 'GET', path: `/evidence/${seg(backupJobId)}`, response: getEvidenceResponse }) satisfies Operation;
+  ({
+    name: 'getEvidence',
+    method: 'GET',
+    path: `/evidence/${seg(backupJobId)}`,
+    notFound: { what: `evidence for backup job ${backupJobId}`, list: 'svc evidence list --database <databaseId>' },
+    response: getEvidenceResponse,
+  }) satisfies Operation;

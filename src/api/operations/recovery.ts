@@ -1,12 +1,13 @@
 import type { Operation } from '../client.js';
 import { recoveryCandidateResponse, recoverySummaryResponse, recoveryWindowProofResponse } from '../schemas/recovery.js';
-import { seg } from './common.js';
+import { databaseNotFound, seg } from './common.js';
 
 export const getRecoverySummary = (databaseId: string) =>
   ({
     name: 'getRecoverySummary',
     method: 'GET',
     path: `/databases/${seg(databaseId)}/recovery/summary`,
+    notFound: databaseNotFound(databaseId),
     response: recoverySummaryResponse,
   }) satisfies Operation;
 
@@ -15,6 +16,7 @@ export const getRecoveryCandidate = (databaseId: string, incidentTime: string) =
     name: 'getRecoveryCandidate',
     method: 'GET',
     path: `/databases/${seg(databaseId)}/recovery/candidate`,
+    notFound: databaseNotFound(databaseId),
     query: { incidentTime },
     response: recoveryCandidateResponse,
   }) satisfies Operation;
@@ -24,5 +26,6 @@ export const getRecoveryWindowProof = (windowId: string) =>
     name: 'getRecoveryWindowProof',
     method: 'GET',
     path: `/recovery/windows/${seg(windowId)}/proof`,
+    notFound: { what: `recovery window ${windowId}`, list: 'svc recovery summary <databaseId>, or svc recovery candidate <databaseId> --incident-time <time>' },
     response: recoveryWindowProofResponse,
   }) satisfies Operation;

@@ -9,8 +9,16 @@ export const createRestore = (body: CreateRestoreRequest, idempotencyKey?: strin
     path: '/restores',
     body: createRestoreRequest.parse(body),
     idempotencyKey,
+    notFound: { what: `backup job ${body.backupJobId}`, list: 'svc backups list <databaseId>' },
     response: createRestoreResponse,
   }) satisfies Operation;
 
 export const getRestore = (restoreJobId: string) =>
-  ({ name: 'getRestore', method: 'GET', path: `/restores/${seg(restoreJobId)}`, response: getRestoreResponse }) satisfies Operation;
+  ({
+    name: 'getRestore',
+    method: 'GET',
+    path: `/restores/${seg(restoreJobId)}`,
+    // API v1 lists no restore jobs: the id is the one restore create printed (and its receipt holds).
+    notFound: { what: `restore job ${restoreJobId}`, list: 'the restore job id printed by svc restore create, or the restoreJobId of its --receipt' },
+    response: getRestoreResponse,
+  }) satisfies Operation;
