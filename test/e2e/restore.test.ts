@@ -68,8 +68,15 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     const r = await svc(['restore', 'create', '--backup', 'bj_0007', '--idempotency-key', key], { env: env(withPassword('e2e_human')) });
     expect(r.code, r.stderr).toBe(0);
     const target = cluster.dsn('e2e_human');
-    expect(r.stdout).toMatch(new RegExp(`^Restored backup into ${target.replaceAll('.', '\\.')} \\(new database\\) in \\d+\\.\\ds\\.$`, 'm'));
-    // The local result first: target, mode, the artifact verified (its checksum once), durations.
+    const esc = (t: string) => t.replaceAll('.', '\\.');
+    expect(r.stdout).toMatch(new RegExp(`^Restored backup bj_0007 of db_orders into ${esc(target)} \\(new database\\) in \\d+\\.\\ds\\.$`, 'm'));
+    // What an operator needs first: whose data from when, the largest tables, how to connect, what next.
+    expect(r.stdout).toMatch(/^data as of: +\d{4}-\d\d-\d\dT[\d:]+Z \(\d+[smhd] ago\), when the backup completed: nothing written after its dump is in it$/m);
+    expect(r.stdout).toMatch(/^largest tables: +public\.orders ~5,000 rows, public\.customers ~1,000 rows$/m);
+    expect(r.stdout).toMatch(new RegExp(`^connect: +psql "${esc(target)}"$`, 'm'));
+    expect(r.stdout).toMatch(/^next: +check the data, then point the application at "e2e_human" \(or rename it into place\)$/m);
+    expect(r.stdout.indexOf('data as of')).toBeLessThan(r.stdout.indexOf('sha-256'));
+    // Then the figures: target, mode, the artifact verified (its checksum once), durations.
     expect(r.stdout).toMatch(new RegExp(`^target: +${target.replaceAll('.', '\\.')}$`, 'm'));
     expect(r.stdout).toMatch(/^mode: +new database$/m);
     expect(r.stdout).toMatch(/^artifact: +92\.9 KiB \(95129 bytes\), size and SHA-256 verified$/m);
@@ -79,8 +86,8 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     expect(r.stdout).toMatch(/^objects checked: +2 tables, 1 view, 3 sequences, 2 indexes$/m);
     expect(r.stdout).toMatch(/^pg_restore exit code: +0$/m);
     // Then the service's view, and (on stderr) why it does not show this restore.
-    expect(r.stdout).toMatch(/^The service's view of the job\n {2}restore job: +[0-9a-f-]{36}\n {2}state: +queued\n {2}proof: completed backup: +yes\n {2}proof: verified restore: +no$/m);
-    expect(r.stderr).toContain("API v1 has no operation to record a client-local result, so the service's state and proof flags above do not yet reflect this restore.");
+    expect(r.stdout).toMatch(/^The service's view of the job \(context, not the result above\)\n {2}restore job: +[0-9a-f-]{36}\n {2}state: +queued\n {2}proof: completed backup: +yes\n {2}proof: verified restore: +no$/m);
+    expect(r.stderr).toContain("API v1 has no operation to record a client-local result: the service's state and proof flags above do not reflect this restore.");
     expect(r.stderr).toMatch(/^Restore job [0-9a-f-]{36} created \(new_database\)\.$/m);
     expect(r.stderr).toMatch(new RegExp(`^✓ Verified 92\\.9 KiB \\(95129 bytes\\), SHA-256 ${ARTIFACT_SHA} \\(\\d+\\.\\ds\\)$`, 'm'));
     expect(r.stderr).toContain('Created database "e2e_human" (TEMPLATE template0).');
@@ -147,6 +154,35 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     }
   });
 
+  it('the incident path without copying ids: recovery candidate prints the next command, and that command restores', async () => {
+    const incident = new Date(Date.now() + 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const candidate = await svc(['recovery', 'candidate', 'db_orders', '--incident-time', incident], { env: env(withPassword('e2e_incident')) });
+    expect(candidate.code, candidate.stderr).toBe(0);
+    const next = /^Next: (svc restore create .*)$/m.exec(candidate.stderr)?.[1];
+    expect(next).toBe('svc restore create --window rw_0003');
+    const r = await svc([...next!.split(' ').slice(1), '--json'], { env: env(withPassword('e2e_incident')) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^Using bj_0007, completed \S+ \(\d+[smhd] ago\): the baseline backup of recovery window rw_0003\.$/m);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.backupSelection).toEqual({ rule: 'window', windowId: 'rw_0003', backupJobId: 'bj_0007', completedAt: expect.stringMatching(/Z$/) });
+    expect(doc.execution.receipt.backupSelection).toEqual(doc.backupSelection);
+    expect((await describeDatabase(cluster, 'e2e_incident')).tables).toEqual(SEED_TABLES);
+  });
+
+  it('--database --latest and --before: the newest completed backup, and none before the first is exit 7 naming database and time', async () => {
+    const latest = await svc(['restore', 'create', '--database', 'db_orders', '--latest', '--json'], { env: env(withPassword('e2e_latest')) });
+    expect(latest.code, latest.stderr).toBe(0);
+    expect(latest.stderr).toMatch(/^Using bj_0007, completed \S+ \(\d+[smhd] ago\): the newest completed backup of orders-prod \(db_orders\)\.$/m);
+    expect(JSON.parse(latest.stdout).backupSelection).toMatchObject({ rule: 'latest', backupJobId: 'bj_0007' });
+
+    const before = '2020-01-01T00:00:00Z';
+    const none = await svc(['restore', 'create', '--database', 'db_orders', '--before', before], { env: env(withPassword('e2e_before')) });
+    expect(none.code).toBe(7);
+    expect(none.stderr).toContain(`No completed backup with an artifact of orders-prod (db_orders) at or before ${before}: there is nothing to restore.`);
+    expect(none.stderr).toContain('svc backups list db_orders');
+    expect(await databaseExists('e2e_before')).toBe(false);
+  });
+
   it('restore create --json: {restoreJob, execution, backupSelection}, never the lock token or the presigned URL', async () => {
     const r = await svc(['restore', 'create', '--backup', 'bj_0007', '--json'], { env: env(withPassword('e2e_json')) });
     expect(r.code, r.stderr).toBe(0);
@@ -170,7 +206,9 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     const body = await createRestoreBody('e2e_run');
     const r = await svc(['restore', 'run', '--target', cluster.dsn('e2e_run')], { env: env({ PGPASSWORD: password }), input: JSON.stringify(body) });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`Restored backup into ${cluster.dsn('e2e_run')} (new database)`);
+    // restore run is handed a job, not a backup: no backup id, no completion time to show.
+    expect(r.stdout).toContain(`Restored the backup of db_orders into ${cluster.dsn('e2e_run')} (new database)`);
+    expect(r.stdout).not.toContain('data as of');
     expect(r.stdout).toMatch(new RegExp(`^ {2}restore job: +${body.restoreJob.id}$`, 'm'));
     expect(`${r.stdout}${r.stderr}`).not.toMatch(NO_COORDINATES);
     expect((await describeDatabase(cluster, 'e2e_run')).tables).toEqual(SEED_TABLES);

@@ -55,7 +55,7 @@ describe.skipIf(!!skip)('restore create --in-place against a real PostgreSQL', (
       mode: 'in_place',
       confirmDestructive: true,
     });
-    expect(r.stdout).toContain(`Restored backup into ${h.redacted('inplace_replace')} (in place)`);
+    expect(r.stdout).toContain(`Restored backup ${BACKUP_ID} of db_orders into ${h.redacted('inplace_replace')} (in place)`);
     expect(r.stderr).not.toMatch(/warning/i);
     const [run, ...more] = await h.pgRestoreRuns();
     expect(more).toEqual([]);

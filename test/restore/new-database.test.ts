@@ -134,7 +134,7 @@ describe.skipIf(!!skip)('restore create / restore run, new_database, against a r
       { env: { PGPASSWORD: DSN_PASSWORD } },
     );
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`Restored backup into ${h.redacted('restored_human')} (new database)`);
+    expect(r.stdout).toContain(`Restored backup ${BACKUP_ID} of db_orders into ${h.redacted('restored_human')} (new database)`);
     expect(r.stdout).toContain(h.info.sha256);
     expect(r.stdout).toMatch(/pg_restore exit code:?\s+0/);
     expect(r.stdout).toContain('rj_restorepg');

@@ -3,7 +3,7 @@ import { timestampWithAge } from '../../output/format.js';
 import { fields, text } from '../../output/writer.js';
 import type { Session } from '../../session.js';
 import { isoTimestamp, requireId } from '../shared/args.js';
-import { verdictBlock, windowBlock } from './window.js';
+import { nextCommand, verdictBlock, windowBlock } from './window.js';
 
 export interface RecoveryCandidateOptions {
   databaseId: string;
@@ -23,5 +23,6 @@ export async function run(opts: RecoveryCandidateOptions, session: Session): Pro
     data.recommended
       ? windowBlock(data.recommended, now, 'Recommended candidate')
       : text('No restore-ready candidate before the incident time.', 'yellow'),
+    nextCommand(opts.databaseId, data.recommended, session.ctx.env, data.incidentTime),
   ]);
 }

@@ -2,7 +2,7 @@ import { getRecoverySummary } from '../../api/operations/recovery.js';
 import { text } from '../../output/writer.js';
 import type { Session } from '../../session.js';
 import { requireId } from '../shared/args.js';
-import { verdictBlock, windowBlock } from './window.js';
+import { nextCommand, verdictBlock, windowBlock } from './window.js';
 
 export interface RecoverySummaryOptions {
   databaseId: string;
@@ -17,5 +17,6 @@ export async function run(opts: RecoverySummaryOptions, session: Session): Promi
   session.out.render(data, [
     verdictBlock(data),
     data.latest ? windowBlock(data.latest, session.now(), 'Latest recovery window') : text('No recovery window recorded yet.', 'yellow'),
+    nextCommand(opts.databaseId, data.latest, session.ctx.env),
   ]);
 }

@@ -1,6 +1,6 @@
 import type { RecoveryWindowDecision } from '../../api/schemas/recovery.js';
 import { orDash, timestampWithAge, yesNo } from '../../output/format.js';
-import { fields, type Block } from '../../output/writer.js';
+import { fields, note, type Block } from '../../output/writer.js';
 
 /** A recovery window decision as a key/value block: summary, candidate and proof show the same. */
 export function windowBlock(w: RecoveryWindowDecision, now: Date, title: string): Block {
@@ -31,4 +31,32 @@ export function verdictBlock(body: { reason: string | null; summary: string; rec
     ['reason', body.reason ?? undefined],
     ['recommended action', body.recommendedAction],
   ]);
+}
+
+/** The target part of a printed restore command: SVC_TARGET_DSN where it is set, else a URI to fill in. */
+function targetPart(env: Record<string, string | undefined>): string {
+  return env.SVC_TARGET_DSN ? '' : ' --target postgresql://USER@HOST:5432/NEW_DATABASE';
+}
+
+/**
+ * The next command, in full (issue 18: the incident path without copying ids): restore the
+ * recommended window's baseline backup, or, where no window is restorable, the newest backup of the
+ * database (before the incident, for a candidate). Said on stderr, beside the data.
+ */
+export function nextCommand(
+  databaseId: string,
+  window: RecoveryWindowDecision | null,
+  env: Record<string, string | undefined>,
+  incidentTime?: string,
+): Block {
+  const target = targetPart(env);
+  const restore =
+    window?.restoreAvailable
+      ? `svc restore create --window ${window.windowId}${target}`
+      : `svc restore create --database ${databaseId} ${incidentTime ? `--before ${incidentTime}` : '--latest'}${target}`;
+  const why = window?.restoreAvailable
+    ? `restores window ${window.windowId}'s baseline backup into a new database`
+    : `restores the newest completed backup${incidentTime ? ' from before the incident' : ''}, since no recovery window is restorable`;
+  const envNote = env.SVC_TARGET_DSN ? ' (the target from SVC_TARGET_DSN)' : '';
+  return note(`Next: ${restore}\n  ${why}${envNote}; add --dry-run to check it first. To rehearse without touching anything: svc restore drill ${databaseId}`, 'dim');
 }

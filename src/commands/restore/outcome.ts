@@ -1,4 +1,4 @@
-import { formatBytes } from '../../output/format.js';
+import { formatBytes, timestampWithAge } from '../../output/format.js';
 import { fields, note, text } from '../../output/writer.js';
 import { objectCounts } from '../../restore/inventory.js';
 import { pgRestoreArgs } from '../../restore/pg-restore.js';
@@ -16,40 +16,64 @@ function durations(phases: RestoreOutcome['phases']): string {
     .join(', ');
 }
 
+/** The largest restored tables by their row estimate after ANALYZE: "public.orders ~5,000 rows, ...". */
+function largestTables(estimates: Record<string, number | null> | null, analyzed: boolean): string | undefined {
+  if (!estimates) return undefined;
+  if (!analyzed) return 'row counts unknown (--no-analyze): the planner has no estimates yet';
+  const top = Object.entries(estimates)
+    .filter((e): e is [string, number] => e[1] !== null)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, 3);
+  return top.length ? top.map(([table, rows]) => `${table} ~${rows.toLocaleString('en-US')} rows`).join(', ') : 'no tables';
+}
+
+/** The psql command that reaches the target: the redacted URI (no password: psql asks, or reads ~/.pgpass). */
+const connect = (plan: RestorePlan) => `psql "${redactedDsn(plan.target)}"`;
+
+function nextStep(plan: RestorePlan): string {
+  return plan.mode === 'in_place'
+    ? "the database now holds the backup's data: run the application's checks before letting traffic back"
+    : `check the data, then point the application at "${plan.target.database}" (or rename it into place)`;
+}
+
 /**
- * The end of a restore: the --json document of cli-contract 4, or for a person the local result
- * first, then the service's view of the job, which API v1 gives no way to update from here.
+ * The end of a restore: the --json document of cli-contract 4, or for a person what an operator
+ * needs first (whose data, from when, the largest tables, how to connect, what next), then the
+ * figures, then the service's view of the job as context: API v1 gives no way to update it from here.
  */
-export function renderOutcome(session: Session, plan: RestorePlan, outcome: RestoreOutcome): void {
+export function renderOutcome(session: Session, plan: RestorePlan, outcome: RestoreOutcome): Promise<void> {
   const { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, restoreJob: job } = outcome;
   const modeText = plan.mode === 'in_place' ? `in place${plan.atomic ? ' (one transaction)' : ` (--jobs ${plan.jobs}, not atomic)`}` : 'new database';
   const { receipt } = outcome;
-  const restored = receipt.objects ? objectCounts(receipt.objects) : undefined;
+  const selection = receipt.backupSelection;
+  const backup = selection ? `backup ${selection.backupJobId} of ${job.databaseId}` : `the backup of ${job.databaseId}`;
+  const asOf = selection?.completedAt
+    ? `${timestampWithAge(selection.completedAt, session.now())}, when the backup completed: nothing written after its dump is in it`
+    : undefined;
   const doc = { restoreJob: job, execution: { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, receipt }, backupSelection: receipt.backupSelection };
-  session.out.render(doc, [
-    text(`Restored backup into ${redactedDsn(plan.target)} (${plan.mode === 'in_place' ? 'in place' : 'new database'}) in ${(durationMs / 1000).toFixed(1)}s.`, 'green'),
+  return session.out.render(doc, [
+    text(`Restored ${backup} into ${redactedDsn(plan.target)} (${plan.mode === 'in_place' ? 'in place' : 'new database'}) in ${(durationMs / 1000).toFixed(1)}s.`, 'green'),
+    fields([
+      ['data as of', asOf],
+      ['largest tables', largestTables(receipt.tableRowEstimates, plan.analyze)],
+      ['connect', connect(plan)],
+      ['next', nextStep(plan)],
+    ]),
     fields([
       ['target', redactedDsn(plan.target)],
       ['mode', modeText],
       ['artifact', `${formatBytes(artifactBytes)}, size and SHA-256 verified`],
       ['sha-256', sha256],
       ['pg_restore exit code', String(pgRestoreExitCode)],
-      ['objects checked', restored],
+      ['objects checked', receipt.objects ? objectCounts(receipt.objects) : undefined],
       ['analyze', plan.analyze ? 'done: the planner has statistics' : 'skipped (--no-analyze): run ANALYZE before relying on query plans'],
       ['durations', durations(outcome.phases)],
       ['receipt', plan.receiptPath],
       ['kept artifact', outcome.keptArtifactPath],
     ]),
-    fields(
-      [
-        ['restore job', job.id],
-        ['state', job.state],
-        ...restoreProofFields(job.proof),
-      ],
-      "The service's view of the job",
-    ),
+    fields([['restore job', job.id], ['state', job.state], ...restoreProofFields(job.proof)], "The service's view of the job (context, not the result above)"),
     note(
-      "API v1 has no operation to record a client-local result, so the service's state and proof flags above do not yet reflect this restore.",
+      "API v1 has no operation to record a client-local result: the service's state and proof flags above do not reflect this restore. The restore above, and its receipt, are the proof of this run.",
       'dim',
     ),
   ]);

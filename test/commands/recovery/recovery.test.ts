@@ -41,7 +41,11 @@ const summaryCases: Case[] = [
       /restore available:\s+yes/,
       /export available:\s+no/,
     ],
-    stderrEmpty: true,
+    // The next command in full, on stderr: restore the window, no id to copy.
+    stderr: [
+      /^Next: svc restore create --window rw_0003 --target postgresql:\/\/USER@HOST:5432\/NEW_DATABASE$/m,
+      /^ {2}restores window rw_0003's baseline backup into a new database; add --dry-run to check it first\. To rehearse without touching anything: svc restore drill db_orders$/m,
+    ],
   },
   {
     name: 'human: no window recorded yet, with the reason',
@@ -123,7 +127,16 @@ const candidateCases: Case[] = [
       /gap before incident:\s+900s/,
       /schema digest:\s+4d2f1c0b9a8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4/,
     ],
-    stderrEmpty: true,
+    stderr: [/^Next: svc restore create --window rw_0003 --target postgresql:\/\/USER@HOST:5432\/NEW_DATABASE$/m],
+  },
+  {
+    name: 'human: with SVC_TARGET_DSN set, the next command runs as printed',
+    argv: ['recovery', 'candidate', 'db_orders', '--incident-time', '2026-11-21T12:00:00Z'],
+    env: { SVC_TARGET_DSN: 'postgresql://app@db.internal/orders_incident' },
+    routes: [{ path: CANDIDATE_PATH, fixture: 'recovery-candidate' }],
+    requests: [CANDIDATE_REQUEST],
+    code: 0,
+    stderr: [/^Next: svc restore create --window rw_0003$/m, /\(the target from SVC_TARGET_DSN\)/],
   },
   {
     name: 'an offset incident time is passed through unchanged; no candidate is said plainly',
