@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
 import { chmod, chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { execa } from 'execa';
 import { InterruptedError, LocalToolError } from '../errors.js';
 import type { Target } from '../restore/target.js';
 import { serverUser, type OsUser } from './os-user.js';
+import { alive, live, liveNet, POLL_MS, postmaster, signal, waitGone } from './postmaster.js';
 import type { ServerBinaries } from './server-binaries.js';
 
 type Env = Record<string, string | undefined>;
@@ -29,65 +29,7 @@ export interface ScratchCluster {
 const SUPERUSER = 'postgres';
 const READY_TIMEOUT_MS = 60_000;
 const STOP_WAIT_MS = 15_000;
-const POLL_MS = 10;
 const PORT_ATTEMPTS = 5;
-
-/**
- * The postmasters and directories of live clusters: a second signal ends svc with process.exit,
- * skipping every finally; this net still stops them (immediate shutdown) and removes their files.
- */
-const live = new Map<string, () => number | undefined>();
-let hooked = false;
-function liveNet(dir: string, pid: () => number | undefined): void {
-  live.set(dir, pid);
-  if (hooked) return;
-  hooked = true;
-  process.on('exit', () => {
-    for (const [d, p] of live) {
-      const n = p();
-      if (n) signal(n, 'SIGQUIT');
-      try {
-        rmSync(d, { recursive: true, force: true });
-      } catch {
-        // Best effort while the process goes down.
-      }
-    }
-  });
-}
-
-function signal(pid: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(pid, sig);
-  } catch {
-    // Already gone.
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  // A zombie (reparented, not yet reaped) counts as gone.
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3));
-  } catch {
-    return true;
-  }
-}
-
-/** postmaster.pid: its pid (line 1) and whether it accepts connections (line 8, "ready"). */
-function postmaster(dataDir: string): { pid: number; ready: boolean } | undefined {
-  try {
-    const lines = readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n');
-    const pid = Number(lines[0]);
-    return Number.isInteger(pid) && pid > 0 ? { pid, ready: (lines[7] ?? '').trim() === 'ready' } : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -196,15 +138,6 @@ async function start(
     if (Date.now() > deadline) return { reason: `it was not ready after ${READY_TIMEOUT_MS / 1000}s` };
     await sleep(POLL_MS);
   }
-}
-
-async function waitGone(pid: number, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (alive(pid)) {
-    if (Date.now() > deadline) return false;
-    await sleep(POLL_MS);
-  }
-  return true;
 }
 
 function handle(

@@ -1,0 +1,73 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** How often a postmaster is looked at while svc waits for it. */
+export const POLL_MS = 10;
+
+/**
+ * The postmasters and directories of live clusters: a second signal ends svc with process.exit,
+ * skipping every finally; this net still stops them (immediate shutdown) and removes their files.
+ */
+export const live = new Map<string, () => number | undefined>();
+let hooked = false;
+export function liveNet(dir: string, pid: () => number | undefined): void {
+  live.set(dir, pid);
+  if (hooked) return;
+  hooked = true;
+  process.on('exit', () => {
+    for (const [d, p] of live) {
+      const n = p();
+      if (n) signal(n, 'SIGQUIT');
+      try {
+        rmSync(d, { recursive: true, force: true });
+      } catch {
+        // Best effort while the process goes down.
+      }
+    }
+  });
+}
+
+export function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // Already gone.
+  }
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  // A zombie (reparented, not yet reaped) counts as gone.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3));
+  } catch {
+    return true;
+  }
+}
+
+/** postmaster.pid: its pid (line 1) and whether it accepts connections (line 8, "ready"). */
+export function postmaster(dataDir: string): { pid: number; ready: boolean } | undefined {
+  try {
+    const lines = readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n');
+    const pid = Number(lines[0]);
+    return Number.isInteger(pid) && pid > 0 ? { pid, ready: (lines[7] ?? '').trim() === 'ready' } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function waitGone(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (alive(pid)) {
+    if (Date.now() > deadline) return false;
+    await sleep(POLL_MS);
+  }
+  return true;
+}
+
