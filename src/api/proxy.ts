@@ -1,4 +1,4 @@
-import { proxySettings } from './undici.js';
+import { readProxySettings } from './proxy-settings.js';
 
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
 
@@ -10,27 +10,17 @@ const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
  */
 export function proxyFor(origin: string, env: Record<string, string | undefined>): { host: string; variable: string } | undefined {
   const url = new URL(origin);
-  const { httpProxy, httpsProxy, noProxy } = proxySettings(env);
-  const proxy = url.protocol === 'https:' ? httpsProxy || httpProxy : httpProxy;
+  const settings = readProxySettings(env);
+  const proxy = url.protocol === 'https:' ? (settings.https ?? settings.http) : settings.http;
   if (!proxy) return undefined;
   const hostname = url.hostname.toLowerCase();
   const port = Number(url.port) || DEFAULT_PORTS[url.protocol] || 0;
-  for (const entry of noProxy.split(/[,\s]/).filter(Boolean)) {
+  for (const entry of settings.noProxy.split(/[,\s]/).filter(Boolean)) {
     if (entry === '*') return undefined;
     const m = /^(.+):(\d+)$/.exec(entry);
     const name = (m ? m[1]! : entry).replace(/^\*?\./, '').toLowerCase();
     if (m && Number(m[2]) !== port) continue;
     if (hostname === name || hostname.endsWith(`.${name}`)) return undefined;
   }
-  const variable =
-    url.protocol === 'https:' && httpsProxy
-      ? env.https_proxy !== undefined ? 'https_proxy' : 'HTTPS_PROXY'
-      : env.http_proxy !== undefined ? 'http_proxy' : 'HTTP_PROXY';
-  let host: string;
-  try {
-    host = new URL(proxy).host;
-  } catch {
-    host = '(unparsable proxy URL)';
-  }
-  return { host, variable };
+  return { host: new URL(proxy.url).host, variable: proxy.variable };
 }

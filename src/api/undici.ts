@@ -1,22 +1,23 @@
 import type { Dispatcher } from 'undici';
+import { readProxySettings } from './proxy-settings.js';
 
 type Env = Record<string, string | undefined>;
 
 export type HttpDispatcher = Dispatcher & { close(): Promise<void>; destroy(): Promise<void> };
 
 export interface Transport {
-  /** A dispatcher for one purpose (the API, or the artifact download): proxies from `env`, like curl. */
+  /**
+   * A dispatcher for one purpose (the API, or the artifact download): proxies from `env`, like curl.
+   * Throws a UsageError naming the variable when a proxy setting cannot be used.
+   */
   dispatcher(env: Env, opts: { connections: number; keepAliveTimeout: number }): HttpDispatcher;
   request: typeof import('undici').request;
 }
 
-/** The proxy settings of `env`, lower case first as curl reads them; '' (not undefined) keeps undici off process.env. */
-export function proxySettings(env: Env): { httpProxy: string; httpsProxy: string; noProxy: string } {
-  return {
-    httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
-    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
-    noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
-  };
+/** The proxy settings of `env` as undici takes them; '' (not undefined) keeps undici off process.env. */
+function proxySettings(env: Env): { httpProxy: string; httpsProxy: string; noProxy: string } {
+  const { http, https, noProxy } = readProxySettings(env);
+  return { httpProxy: http?.url ?? '', httpsProxy: https?.url ?? '', noProxy };
 }
 
 let loaded: Promise<Transport> | undefined;

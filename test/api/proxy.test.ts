@@ -79,6 +79,70 @@ describe('API requests', () => {
   });
 });
 
+const NOT_A_URL = 'it is not a URL (a bad port or an empty host are the usual causes)';
+
+describe('proxy values as curl reads them (the built CLI)', () => {
+  beforeAll(ensureBuilt, 180_000);
+  afterAll(cleanupBuiltCli);
+
+  const svc = (args: string[], extra: Record<string, string>) => spawnSvc(args, { env: cleanEnv(api(extra)) });
+
+  it('a value without a scheme is an http:// proxy', async () => {
+    const r = await svc(['databases', 'list', '--json'], { HTTP_PROXY: proxy.host });
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(proxy.log).toEqual([`GET ${sb.baseUrl}/api/v1/databases`]);
+  });
+
+  it('credentials without a scheme reach the proxy, and the password is never shown', async () => {
+    const guarded = await startForwardProxy({ credentials: { user: 'ops', password: 'pr0xy-Secret' } });
+    try {
+      const ok = await svc(['profile', '--json'], { http_proxy: `ops:pr0xy-Secret@${guarded.host}` });
+      expect(ok.exitCode, String(ok.stderr)).toBe(0);
+      expect(guarded.log).toEqual([`GET ${sb.baseUrl}/api/v1/profile`]);
+
+      const wrong = await svc(['--max-retries', '0', 'profile'], { http_proxy: `ops:not-the-pr0xy-Secret@${guarded.host}` });
+      expect(wrong.exitCode).toBe(9);
+      expect(String(wrong.stderr)).toContain(`error: The proxy ${guarded.host} refused the request: it wants credentials (HTTP 407).`);
+      expect(String(wrong.stderr)).toContain('Put the proxy\'s user and password in http_proxy');
+      for (const r of [ok, wrong]) expect(String(r.stdout) + String(r.stderr)).not.toContain('pr0xy-Secret');
+    } finally {
+      await guarded.stop();
+    }
+  });
+
+  it.each([
+    ['HTTP_PROXY', 'socks5://ops:pr0xy-Secret@127.0.0.1:1080', 'svc speaks to http:// and https:// proxies only, not socks5://'],
+    ['http_proxy', 'ftp://127.0.0.1:21', 'svc speaks to http:// and https:// proxies only, not ftp://'],
+    ['HTTPS_PROXY', 'http://ops:pr0xy-Secret@127.0.0.1:99999', NOT_A_URL],
+    ['https_proxy', 'ops:pr0xy-Secret@:3128', NOT_A_URL],
+    ['HTTP_PROXY', 'http://ops:pr0xy-Secret@127.0.0.1:port', NOT_A_URL],
+    ['HTTP_PROXY', 'ops:pr0xy-Secret@127.0.0.1:0', 'port 0 is not a port a proxy listens on'],
+    ['HTTP_PROXY', '::not a proxy at all::', NOT_A_URL],
+  ])('%s=%s: exit 2 naming the variable, nothing sent, no password shown', async (variable, value, why) => {
+    for (const json of [false, true]) {
+      const r = await svc(['databases', 'list', ...(json ? ['--json'] : [])], { [variable]: value });
+      expect(r.exitCode, String(r.stderr)).toBe(2);
+      expect(String(r.stdout)).toBe('');
+      const stderr = String(r.stderr);
+      if (json) {
+        expect(JSON.parse(stderr).error).toMatchObject({ code: 'usage', message: `${variable} is not a proxy svc can use: ${why}.` });
+      } else {
+        expect(stderr).toContain(`error: ${variable} is not a proxy svc can use: ${why}`);
+        expect(stderr).toContain(`Set ${variable} to host:port or http://host:port (user:password@host:port for a proxy that wants a login), or unset it; nothing was sent.`);
+      }
+      expect(stderr).not.toContain('pr0xy-Secret');
+      expect(stderr).not.toMatch(/TypeError|bug in svc/);
+    }
+    expect(proxy.log).toEqual([]);
+  });
+
+  it('the lower-case variable is the one read and named, as curl reads them', async () => {
+    const r = await svc(['databases', 'list'], { http_proxy: 'gopher://127.0.0.1:70', HTTP_PROXY: proxy.url });
+    expect(r.exitCode).toBe(2);
+    expect(String(r.stderr)).toContain('error: http_proxy is not a proxy svc can use');
+  });
+});
+
 const skip = pgSkipReason();
 if (skip) console.warn(`test/api/proxy.test.ts restore case skipped: ${skip}`);
 
