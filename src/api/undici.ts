@@ -5,13 +5,16 @@ type Env = Record<string, string | undefined>;
 
 export type HttpDispatcher = Dispatcher & { close(): Promise<void>; destroy(): Promise<void> };
 
+export type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path'> & { dispatcher: Dispatcher };
+
 export interface Transport {
   /**
    * A dispatcher for one purpose (the API, or the artifact download): proxies from `env`, like curl.
    * Throws a UsageError naming the variable when a proxy setting cannot be used.
    */
   dispatcher(env: Env, opts: { connections: number; keepAliveTimeout: number }): HttpDispatcher;
-  request: typeof import('undici').request;
+  /** One request to `url` on `opts.dispatcher`, as undici's request(url, opts) makes it. */
+  request(url: string, opts: RequestOptions): Promise<Dispatcher.ResponseData>;
 }
 
 /** The proxy settings of `env` as undici takes them; '' (not undefined) keeps undici off process.env. */
@@ -23,28 +26,27 @@ function proxySettings(env: Env): { httpProxy: string; httpsProxy: string; noPro
 let loaded: Promise<Transport> | undefined;
 
 /**
- * The one place undici is loaded, through its public entry point and only on the first request:
- * `--help`, `--version`, completion and local errors never pay for it. Every dispatcher is an
- * EnvHttpProxyAgent, so HTTPS_PROXY / HTTP_PROXY / NO_PROXY apply to API calls and artifact
+ * The one place undici is loaded (./undici-core.ts: only the modules svc uses), on the first
+ * request: `--help`, `--version`, completion and local errors never pay for it. Every dispatcher
+ * is an EnvHttpProxyAgent, so HTTPS_PROXY / HTTP_PROXY / NO_PROXY apply to API calls and artifact
  * downloads alike (cli-contract 1); without a proxy it is a plain Agent.
  */
 export function loadTransport(): Promise<Transport> {
-  loaded ??= import('undici').then((mod) => {
-    // undici is CommonJS: bundled, a dynamic import sees its exports as the default export.
-    const { EnvHttpProxyAgent, request } = ((mod as { default?: unknown }).default ?? mod) as typeof import('undici');
-    return {
-      request,
-      dispatcher: (env, opts) =>
-        new EnvHttpProxyAgent({
-          ...proxySettings(env),
-          connections: opts.connections,
-          keepAliveTimeout: opts.keepAliveTimeout,
-          // curl's behaviour: an http:// origin goes through the proxy as an absolute-form request,
-          // https:// through a CONNECT tunnel.
-          proxyTunnel: false,
-        }) as HttpDispatcher,
-    };
-  });
+  loaded ??= import('./undici-core.js').then(({ EnvHttpProxyAgent }) => ({
+    request: (url, { dispatcher, ...opts }) => {
+      const { origin, pathname, search } = new URL(url);
+      return dispatcher.request({ ...opts, origin, path: `${pathname}${search}` });
+    },
+    dispatcher: (env, opts) =>
+      new EnvHttpProxyAgent({
+        ...proxySettings(env),
+        connections: opts.connections,
+        keepAliveTimeout: opts.keepAliveTimeout,
+        // curl's behaviour: an http:// origin goes through the proxy as an absolute-form request,
+        // https:// through a CONNECT tunnel.
+        proxyTunnel: false,
+      }) as HttpDispatcher,
+  }));
   return loaded;
 }
 

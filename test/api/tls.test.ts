@@ -7,6 +7,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, cleanupBuiltCli, ensureBuilt, spawnSvc, waitForOutput } from '../support/built-cli.js';
+import { startForwardProxy } from '../support/forward-proxy.js';
 import { makePrivateCa, type PrivateCa } from '../support/private-ca.js';
 
 const FULL_TOKEN = 'svc_sandbox_3eb1d95aaff52a54cd98169b4d6d4c70';
@@ -39,6 +40,20 @@ describe('HTTPS with a private CA', () => {
     });
     expect(r.exitCode, String(r.stderr)).toBe(0);
     expect(JSON.parse(String(r.stdout)).databases.length).toBeGreaterThan(0);
+  });
+
+  it('through HTTPS_PROXY (given without a scheme, as curl takes it): a CONNECT tunnel to the service', async () => {
+    const proxy = await startForwardProxy();
+    try {
+      const r = await spawnSvc(['databases', 'list', '--json'], {
+        env: cleanEnv({ SVC_BASE_URL: baseUrl, SVC_API_KEY: FULL_TOKEN, NODE_EXTRA_CA_CERTS: ca.caFile, HTTPS_PROXY: proxy.host }),
+      });
+      expect(r.exitCode, String(r.stderr)).toBe(0);
+      expect(JSON.parse(String(r.stdout)).databases.length).toBeGreaterThan(0);
+      expect(proxy.log).toEqual([`CONNECT ${new URL(baseUrl).host}`]);
+    } finally {
+      await proxy.stop();
+    }
   });
 
   it('without it: exit 9, and the message names the host and the variable to set', async () => {

@@ -1,0 +1,20 @@
+/**
+ * The parts of undici svc uses, module by module. Its public entry also loads fetch, WebSocket,
+ * EventSource, the caches, the mock agents and the cookie helpers (which read globalThis.Headers,
+ * and on Node 20 that loads Node's own copy of undici too): some 700 KB that Node 20, having no
+ * compile cache, compiled on every run that sends a request.
+ * These paths are undici's files, not its documented API: package.json pins undici exactly, and
+ * test/api/undici-core.test.ts fails when the installed version is not UNDICI_VERSION.
+ */
+import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
+import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
+import api from 'undici/lib/api/index.js';
+
+/** The undici these imports were written against: read its index.js again before changing it. */
+export const UNDICI_VERSION = '7.30.2';
+
+// What undici's index.js does: every dispatcher gets request(), and connect(), which ProxyAgent
+// calls on its client to open a CONNECT tunnel to an https:// origin.
+Object.assign(Dispatcher.prototype, api);
+
+export { EnvHttpProxyAgent };

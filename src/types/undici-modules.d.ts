@@ -1,0 +1,19 @@
+// The undici files src/api/undici-core.ts imports one by one (undici ships no types for them):
+// each is the CommonJS module.exports its public entry re-exports under the same name.
+declare module 'undici/lib/dispatcher/dispatcher.js' {
+  import type { Dispatcher } from 'undici';
+  const DispatcherClass: typeof Dispatcher;
+  export default DispatcherClass;
+}
+
+declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
+  import type { EnvHttpProxyAgent } from 'undici';
+  const EnvHttpProxyAgentClass: typeof EnvHttpProxyAgent;
+  export default EnvHttpProxyAgentClass;
+}
+
+declare module 'undici/lib/api/index.js' {
+  import type { Dispatcher } from 'undici';
+  const api: Pick<Dispatcher, 'request' | 'stream' | 'pipeline' | 'connect' | 'upgrade'>;
+  export default api;
+}

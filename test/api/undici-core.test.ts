@@ -1,0 +1,33 @@
+/**
+ * src/api/undici-core.ts imports undici's own files instead of its public entry (start-up: see
+ * there). Those files are undici's internals, not its API: these cases fail when the installed
+ * undici or package.json's pin is not the version the imports were written against, so moving to
+ * another undici is a deliberate change that reads its index.js again.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import * as undici from 'undici';
+import { EnvHttpProxyAgent, UNDICI_VERSION } from '../../src/api/undici-core.js';
+
+const json = (path: string) => JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8'));
+
+describe('undici, imported module by module', () => {
+  it('package.json and its lock pin undici exactly, at the version undici-core.ts names', () => {
+    expect(json('../../package.json').devDependencies.undici).toBe(UNDICI_VERSION);
+    const lock = json('../../package-lock.json');
+    expect(lock.packages[''].devDependencies.undici).toBe(UNDICI_VERSION);
+    expect(lock.packages['node_modules/undici'].version).toBe(UNDICI_VERSION);
+  });
+
+  it('the undici installed is that version', () => {
+    expect(json('../../node_modules/undici/package.json').version).toBe(UNDICI_VERSION);
+  });
+
+  it('the file imported is the class undici exports, and every dispatcher has request() and connect()', () => {
+    expect(EnvHttpProxyAgent).toBe(undici.EnvHttpProxyAgent);
+    const agent = new EnvHttpProxyAgent({ httpProxy: '', httpsProxy: '', noProxy: '' });
+    expect(typeof agent.request).toBe('function');
+    expect(typeof agent.connect).toBe('function');
+    void agent.close();
+  });
+});
