@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addPagingOptions } from '../shared/paging.js';
+import { addPagingOptions } from '../shared/paging-options.js';
 import { examples, verb, type CommandHost } from '../shared/verb.js';
 
 /** Registers the databases verbs on their group command (program.ts creates it). */

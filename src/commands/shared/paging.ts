@@ -1,4 +1,3 @@
-import { Option, type Command } from 'commander';
 import type { z } from 'zod';
 import type { Operation } from '../../api/client.js';
 import type { PageParams } from '../../api/operations/common.js';
@@ -8,14 +7,6 @@ import type { Session } from '../../session.js';
 import { pageOptions, type PageFlags, type PageOptions } from './args.js';
 
 export { pageOptions, type PageFlags, type PageOptions };
-
-/** The paging flags every list command shares (cli-contract 3). */
-export function addPagingOptions(cmd: Command): Command {
-  return cmd
-    .addOption(new Option('--limit <n>', 'page size'))
-    .addOption(new Option('--cursor <cursor>', 'start from this page cursor'))
-    .addOption(new Option('--all', 'follow nextCursor to the last page and print one merged list'));
-}
 
 type PageBody = { nextCursor?: string | null } & Record<string, unknown>;
 
