@@ -9,6 +9,7 @@
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import api from 'undici/lib/api/index.js';
+import { baselineWasmOnNode20 } from '../wasm-baseline.js';
 
 /** The undici these imports were written against: read its index.js again before changing it. */
 export const UNDICI_VERSION = '7.30.2';
@@ -16,5 +17,8 @@ export const UNDICI_VERSION = '7.30.2';
 // What undici's index.js does: every dispatcher gets request(), and connect(), which ProxyAgent
 // calls on its client to open a CONNECT tunnel to an https:// origin.
 Object.assign(Dispatcher.prototype, api);
+
+// llhttp, undici's HTTP parser, is WebAssembly compiled on the first connection.
+baselineWasmOnNode20();
 
 export { EnvHttpProxyAgent };

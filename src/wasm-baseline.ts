@@ -1,0 +1,13 @@
+/**
+ * Node 20's V8 (11.3) compiles a WebAssembly module a second time, optimised, on a background
+ * thread, and a process that exits waits for that to finish: 70-120 ms after the output of every
+ * run that parsed an HTTP response with undici's llhttp or ran --jq. Baseline code is plenty for
+ * what svc parses. Called before either module is compiled; the flags are read at compile time.
+ * Node 22 and later do not wait at exit, and there the flags would only cost.
+ */
+export function baselineWasmOnNode20(): void {
+  if (Number(process.versions.node.split('.')[0]) >= 22) return;
+  const { setFlagsFromString } = process.getBuiltinModule('node:v8');
+  setFlagsFromString('--no-wasm-tier-up');
+  setFlagsFromString('--no-wasm-dynamic-tiering');
+}
