@@ -34,6 +34,20 @@ const lazyChildProcessForCommander = {
   },
 };
 
+/**
+ * undici's client-h2.js requires node:http2 when undici loads (which loads tls and crypto too) to
+ * read a few constants; svc never speaks HTTP/2. It gets src/api/undici-http2.ts instead, which
+ * holds those constants and loads node:http2 on first use.
+ */
+const http2OnFirstUseForUndici = {
+  name: 'http2-on-first-use-for-undici',
+  setup(b) {
+    b.onResolve({ filter: /^node:http2$/ }, (args) =>
+      /[\\/]node_modules[\\/]undici[\\/]/.test(args.importer) ? { path: `${root}/src/api/undici-http2.ts` } : undefined,
+    );
+  },
+};
+
 const result = await build({
   absWorkingDir: root,
   // --jq's worker thread (src/output/jq-worker.mjs) is started from a file: an entry of its own,
@@ -52,7 +66,7 @@ const result = await build({
   // Native keychain bindings and jq's WebAssembly build are resolved at run time from node_modules,
   // where they are installed at all: they load files next to themselves.
   external: ['keytar', '@napi-rs/keyring', 'jq-web'],
-  plugins: [lazyChildProcessForCommander],
+  plugins: [lazyChildProcessForCommander, http2OnFirstUseForUndici],
   // The shell completion scripts (src/commands/completion/shells/) are imported as their text.
   loader: { '.bash': 'text', '.zsh': 'text', '.fish': 'text', '.ps1': 'text' },
   define: { __SVC_VERSION__: JSON.stringify(version) },

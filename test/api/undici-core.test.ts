@@ -31,3 +31,20 @@ describe('undici, imported module by module', () => {
     void agent.close();
   });
 });
+
+describe('the node:http2 stand-in the bundle gives undici (src/api/undici-http2.ts)', () => {
+  it('holds every constant client-h2.js reads when it loads, with node:http2 values', async () => {
+    const stand = await import('../../src/api/undici-http2.js');
+    const http2 = await import('node:http2');
+    const source = readFileSync(new URL('../../node_modules/undici/lib/dispatcher/client-h2.js', import.meta.url), 'utf8');
+    const read = /const \{\s*constants: \{([^}]*)\}\s*\} = http2/.exec(source)?.[1]?.split(',').map((s) => s.trim()).filter(Boolean);
+    expect(read?.length).toBeGreaterThan(0);
+    expect(Object.keys(stand.constants).sort()).toEqual([...read!].sort());
+    for (const [name, value] of Object.entries(stand.constants)) expect(value, name).toBe(http2.constants[name as keyof typeof http2.constants]);
+  });
+
+  it('uses nothing else of node:http2 than connect()', () => {
+    const source = readFileSync(new URL('../../node_modules/undici/lib/dispatcher/client-h2.js', import.meta.url), 'utf8');
+    expect([...new Set([...source.matchAll(/\bhttp2\.(\w+)/g)].map((m) => m[1]))]).toEqual(['connect']);
+  });
+});
