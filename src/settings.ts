@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod.js';
 import { normalizeBaseUrl } from './api/base-url.js';
 import { DEFAULT_PROFILE, readProfile } from './config/config-file.js';
 import type { Context } from './context.js';
@@ -31,15 +31,13 @@ export interface Settings {
 }
 
 /** Plain decimals only (no hex or exponents); whole milliseconds, since timers take integers. */
-const timeoutSeconds = z
-  .string()
-  .regex(/^\d+(\.\d+)?$/)
-  .transform(Number)
-  .pipe(z.number().positive().max(3600))
-  .transform((s) => Math.max(1, Math.round(s * 1000)));
-const retries = z.string().regex(/^\d+$/).transform(Number).pipe(z.int().min(0).max(20));
+const timeoutSeconds = z.pipe(
+  z.pipe(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/)), z.transform(Number)), z.number().check(z.positive(), z.maximum(3600))),
+  z.transform((s: number) => Math.max(1, Math.round(s * 1000))),
+);
+const retries = z.pipe(z.pipe(z.string().check(z.regex(/^\d+$/)), z.transform(Number)), z.int().check(z.minimum(0), z.maximum(20)));
 
-function numberOption<T>(schema: z.ZodType<T>, raw: string, flag: string, rule: string): T {
+function numberOption<T>(schema: z.ZodMiniType<T>, raw: string, flag: string, rule: string): T {
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new UsageError(`${flag} must be ${rule}, got "${raw}".`);
   return parsed.data;

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import type { z } from 'zod';
+import type * as z from '../zod.js';
 import { ApiError, CliError, ContractError, InterruptedError } from '../errors.js';
 import { USER_AGENT } from '../version.js';
 import { API_BODY_LIMIT, BodyTooLarge, ERROR_BODY_LIMIT, readBounded } from './body.js';
@@ -11,7 +11,7 @@ import { statusVerdict, withRetries, type Attempt } from './retry.js';
 import { errorBody } from './schemas/errors.js';
 import { loadTransport, type HttpDispatcher, type Transport } from './undici.js';
 
-export interface Operation<S extends z.ZodType = z.ZodType> {
+export interface Operation<S extends z.ZodMiniType = z.ZodMiniType> {
   /** operationId of api-v1.md, e.g. listDatabases. */
   name: string;
   method: 'GET' | 'POST';
@@ -103,7 +103,7 @@ export class ApiClient {
     await transport?.dispatcher.destroy();
   }
 
-  async send<S extends z.ZodType>(op: Operation<S>): Promise<ApiResult<z.infer<S>>> {
+  async send<S extends z.ZodMiniType>(op: Operation<S>): Promise<ApiResult<z.infer<S>>> {
     const raw = await this.sendRaw(op.method, this.#url(op.path, op.query), op.body, op.idempotencyKey, op.name, op.notFound);
     const json = safeJson(raw.text);
     if (json === undefined) throw new ContractError(`The response of ${op.method} ${raw.path} is not JSON.`, raw.requestId);

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from '../zod.js';
 import { ContractError } from '../errors.js';
 
 function formatPath(path: readonly PropertyKey[]): string {
@@ -11,7 +11,7 @@ function formatPath(path: readonly PropertyKey[]): string {
 }
 
 /** Validates a response body; a mismatch names the field(s) and the request id. */
-export function parseResponse<S extends z.ZodType>(
+export function parseResponse<S extends z.ZodMiniType>(
   schema: S,
   body: unknown,
   where: string,

@@ -1,5 +1,5 @@
 import type { OutgoingHttpHeaders } from 'node:http';
-import type { z } from 'zod';
+import type * as z from '../zod.js';
 import type { PublicApiProfile } from '../api/schemas/profile.js';
 import type { ListName, SandboxTokenDef } from './data-model.js';
 import { canonicalJson, type StoredReply } from './keys.js';
@@ -64,7 +64,7 @@ export class Call {
   }
 
   /** The request body checked with the project's own (strict) request schema. */
-  body<S extends z.ZodType>(schema: S): z.infer<S> {
+  body<S extends z.ZodMiniType>(schema: S): z.infer<S> {
     let json: unknown;
     try {
       json = JSON.parse(this.rawBody);

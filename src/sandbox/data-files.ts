@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { backupJobDetail } from '../api/schemas/backups.js';
 import { id, nonNegativeInt, sha256Hex } from '../api/schemas/common.js';
 import { protectedDatabaseSummary } from '../api/schemas/databases.js';
@@ -38,77 +38,78 @@ export const SANDBOX_FILES = {
   tokens: 'sandbox/tokens.json',
 } as const;
 
-const rateLimit = z.strictObject({ limit: z.int().min(1), windowSeconds: z.int().min(1).max(3600) });
+const rateLimit = z.strictObject({ limit: z.int().check(z.minimum(1)), windowSeconds: z.int().check(z.minimum(1), z.maximum(3600)) });
 
-export const tokenProfile = publicApiProfile.omit({ expiresAt: true });
-const inlineProfile = tokenProfile.partial();
+export const tokenProfile = z.omit(publicApiProfile, { expiresAt: true });
+const inlineProfile = z.partial(tokenProfile);
 const tokenEntry = z.strictObject({
-  name: z.string().regex(/^[a-z][a-z0-9-]*$/),
-  token: z.string().regex(/^svc_sandbox_[0-9a-f]{32}$/, 'expected svc_sandbox_ followed by 32 lower-case hex characters'),
-  purpose: z.string().min(1),
+  name: z.string().check(z.regex(/^[a-z][a-z0-9-]*$/)),
+  token: z.string().check(z.regex(/^svc_sandbox_[0-9a-f]{32}$/, 'expected svc_sandbox_ followed by 32 lower-case hex characters')),
+  purpose: z.string().check(z.minLength(1)),
   /** A fixtures/api file whose `profile` this token answers with; `profile` fields override it. */
-  profileFixture: z.string().min(1).optional(),
-  profile: inlineProfile.optional(),
+  profileFixture: z.optional(z.string().check(z.minLength(1))),
+  profile: z.optional(inlineProfile),
   /** Relative to the sandbox start so the demo tokens never expire by the calendar; negative = already expired. */
-  expiresInSeconds: z.int().optional(),
-  revoked: z.boolean().optional(),
-  rateLimit: rateLimit.optional(),
+  expiresInSeconds: z.optional(z.int()),
+  revoked: z.optional(z.boolean()),
+  rateLimit: z.optional(rateLimit),
 });
-export const tokensFile = z.strictObject({ tokens: z.array(tokenEntry).min(1) });
+export const tokensFile = z.strictObject({ tokens: z.array(tokenEntry).check(z.minLength(1)) });
 
-export const artifactName = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'expected a lower-case name: a-z, 0-9, ".", "_", "-"');
+export const artifactName = z.string().check(z.regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'expected a lower-case name: a-z, 0-9, ".", "_", "-"'));
 /** An archive (relative to the data dir) and its metadata file, as test/support/seed.ts buildSeedArtifact writes them. */
-const artifactFileEntry = z.strictObject({ file: z.string().min(1), meta: z.string().min(1) });
-const urlTtlSeconds = z.int().min(1).max(7 * 24 * 3600);
+const artifactFileEntry = z.strictObject({ file: z.string().check(z.minLength(1)), meta: z.string().check(z.minLength(1)) });
+const urlTtlSeconds = z.int().check(z.minimum(1), z.maximum(7 * 24 * 3600));
 
 export const settingsFile = z
   .strictObject({
     pageSize: z.strictObject({
-      default: z.int().min(1).max(100),
-      max: z.int().min(1).max(1000),
-      perList: z.partialRecord(z.enum(['databases', 'destinations', 'backupJobs', 'evidence']), z.int().min(1).max(100)).optional(),
+      default: z.int().check(z.minimum(1), z.maximum(100)),
+      max: z.int().check(z.minimum(1), z.maximum(1000)),
+      perList: z.optional(z.partialRecord(z.enum(['databases', 'destinations', 'backupJobs', 'evidence']), z.int().check(z.minimum(1), z.maximum(100)))),
     }),
     rateLimit,
     /** The archives completed backups serve, by name; `default` is served where world.json's artifactFiles names none. */
-    artifacts: z
-      .strictObject({ default: artifactName, urlTtlSeconds, files: z.record(artifactName, artifactFileEntry) })
-      .optional(),
+    artifacts: z.optional(z.strictObject({ default: artifactName, urlTtlSeconds, files: z.record(artifactName, artifactFileEntry) })),
     /** The older form, still read: one archive for every completed backup (its name is `default`). */
-    artifact: artifactFileEntry.extend({ urlTtlSeconds }).optional(),
+    artifact: z.optional(z.extend(artifactFileEntry, { urlTtlSeconds })),
   })
-  .refine((s) => (s.artifacts === undefined) !== (s.artifact === undefined), {
-    message: 'give "artifacts" (or the older single "artifact"): exactly one of the two',
-  });
+  .check(
+    z.refine((s) => (s.artifacts === undefined) !== (s.artifact === undefined), {
+      message: 'give "artifacts" (or the older single "artifact"): exactly one of the two',
+    }),
+  );
 
 export const backupOutcome = z.strictObject({
   state: z.enum(['failed_terminal', 'failed_retryable', 'cancelled', 'timed_out']),
   failAfter: z.enum(['queued', 'claimed', 'running', 'finalizing']),
-  errorKind: z.string().min(1),
-  errorMessage: z.string().min(1),
+  errorKind: z.string().check(z.minLength(1)),
+  errorMessage: z.string().check(z.minLength(1)),
 });
 
 export const worldFile = z.strictObject({
-  databases: z.array(protectedDatabaseSummary).default([]),
-  destinations: z.array(backupDestinationSummary).default([]),
-  backupJobs: z.array(backupJobDetail).default([]),
-  evidence: z.array(evidenceItem).default([]),
-  restoreJobs: z.array(restoreJob).default([]),
-  recoveryWindows: z.array(recoveryWindowProofResponse).default([]),
+  databases: z._default(z.array(protectedDatabaseSummary), []),
+  destinations: z._default(z.array(backupDestinationSummary), []),
+  backupJobs: z._default(z.array(backupJobDetail), []),
+  evidence: z._default(z.array(evidenceItem), []),
+  restoreJobs: z._default(z.array(restoreJob), []),
+  recoveryWindows: z._default(z.array(recoveryWindowProofResponse), []),
   /** Databases whose ad-hoc backups fail, and how (so `--wait` failure paths can be shown). */
-  backupOutcomes: z.record(id, backupOutcome).default({}),
+  backupOutcomes: z._default(z.record(id, backupOutcome), {}),
   /**
    * Which archive of settings.json's artifacts a completed backup serves: by backup job, else by its
    * database (ad-hoc backups completed in the sandbox too), else the default.
    */
-  artifactFiles: z
-    .strictObject({ databases: z.record(id, artifactName).default({}), backupJobs: z.record(id, artifactName).default({}) })
-    .default({ databases: {}, backupJobs: {} }),
+  artifactFiles: z._default(
+    z.strictObject({ databases: z._default(z.record(id, artifactName), {}), backupJobs: z._default(z.record(id, artifactName), {}) }),
+    { databases: {}, backupJobs: {} },
+  ),
 });
 
 /** What buildSeedArtifact writes beside an archive; the loader checks every field against the file. */
 export const artifactMeta = z.looseObject({
   sizeBytes: nonNegativeInt,
   sha256: sha256Hex,
-  pgDumpVersion: z.string().min(1),
-  archiveFormatVersion: z.string().regex(/^\d+\.\d+$/),
+  pgDumpVersion: z.string().check(z.minLength(1)),
+  archiveFormatVersion: z.string().check(z.regex(/^\d+\.\d+$/)),
 });

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from '../zod.js';
 import type { BackupJobDetail } from '../api/schemas/backups.js';
 import type { ProtectedDatabaseSummary } from '../api/schemas/databases.js';
 import type { BackupDestinationSummary } from '../api/schemas/destinations.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type * as z from 'zod';
+import type * as z from '../zod.js';
 import type { JsonReviver } from './timestamps.js';
 
 /** A data set that cannot be served: names the file and the problem. */
@@ -21,7 +21,7 @@ export function unique<T>(items: T[], key: (t: T) => string, what: string, file:
   return map;
 }
 
-export type ReadJson = <S extends z.ZodType>(rel: string, schema: S) => z.infer<S>;
+export type ReadJson = <S extends z.ZodMiniType>(rel: string, schema: S) => z.infer<S>;
 
 /** Reads JSON files of `dir` against a schema; a missing, malformed or invalid file is a SandboxDataError. */
 export function jsonReader(dir: string, reviver?: JsonReviver): ReadJson {

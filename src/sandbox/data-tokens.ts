@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from '../zod.js';
 import type { PublicApiProfile } from '../api/schemas/profile.js';
 import { SANDBOX_FILES, tokenProfile, type settingsFile, type tokensFile } from './data-files.js';
 import type { SandboxData, SandboxTokenDef } from './data-model.js';

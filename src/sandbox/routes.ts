@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from '../zod.js';
 import type * as operations from '../api/operations.js';
 import { backupJobDetail, listDatabaseBackupsResponse, triggerBackupResponse } from '../api/schemas/backups.js';
 import { getDatabaseResponse, listDatabasesResponse } from '../api/schemas/databases.js';
@@ -22,7 +22,7 @@ export interface RouteDef {
   query: readonly string[];
   success: 200 | 202;
   /** The client's own response schema: the sandbox checks every body it sends against it. */
-  response: z.ZodType;
+  response: z.ZodMiniType;
 }
 
 const page = ['limit', 'cursor'] as const;

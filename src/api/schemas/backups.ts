@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../zod.js';
 import { id, nextCursor, nonNegativeInt, requestObject, responseObject, sha256Hex, timestamp } from './common.js';
 
 export const backupJobStates = [
@@ -31,7 +31,7 @@ export const backupJobSummary = responseObject({
   trigger: z.enum(backupTriggers),
   attempt: nonNegativeInt,
   enqueuedAt: timestamp,
-  claimedAt: timestamp.nullable(),
+  claimedAt: z.nullable(timestamp),
 });
 export type BackupJobSummary = z.infer<typeof backupJobSummary>;
 
@@ -45,21 +45,21 @@ export const backupJobDetail = responseObject({
   id,
   organizationId: id,
   protectedDatabaseId: id,
-  destinationId: id.optional(),
+  destinationId: z.optional(id),
   state: backupJobState,
   trigger: z.enum(backupTriggers),
   attempt: nonNegativeInt,
   enqueuedAt: timestamp,
-  claimedAt: timestamp.optional(),
-  startedAt: timestamp.optional(),
-  completedAt: timestamp.optional(),
-  errorKind: z.string().optional(),
-  errorMessage: z.string().optional(),
-  artifact: backupArtifactSummary.optional(),
+  claimedAt: z.optional(timestamp),
+  startedAt: z.optional(timestamp),
+  completedAt: z.optional(timestamp),
+  errorKind: z.optional(z.string()),
+  errorMessage: z.optional(z.string()),
+  artifact: z.optional(backupArtifactSummary),
 });
 export type BackupJobDetail = z.infer<typeof backupJobDetail>;
 
-export const triggerBackupRequest = requestObject({ trigger: z.literal('adhoc').optional() });
+export const triggerBackupRequest = requestObject({ trigger: z.optional(z.literal('adhoc')) });
 export const triggerBackupResponse = responseObject({
   backupJobId: id,
   state: backupJobState,

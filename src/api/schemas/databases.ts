@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../zod.js';
 import { id, nextCursor, responseObject, retentionDays, timestamp } from './common.js';
 
 export const providers = ['supabase', 'neon', 'rds', 'aurora'] as const;
@@ -10,14 +10,14 @@ export const protectedDatabaseSummary = responseObject({
   organizationId: id,
   name: id,
   provider: z.enum(providers),
-  scheduleCron: z.string().optional(),
-  scheduleTimezone: z.string().min(1),
-  restoreDrillCron: z.string().optional(),
-  restoreDrillTimezone: z.string().min(1),
+  scheduleCron: z.optional(z.string()),
+  scheduleTimezone: z.string().check(z.minLength(1)),
+  restoreDrillCron: z.optional(z.string()),
+  restoreDrillTimezone: z.string().check(z.minLength(1)),
   retentionPolicyDays: retentionDays,
   dataResidency: z.enum(dataResidencies),
   state: z.enum(protectedDatabaseStates),
-  lastSuccessfulBackupAt: timestamp.optional(),
+  lastSuccessfulBackupAt: z.optional(timestamp),
   createdAt: timestamp,
 });
 export type ProtectedDatabaseSummary = z.infer<typeof protectedDatabaseSummary>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../zod.js';
 import { id, nextCursor, responseObject, retentionDays, timestamp } from './common.js';
 
 export const destinationKinds = ['aws_s3', 'minio', 'gcs_s3_compat', 'wasabi', 'backblaze_b2'] as const;
@@ -9,13 +9,13 @@ export const backupDestinationSummary = responseObject({
   id,
   organizationId: id,
   kind: z.enum(destinationKinds),
-  region: z.string().min(1),
+  region: z.string().check(z.minLength(1)),
   retentionFloorDays: retentionDays,
   state: z.enum(destinationStates),
-  lastVerifiedAt: timestamp.optional(),
+  lastVerifiedAt: z.optional(timestamp),
   createdAt: timestamp,
-  bucketArn: z.string().optional(),
-  bucketName: z.string().optional(),
+  bucketArn: z.optional(z.string()),
+  bucketName: z.optional(z.string()),
 });
 export type BackupDestinationSummary = z.infer<typeof backupDestinationSummary>;
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../zod.js';
 import { id, nextCursor, nonNegativeInt, responseObject, sha256Hex, timestamp } from './common.js';
 
 export const integrityResults = ['passed', 'failed', 'timed_out'] as const;
@@ -10,7 +10,7 @@ export const integrityVerification = responseObject({
   artifactKey: id,
   verifiedAt: timestamp,
   result: z.enum(integrityResults),
-  message: z.string().optional(),
+  message: z.optional(z.string()),
 });
 
 export const evidenceAuditEventSummary = responseObject({ kind: z.string(), at: timestamp });
@@ -22,7 +22,7 @@ export const evidenceItem = responseObject({
   sizeBytes: nonNegativeInt,
   checksumSha256: sha256Hex,
   recordedAt: timestamp,
-  integrityVerification: integrityVerification.nullable(),
+  integrityVerification: z.nullable(integrityVerification),
   auditEvents: z.array(evidenceAuditEventSummary),
 });
 export type EvidenceItem = z.infer<typeof evidenceItem>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../zod.js';
 import { id, responseObject, timestamp } from './common.js';
 
 export const clientKinds = ['web', 'cli', 'mcp_external'] as const;
@@ -7,13 +7,13 @@ export const autonomyLevels = ['read_only', 'guided', 'autonomous'] as const;
 export const publicApiProfile = responseObject({
   apiKeyId: id,
   clientKind: z.enum(clientKinds),
-  clientLabel: z.string().min(1).nullable(),
+  clientLabel: z.nullable(z.string().check(z.minLength(1))),
   autonomyLevel: z.enum(autonomyLevels),
   organizationId: id,
   organizationSlug: id,
   // May be empty: a token with no scopes can still call getProfile (cli-contract 6).
-  scopes: z.array(z.string().min(1)),
-  expiresAt: timestamp.optional(),
+  scopes: z.array(z.string().check(z.minLength(1))),
+  expiresAt: z.optional(timestamp),
 });
 export type PublicApiProfile = z.infer<typeof publicApiProfile>;
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../zod.js';
 import { id, nonNegativeInt, responseObject, sha256Hex, timestamp } from './common.js';
 
 export const proofStatuses = ['verified', 'incomplete', 'broken', 'expired'] as const;
@@ -10,23 +10,23 @@ export const recoveryWindowDecision = responseObject({
   snapshotTime: timestamp,
   validatedThrough: timestamp,
   targetCursor: id,
-  gapBeforeIncidentSeconds: nonNegativeInt.nullable(),
-  schemaDigest: sha256Hex.nullable(),
+  gapBeforeIncidentSeconds: z.nullable(nonNegativeInt),
+  schemaDigest: z.nullable(sha256Hex),
   segmentCount: nonNegativeInt,
   proofStatus: z.enum(proofStatuses),
   custodyStatus: z.enum(custodyStatuses),
   restoreAvailable: z.boolean(),
   exportAvailable: z.boolean(),
-  reason: z.string().min(1).nullable(),
-  summary: z.string().min(1),
-  recommendedAction: z.string().min(1),
+  reason: z.nullable(z.string().check(z.minLength(1))),
+  summary: z.string().check(z.minLength(1)),
+  recommendedAction: z.string().check(z.minLength(1)),
 });
 export type RecoveryWindowDecision = z.infer<typeof recoveryWindowDecision>;
 
 export const recoverySummaryResponse = responseObject({
   databaseId: z.string(),
-  latest: recoveryWindowDecision.nullable(),
-  reason: z.string().nullable(),
+  latest: z.nullable(recoveryWindowDecision),
+  reason: z.nullable(z.string()),
   summary: z.string(),
   recommendedAction: z.string(),
 });
@@ -34,8 +34,8 @@ export const recoverySummaryResponse = responseObject({
 export const recoveryCandidateResponse = responseObject({
   databaseId: z.string(),
   incidentTime: timestamp,
-  recommended: recoveryWindowDecision.nullable(),
-  reason: z.string().nullable(),
+  recommended: z.nullable(recoveryWindowDecision),
+  reason: z.nullable(z.string()),
   summary: z.string(),
   recommendedAction: z.string(),
 });
@@ -44,15 +44,15 @@ export const recoveryWindowProofResponse = responseObject({
   window: recoveryWindowDecision,
   proof: responseObject({
     baselineArtifact: responseObject({
-      backupJobId: z.string().nullable(),
+      backupJobId: z.nullable(z.string()),
       retained: z.boolean(),
-      checksumSha256: sha256Hex.nullable(),
+      checksumSha256: z.nullable(sha256Hex),
     }),
     cursorChain: responseObject({
       targetCursor: z.string(),
       segmentCount: nonNegativeInt,
       contiguous: z.boolean(),
     }),
-    schemaDigest: sha256Hex.nullable(),
+    schemaDigest: z.nullable(sha256Hex),
   }),
 });

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../zod.js';
 import { id, nonNegativeInt, requestObject, responseObject, sha256Hex, timestamp } from './common.js';
 
 export const restoreModes = ['new_database', 'in_place'] as const;
@@ -31,10 +31,10 @@ export const restoreJob = responseObject({
   mode: z.enum(restoreModes),
   state: z.enum(restoreJobStates),
   createdAt: timestamp,
-  finalizedAt: timestamp.nullable(),
-  heartbeatAt: timestamp.nullable(),
-  errorKind: z.string().nullable(),
-  errorMessage: z.string().nullable(),
+  finalizedAt: z.nullable(timestamp),
+  heartbeatAt: z.nullable(timestamp),
+  errorKind: z.nullable(z.string()),
+  errorMessage: z.nullable(z.string()),
   proof: restoreProof,
 });
 export type RestoreJob = z.infer<typeof restoreJob>;
@@ -42,7 +42,7 @@ export type RestoreJob = z.infer<typeof restoreJob>;
 /** Returned once on creation. lockToken and presignedS3Url are secrets (api-v1.md 2.9). */
 export const restoreExecutionCoordinates = responseObject({
   jobId: z.uuid(),
-  lockToken: z.string().min(1),
+  lockToken: z.string().check(z.minLength(1)),
   presignedS3Url: z.url(),
   manifestObjectKey: id,
   expectedSizeBytes: nonNegativeInt,
@@ -52,7 +52,7 @@ export type RestoreExecutionCoordinates = z.infer<typeof restoreExecutionCoordin
 
 export const createRestoreRequest = requestObject({
   backupJobId: id,
-  targetRedactedDsn: z.string().min(1),
+  targetRedactedDsn: z.string().check(z.minLength(1)),
   mode: z.enum(restoreModes),
   confirmDestructive: z.boolean(),
 });

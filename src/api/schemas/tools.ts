@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../zod.js';
 import { responseObject } from './common.js';
 
 /**
@@ -8,19 +8,19 @@ import { responseObject } from './common.js';
 export const SUPPORTED_TOOL_CONTRACT = 'w4.2.0';
 
 export const toolEntry = responseObject({
-  name: z.string().min(1),
-  risk: z.string().optional(),
-  capabilityScope: z.string().nullable().optional(),
-  routeScope: z.string().nullable().optional(),
-  humanGate: z.string().nullable().optional(),
-  callable: z.boolean().optional(),
-  description: z.string().optional(),
+  name: z.string().check(z.minLength(1)),
+  risk: z.optional(z.string()),
+  capabilityScope: z.optional(z.nullable(z.string())),
+  routeScope: z.optional(z.nullable(z.string())),
+  humanGate: z.optional(z.nullable(z.string())),
+  callable: z.optional(z.boolean()),
+  description: z.optional(z.string()),
 });
 export type ToolEntry = z.infer<typeof toolEntry>;
 
 export const toolCatalogResponse = responseObject({
-  version: z.string().optional(),
-  minimumClientContract: z.string().optional(),
+  version: z.optional(z.string()),
+  minimumClientContract: z.optional(z.string()),
   tools: z.array(toolEntry),
 });
 export type ToolCatalog = z.infer<typeof toolCatalogResponse>;

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import * as z from 'zod';
+import * as z from '../../zod.js';
 import { CliError, UsageError } from '../../errors.js';
 import { fields, note, table } from '../../output/writer.js';
 import {
@@ -26,7 +26,7 @@ export interface SandboxOptions {
   tls?: { certFile: string; keyFile: string };
 }
 
-const port = z.string().regex(/^\d{1,5}$/).transform(Number).pipe(z.int().min(0).max(65535));
+const port = z.pipe(z.pipe(z.string().check(z.regex(/^\d{1,5}$/)), z.transform(Number)), z.int().check(z.minimum(0), z.maximum(65535)));
 
 export function options(_args: string[], flags: SandboxFlags): SandboxOptions {
   const parsed = port.safeParse(flags.port ?? String(DEFAULT_SANDBOX_PORT));

@@ -1,9 +1,9 @@
-import * as z from 'zod';
+import * as z from '../../zod.js';
 import type { PageParams } from '../../api/operations/common.js';
 import { UsageError } from '../../errors.js';
 
 /** Local checks before any request (cli-contract 3): a bad argument is exit 2 and nothing is sent. */
-function check<T>(schema: z.ZodType<T>, raw: unknown, what: string, rule: string): T {
+function check<T>(schema: z.ZodMiniType<T>, raw: unknown, what: string, rule: string): T {
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const shown = typeof raw === 'string' ? ` "${raw}"` : '';
@@ -13,13 +13,13 @@ function check<T>(schema: z.ZodType<T>, raw: unknown, what: string, rule: string
 }
 
 export function requireId(raw: string | undefined, what: string): string {
-  const id = check(z.string().trim().min(1), raw, what, 'it must not be empty');
+  const id = check(z.string().check(z.trim(), z.minLength(1)), raw, what, 'it must not be empty');
   // "." and ".." are URL dot segments (even percent-encoded): the request would silently go to another route.
   if (id === '.' || id === '..') throw new UsageError(`Invalid ${what} "${id}": "." and ".." cannot name a resource.`);
   return id;
 }
 
-const positiveIntString = z.string().regex(/^\d+$/).transform(Number).pipe(z.int().positive());
+const positiveIntString = z.pipe(z.pipe(z.string().check(z.regex(/^\d+$/)), z.transform(Number)), z.int().check(z.positive()));
 
 export interface PageOptions extends PageParams {
   all: boolean;
@@ -45,7 +45,7 @@ export function idempotencyKey(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
   // Sent as an HTTP header: only printable ASCII, without leading or trailing spaces, can go there as given.
   return check(
-    z.string().min(1).max(200).regex(/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/),
+    z.string().check(z.minLength(1), z.maxLength(200), z.regex(/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/)),
     raw,
     '--idempotency-key',
     'it must be 1 to 200 printable ASCII characters (no leading or trailing space)',
@@ -54,12 +54,12 @@ export function idempotencyKey(raw: string | undefined): string | undefined {
 
 const MAX_WAIT_SECONDS = 7 * 24 * 3600;
 /** Plain decimal seconds, as a person writes them: no hex, exponents or padding. */
-const decimalString = z.string().regex(/^\d+(\.\d+)?$/).transform(Number);
+const decimalString = z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/)), z.transform(Number));
 
 export function positiveSeconds(raw: string | undefined, what: string): number {
-  return check(decimalString.pipe(z.number().positive().max(MAX_WAIT_SECONDS)), raw, what, `a positive number of seconds, at most ${MAX_WAIT_SECONDS} (7 days)`);
+  return check(z.pipe(decimalString, z.number().check(z.positive(), z.maximum(MAX_WAIT_SECONDS))), raw, what, `a positive number of seconds, at most ${MAX_WAIT_SECONDS} (7 days)`);
 }
 
 export function positiveInt(raw: string | undefined, what: string, max: number): number {
-  return check(positiveIntString.pipe(z.int().max(max)), raw, what, `a whole number from 1 to ${max}`);
+  return check(z.pipe(positiveIntString, z.int().check(z.maximum(max))), raw, what, `a whole number from 1 to ${max}`);
 }

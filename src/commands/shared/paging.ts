@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from '../../zod.js';
 import type { Operation } from '../../api/client.js';
 import type { PageParams } from '../../api/operations/common.js';
 import { followPages, holdPages, mergedHead, type Walk } from '../../api/paginate.js';
@@ -11,7 +11,7 @@ export { pageOptions, type PageFlags, type PageOptions };
 type PageBody = { nextCursor?: string | null } & Record<string, unknown>;
 
 export interface ListSpec<Item> {
-  op: (page: PageParams) => Operation<z.ZodType<PageBody>>;
+  op: (page: PageParams) => Operation<z.ZodMiniType<PageBody>>;
   itemsKey: string;
   columns: Column<Item>[];
   /** Shown instead of an empty table. */
