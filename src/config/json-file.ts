@@ -1,6 +1,5 @@
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { CliError } from '../errors.js';
 import { withFileLock } from './lock.js';
 
@@ -29,6 +28,8 @@ export async function readJsonFile(path: string): Promise<Record<string, unknown
 
 /** Writes atomically (a private temp file, then rename) with `mode`, into a directory that exists. */
 export async function writeJsonFile(path: string, value: unknown, mode: number): Promise<void> {
+  // node:crypto loads only here: every command reads these files, few write them.
+  const { randomBytes } = await import('node:crypto');
   const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     await writeFile(tmp, `${JSON.stringify(value, null, 2)}\n`, { mode, flag: 'wx' });
