@@ -1,5 +1,4 @@
 import { CliError, UsageError } from '../errors.js';
-import { baselineWasmOnNode20 } from '../wasm-baseline.js';
 import { JQ_LIMITS, JqThread, jqOutOfMemory, type JqLimits, type JqReply } from './jq-thread.js';
 import type { JqFilter } from './writer.js';
 
@@ -57,8 +56,6 @@ function output(reply: JqReply, limits: JqLimits, failed: (exitCode: number, std
  * lines `jq -r` would print; `signal` stops it, and jq runs within `limits`.
  */
 export async function compileJq(expression: string, signal: AbortSignal, limits: JqLimits = JQ_LIMITS): Promise<JqProgram> {
-  // V8's flags are the process's: set before the thread compiles jq's WebAssembly.
-  baselineWasmOnNode20();
   const thread = new JqThread(signal, limits);
   try {
     // jq compiles its program before it reads any input: on an empty input, a program that compiles
