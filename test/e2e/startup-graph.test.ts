@@ -2,12 +2,15 @@
  * What `svc --help` (and every command before its verb loads) costs at start-up is what the
  * bundle's entry imports statically. These libraries must stay behind a dynamic import(), loaded
  * only by the commands that use them: on Node 20, which has no compile cache, every byte of them
- * would be compiled on every run (the bench measures the time; this keeps the shape).
+ * would be compiled on every run (the bench measures the time; this keeps the shape). And a run
+ * whose token comes from SVC_API_KEY never loads a keychain binding.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, ROOT } from '../support/built-cli.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { cleanEnv, cleanupBuiltCli, ensureBuilt, ROOT, spawnSvc, tempDir } from '../support/built-cli.js';
 
 const DIST = join(ROOT, 'dist');
 
@@ -48,5 +51,50 @@ describe('what every start-up loads (the built bundle)', () => {
   ])('leaves %s to the commands that use it', (_name, marker) => {
     const holding = [...closure].filter(([, text]) => marker.test(text)).map(([file]) => file);
     expect(holding).toEqual([]);
+  });
+});
+
+describe('the token from SVC_API_KEY (the built CLI)', () => {
+  let sb: RunningSandbox;
+
+  beforeAll(async () => {
+    [sb] = await Promise.all([startSandbox({ port: 0 }), ensureBuilt()]);
+  }, 180_000);
+
+  afterAll(async () => {
+    await sb?.stop();
+    cleanupBuiltCli();
+  });
+
+  /** The exit code of a run of svc and the CommonJS modules (native bindings among them) it loaded. */
+  async function loaded(args: string[], env: Record<string, string>): Promise<{ code: number | undefined; modules: string[] }> {
+    const file = join(tempDir('loaded'), 'modules.txt');
+    const preload = join(ROOT, 'test', 'support', 'loaded-modules.cjs');
+    const r = await spawnSvc(args, { env: cleanEnv({ ...env, NODE_OPTIONS: `--require ${preload}`, SVC_TEST_LOADED_FILE: file }) });
+    return { code: r.exitCode, modules: readFileSync(file, 'utf8').split('\n').filter(Boolean) };
+  }
+
+  const keychainBindings = (modules: string[]) => modules.filter((m) => /[\\/]node_modules[\\/](@napi-rs[\\/]keyring|keytar)[\\/]/.test(m));
+
+  /** Whether a keychain binding is installed here at all (npm ci --omit=optional leaves both out). */
+  const bindingInstalled = ['@napi-rs/keyring', 'keytar'].some((name) => {
+    try {
+      createRequire(join(ROOT, 'package.json')).resolve(name);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+
+  it('a request never loads a keychain binding', async () => {
+    const r = await loaded(['databases', 'list', '--json'], { SVC_BASE_URL: sb.baseUrl, SVC_API_KEY: sb.token('full') });
+    expect(r.code).toBe(0);
+    expect(keychainBindings(r.modules)).toEqual([]);
+  });
+
+  it('without it, the keychain is asked for the stored token (the binding loads where one is installed)', async () => {
+    const r = await loaded(['databases', 'list', '--json'], { SVC_BASE_URL: sb.baseUrl });
+    expect(r.code).toBe(3);
+    expect(keychainBindings(r.modules).length > 0).toBe(bindingInstalled);
   });
 });
