@@ -32,7 +32,11 @@ export function parseCheckFile(text: string, file: string): SqlCheck[] {
   let current: { name: string; lines: string[] } | undefined;
   const close = () => {
     if (!current) return;
-    const sql = current.lines.join('\n').trim().replace(/;\s*$/, '').trim();
+    // Comment lines after the closing semicolon (a note before the next check) belong to no query:
+    // left in, the semicolon would end the statement inside the subquery runCheck wraps it in.
+    const lines = [...current.lines];
+    while (lines.length && isBlank(lines.at(-1)!)) lines.pop();
+    const sql = lines.join('\n').trim().replace(/;\s*$/, '').trim();
     if (isBlank(sql)) throw new UsageError(`${file}: check "${current.name}" has no query after its "-- check:" line.`);
     if (!/^(select|with|values|table)\b/i.test(sql.replace(/^(\s*--.*\n)*/, '').trim())) {
       throw new UsageError(`${file}: check "${current.name}" must be one SELECT (a check passes when it returns no rows).`);
