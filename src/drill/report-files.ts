@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeJsonFile } from '../config/json-file.js';
 import { humanSeconds } from './duration.js';
@@ -86,12 +86,18 @@ export function drillJunit(doc: DrillDocument): string {
   ].join('\n');
 }
 
+/** 0644 like drill.json and the receipts, whatever the umask, and over a file of an earlier run. */
+async function writeText(path: string, text: string): Promise<void> {
+  await writeFile(path, text, { mode: 0o644 });
+  await chmod(path, 0o644);
+}
+
 /** --report DIR: drill.json, drill.md, junit.xml and receipts/<databaseId>.json (cli-contract 9, step 7). */
 export async function writeReport(dir: string, doc: DrillDocument): Promise<void> {
   await mkdir(join(dir, 'receipts'), { recursive: true });
   await writeJsonFile(join(dir, 'drill.json'), doc, 0o644);
-  await writeFile(join(dir, 'drill.md'), drillMarkdown(doc), { mode: 0o644 });
-  await writeFile(join(dir, 'junit.xml'), drillJunit(doc), { mode: 0o644 });
+  await writeText(join(dir, 'drill.md'), drillMarkdown(doc));
+  await writeText(join(dir, 'junit.xml'), drillJunit(doc));
   for (const db of doc.drill.databases) {
     if (db.receipt) await writeJsonFile(join(dir, 'receipts', receiptFileName(db.databaseId)), db.receipt, 0o644);
   }
