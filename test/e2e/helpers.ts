@@ -4,7 +4,7 @@
  */
 import { basename } from 'node:path';
 import { expect } from 'vitest';
-import { startSandbox, type RequestLogEntry, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RequestLogEntry, type RunningSandbox, type StartSandboxOptions } from '../../src/sandbox/index.js';
 import { cleanEnv, cleanupBuiltCli, spawnSvc as spawnBuilt, type SpawnOptions } from '../support/built-cli.js';
 import { expectNoSecretsLeft, type Secrets } from '../support/secret-scan.js';
 
@@ -23,11 +23,16 @@ const secrets = {
   lockTokens: new Set<string>(),
   presignedUrls: new Set<string>(),
   dsnPasswords: new Set<string>(),
-  patterns: [/lk_[0-9a-f]{16,}/],
+  patterns: [/lk_[0-9a-f]{16,}/] as RegExp[],
 } satisfies Secrets;
 
 export function registerSecret(secret: string, kind: 'tokens' | 'lockTokens' | 'presignedUrls' | 'dsnPasswords' = 'tokens'): void {
   secrets[kind].add(secret);
+}
+
+/** A secret the test cannot know in advance, by its shape (a password svc made and keeps to itself). */
+export function registerSecretPattern(pattern: RegExp): void {
+  secrets.patterns.push(pattern);
 }
 
 export function expectNoSecrets(text: string, extra: (string | undefined)[] = []): void {
@@ -36,9 +41,9 @@ export function expectNoSecrets(text: string, extra: (string | undefined)[] = []
   }
 }
 
-/** The paths a run named: its work dir and receipt. */
+/** The paths a run named: its work dir, receipt and report dir. */
 function pathsIn(args: string[]): string[] {
-  return args.flatMap((a, i) => (a === '--work-dir' || a === '--receipt' ? [args[i + 1] ?? ''] : [])).filter(Boolean);
+  return args.flatMap((a, i) => (a === '--work-dir' || a === '--receipt' || a === '--report' ? [args[i + 1] ?? ''] : [])).filter(Boolean);
 }
 
 /**
@@ -65,9 +70,10 @@ export interface E2eSandbox extends RunningSandbox {
   env(token?: string | null, extra?: Record<string, string | undefined>): Record<string, string>;
 }
 
-export async function startE2eSandbox(): Promise<E2eSandbox> {
+/** `opts`: another data set (`dataDir`, e.g. test/support/big-org.ts), recent timestamps, ... */
+export async function startE2eSandbox(opts: Omit<StartSandboxOptions, 'port' | 'onRequest'> = {}): Promise<E2eSandbox> {
   const requests: RequestLogEntry[] = [];
-  const sb = await startSandbox({ port: 0, onRequest: (e) => requests.push(e) });
+  const sb = await startSandbox({ ...opts, port: 0, onRequest: (e) => requests.push(e) });
   for (const t of sb.tokens) registerSecret(t.token);
   const env: E2eSandbox['env'] = (token = 'full', extra = {}) =>
     cleanEnv({ SVC_BASE_URL: sb.baseUrl, ...(token ? { SVC_API_KEY: sb.token(token) } : {}), ...extra });
