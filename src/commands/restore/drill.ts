@@ -86,7 +86,10 @@ const columns = [
 
 /** `svc restore drill`: the drill, its table on stdout (or the drill document with --json), the report files; exit 13 when any database failed. */
 export async function run(opts: DrillCommandOptions, session: Session): Promise<void> {
-  if (opts.scratch.kind === 'dsn' && opts.scratch.server.password !== undefined) session.secrets.add(opts.rawScratch);
+  if (opts.scratch.kind === 'dsn' && opts.scratch.server.password !== undefined) {
+    session.secrets.add(opts.rawScratch);
+    session.ui.warn('The password in --scratch is visible to other local users in the process list; prefer PGPASSWORD or ~/.pgpass.');
+  }
   const { ui } = session;
   // The restore engine's own lines are for one restore at a time; a drill says one line per database and phase.
   const quiet = new Reporter(session.ctx.stderr, { quiet: true, animated: false, paint: ui.paint, unicode: false });
