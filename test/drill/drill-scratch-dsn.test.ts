@@ -1,0 +1,113 @@
+/**
+ * `svc restore drill --scratch <dsn>` (cli-contract 9): an operator's scratch server, here a
+ * throwaway cluster of test/support/pg-cluster.ts with a role that may create databases. svc creates
+ * its own svc_drill_* databases there and drops them again; it never stops the server or touches
+ * other databases. A role without CREATEDB, or a server it cannot reach, is exit 11 before any
+ * createRestore, naming the redacted DSN and never the password. Skips without a PostgreSQL server,
+ * except under CI.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort, registerSecret } from '../e2e/helpers.js';
+import { DrillE2e } from '../support/drill-e2e.js';
+import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
+
+const skip = pgSkipReason();
+if (skip) console.warn(`test/drill/drill-scratch-dsn.test.ts skipped: ${skip}`);
+
+describe.skipIf(!!skip)('svc restore drill --scratch <dsn>', () => {
+  const h = new DrillE2e();
+  let cluster: PgCluster;
+  // Characters a URI must percent-encode.
+  const password = `drill:p@ss/${randomBytes(6).toString('hex')}`;
+  const dsn = (user: string, port = cluster.port) => `postgresql://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  const drillDatabases = async () => (await cluster.psql("SELECT coalesce(string_agg(datname, ',' ORDER BY datname), '') FROM pg_database WHERE datname LIKE 'svc\\_drill\\_%'")).split(',').filter(Boolean);
+  /** What the server logged of the DDL statements: the scratch databases svc created and dropped. */
+  const serverLog = () => readFileSync(join(dirname(cluster.dataDir), 'server.log'), 'utf8');
+
+  beforeAll(async () => {
+    registerSecret(password, 'dsnPasswords');
+    const [started, pg] = await Promise.allSettled([h.start(), startCluster({ settings: { log_statement: 'ddl' } })]);
+    if (pg.status === 'fulfilled') cluster = pg.value;
+    for (const r of [started, pg]) if (r.status === 'rejected') throw r.reason;
+    registerSecret(cluster.password, 'dsnPasswords');
+    const literal = `'${password.replaceAll("'", "''")}'`;
+    await cluster.psql(`CREATE ROLE drill_ops LOGIN CREATEDB PASSWORD ${literal}; CREATE ROLE no_createdb LOGIN PASSWORD ${literal}; CREATE DATABASE operators_own;`);
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.allSettled([cluster?.stop(), h.stop()]);
+  });
+
+  it('drills db_orders on the operator\'s server: a svc_drill_* database is created, restored, checked and dropped; the server and its other databases stay', async () => {
+    const before = await drillDatabases();
+    const r = await h.drill(['db_orders', '--scratch', dsn('drill_ops'), '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const d = r.doc!;
+    expect(d).toMatchObject({ scratch: 'dsn', passed: 1, failed: 0 });
+    expect(await cluster.psql('SHOW server_version')).toBe(d.serverVersion);
+    const db = d.databases[0]!;
+    expect(db.result).toBe('passed');
+    const target = new RegExp(`^postgresql://drill_ops@127\\.0\\.0\\.1:${cluster.port}/(svc_drill_db_orders_[0-9a-f]{8})$`).exec(db.receipt!.targetRedactedDsn);
+    expect(target, db.receipt!.targetRedactedDsn).not.toBeNull();
+    const name = target![1]!;
+    // Created, restored into, and dropped again: none is left.
+    const log = serverLog();
+    expect(log).toMatch(new RegExp(`CREATE DATABASE "?${name}"?`));
+    expect(log).toMatch(new RegExp(`DROP DATABASE (IF EXISTS )?"?${name}"?`));
+    expect(before).toEqual([]);
+    expect(await drillDatabases()).toEqual([]);
+    // The operator's server still runs, with its own database.
+    expect(await cluster.psql("SELECT count(*) FROM pg_database WHERE datname = 'operators_own'")).toBe('1');
+    // A password inside --scratch works, with the warning that argv shows it.
+    expect(r.stderr).toMatch(/^warning: The password in --scratch is visible to other local users in the process list; prefer PGPASSWORD or ~\/\.pgpass\.$/m);
+  });
+
+  it('the password from PGPASSWORD instead: the same drill, no warning', async () => {
+    const r = await h.drill(['db_orders', '--scratch', `postgresql://drill_ops@127.0.0.1:${cluster.port}/postgres`, '--json'], { env: { PGPASSWORD: password } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.doc!.scratch).toBe('dsn');
+    expect(r.stderr).not.toMatch(/visible to other/i);
+    expect(await drillDatabases()).toEqual([]);
+  });
+
+  it('--dry-run with a scratch DSN checks the server but creates nothing on it', async () => {
+    const restores = h.restoresCreated();
+    const r = await h.drill(['db_orders', '--scratch', dsn('drill_ops'), '--dry-run', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.doc).toMatchObject({ scratch: 'dsn', serverVersion: await cluster.psql('SHOW server_version') });
+    expect(r.doc!.databases[0]).toMatchObject({ result: 'planned', backupJobId: 'bj_0007' });
+    expect(h.restoresCreated()).toBe(restores);
+    expect(await drillDatabases()).toEqual([]);
+  });
+
+  it('a role without CREATEDB is exit 11 before any createRestore, naming the role and the redacted DSN', async () => {
+    const restores = h.restoresCreated();
+    const r = await h.drill(['db_orders', '--scratch', dsn('no_createdb')]);
+    expect(r.code).toBe(11);
+    expect(r.stdout).toBe('');
+    const redacted = `postgresql://no_createdb@127.0.0.1:${cluster.port}/postgres`;
+    expect(r.stderr).toContain(`error: The role "no_createdb" may not create databases on ${redacted}: a drill creates its own svc_drill_* databases there.`);
+    expect(r.stderr).toContain('ALTER ROLE "no_createdb" CREATEDB; or use --scratch auto.');
+    expect(h.restoresCreated()).toBe(restores);
+    expect(await drillDatabases()).toEqual([]);
+  });
+
+  it('an unreachable scratch server is exit 11 before any createRestore, naming the redacted DSN, never the password', async () => {
+    const restores = h.restoresCreated();
+    const port = await closedPort();
+    const r = await h.drill(['db_orders', '--scratch', dsn('drill_ops', port)]);
+    expect(r.code).toBe(11);
+    expect(r.stderr).toContain(`error: Cannot connect to the scratch server postgresql://drill_ops@127.0.0.1:${port}/postgres: `);
+    expect(r.stderr).toContain('Check --scratch: host, port, user and password (or PGPASSWORD / ~/.pgpass)');
+    expect(h.restoresCreated()).toBe(restores);
+  });
+
+  it('a wrong password is exit 11 too, and the one given is not shown', async () => {
+    const r = await h.drill(['db_orders', '--scratch', `postgresql://drill_ops:not-the-password-7f3a@127.0.0.1:${cluster.port}/postgres`]);
+    expect(r.code).toBe(11);
+    expect(r.stderr).toContain(`Cannot connect to the scratch server postgresql://drill_ops@127.0.0.1:${cluster.port}/postgres: `);
+    expect(`${r.stdout}${r.stderr}`).not.toContain('not-the-password-7f3a');
+  });
+});
