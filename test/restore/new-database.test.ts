@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { findPgBinDir, pgSkipReason } from '../support/pg-cluster.js';
 import { API_TOKEN, BACKUP_ID, DSN_PASSWORD, LOCK_TOKEN, RestoreHarness, SEED_FIXTURE, SERVER_BINDIR_ENV, SOURCE_DB, toolMajor } from '../support/restore-harness.js';
 import { artifactInfo } from '../support/seed.js';
+import { asWrittenBy } from '../support/archive-versions.js';
 
 const skip = pgSkipReason();
 if (skip) console.warn(`test/restore-pg/new-database.test.ts skipped: ${skip}`);
@@ -287,27 +288,30 @@ describe.skipIf(!!skip)('restore create / restore run, new_database, against a r
     expect(await h.databaseExists('never_created')).toBe(false);
   });
 
-  it('an archive no local pg_restore reads is exit 11 naming its format and the client major it takes; the target is not created', async () => {
+  // What pg_dump 16 and 17 write (archive formats 1.15 and 1.16), made from the real dump by
+  // rewriting its header and TOC (test/support/archive-versions.ts): the machine's pg_restore 15 reads neither.
+  it.each([
+    ['16.14', '1.15', 16],
+    ['17.10', '1.16', 17],
+  ])('an archive of pg_dump %s (format %s) that no local pg_restore reads is exit 11 naming its format and pg_restore %i or newer; the target is not created', async (pgDump, format, takes) => {
     const local = (await execa(h.realPgRestore, ['--version'])).stdout.trim(); // "pg_restore (PostgreSQL) 15.18 (Debian ...)"
-    const major = Number(/\) (\d+)/.exec(local)?.[1]);
-    // K_VERS_MAX per major (pg_backup_archiver.h): 1.14 up to 15, 1.15 in 16, 1.16 in 17 and 18.
-    const readsUpTo = major >= 17 ? 16 : major === 16 ? 15 : 14;
-    const patched = join(h.scratch, 'newer-format.pgdump');
-    const bytes = await readFile(h.dumpPath);
-    bytes[6] = Math.max(0x10, readsUpTo + 1); // the header's minor format version: 1.16 is what a pg_dump 17 writes
-    await writeFile(patched, bytes);
-    const newer = await h.serve(patched);
-    h.coords = { ...h.coords, presignedS3Url: newer.url, expectedSizeBytes: bytes.length, expectedSha256: createHash('sha256').update(bytes).digest('hex') };
+    expect(Number(/\) (\d+)/.exec(local)?.[1]), 'this case needs a machine whose pg_restore is older than the archive').toBeLessThan(takes);
+    const newer = join(h.scratch, `pg_dump-${pgDump}.pgdump`);
+    const bytes = asWrittenBy(await readFile(h.dumpPath), pgDump);
+    expect(`${bytes[5]}.${bytes[6]}`).toBe(format);
+    await writeFile(newer, bytes);
+    const served = await h.serve(newer);
+    h.coords = { ...h.coords, presignedS3Url: served.url, expectedSizeBytes: bytes.length, expectedSha256: createHash('sha256').update(bytes).digest('hex') };
 
     const workDir = await h.workDir();
-    const r = await create('restored_newer', workDir);
+    const database = `restored_${takes}`;
+    const r = await create(database, workDir);
     expect(r.code).toBe(11);
-    const takes = bytes[6] === 15 ? 16 : 17;
-    expect(r.stderr).toContain(`The archive is format 1.${bytes[6]}`);
-    expect(r.stderr).toContain(`reading it takes pg_restore ${takes} or newer, and this machine has ${local.replace('pg_restore (PostgreSQL) ', 'pg_restore ')} (`);
+    expect(r.stderr).toContain(`The archive is format ${format} written by pg_dump ${pgDump}; reading it takes pg_restore ${takes} or newer, and this machine has ${local.replace('pg_restore (PostgreSQL) ', 'pg_restore ')} (`);
+    expect(r.stderr).toContain('Nothing was restored.');
     expect(r.stderr).toContain(`Install the PostgreSQL ${takes} client tools (Debian/Ubuntu: apt-get install postgresql-client-${takes}`);
-    expect(newer.requests).toHaveLength(1);
-    expect(await h.databaseExists('restored_newer')).toBe(false);
+    expect(served.requests).toHaveLength(1);
+    expect(await h.databaseExists(database)).toBe(false);
     expect(await h.pgRestoreRuns()).toEqual([]);
     expect(await readdir(workDir)).toEqual([]);
     expect(await h.pgpassLeftovers()).toEqual([]);
