@@ -35,7 +35,7 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
   async function backup(id: string): Promise<{ completedAt: string }> {
     const r = await svc(['backups', 'get', id, '--json'], { env: h.sb.env('full') });
     expect(r.code, r.stderr).toBe(0);
-    return JSON.parse(r.stdout).backupJob ?? JSON.parse(r.stdout);
+    return JSON.parse(r.stdout);
   }
 
   /** A check file in its own directory. */

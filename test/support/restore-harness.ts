@@ -20,6 +20,7 @@ import { artifactInfo, describeDatabase, dumpDatabase, quoteIdent, seedDatabase,
 import { startArtifactServer, type ArtifactRequest, type ArtifactServer } from './artifact-server.js';
 import { fixture, FIXTURES_DIR } from './fixtures.js';
 import { LoopbackServer } from './loopback-server.js';
+import { spawnSvc } from './built-cli.js';
 import { runCli, type CliRun, type RunOptions } from './run-cli.js';
 import { expectNoSecretsLeft, leaksIn, needles, type Secrets } from './secret-scan.js';
 
@@ -316,6 +317,14 @@ export class RestoreHarness {
     const r = await runCli(argv, { ...opts, env: this.env(opts.env) });
     this.record(r.stdout, r.stderr);
     return r;
+  }
+
+  /** The built CLI (`node bin/svc`, test/support/built-cli.ts) with this harness's env; every output is checked for secrets right away. */
+  async built(argv: string[], opts: { env?: Record<string, string | undefined> } = {}): Promise<CliRun> {
+    const r = await spawnSvc(argv, { env: this.env(opts.env), timeoutMs: 120_000 });
+    const run = { code: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
+    this.record(run.stdout, run.stderr);
+    return run;
   }
 
   /** Remembers an output and fails at once if it holds a secret. */
