@@ -175,29 +175,35 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
 
   // data_present, max_age and the SQL checks, in the contract's order.
   const restored = outcome !== undefined || checks.find((c) => c.name === 'restore_clean')?.status === 'passed';
-  const pgEnv = restored ? await run.pgEnv(target) : undefined;
-  if (!restored) record('data_present', 'skipped', 0, 'nothing restored');
-  else if (outcome && !outcome.tableData) record('data_present', 'skipped', 0, 'the archive holds no table data');
-  else {
-    const present = await timed(() => dataPresent(name, pgEnv!, run.deps.scrubber, run.deps.signal));
-    record('data_present', present.value ? 'passed' : 'failed', present.ms, present.value ? undefined : 'no restored table has a row');
-    if (!present.value) fail('data_present', 'no_data', ERROR_CODES.no_data.exit, 'The archive holds table data, but no restored table has a row.');
-  }
-  if (run.maxAgeSeconds !== undefined) {
-    const age = result.backupAgeSeconds;
-    const ok = age !== null && age <= run.maxAgeSeconds;
-    const detail = age === null ? 'the backup has no completion time' : `backup age ${humanSeconds(age)}, at most ${humanSeconds(run.maxAgeSeconds)}`;
-    record('max_age', ok ? 'passed' : 'failed', 0, detail);
-    if (!ok) fail('max_age', 'max_age_exceeded', ERROR_CODES.max_age_exceeded.exit, `The newest restorable backup is older than --max-age: ${detail}.`);
-  }
-  for (const check of run.checks) {
-    if (!restored) {
-      record(`check:${check.name}`, 'skipped', 0, 'nothing restored');
-      continue;
+  try {
+    const pgEnv = restored ? await run.pgEnv(target) : undefined;
+    if (!restored) record('data_present', 'skipped', 0, 'nothing restored');
+    else if (outcome && !outcome.tableData) record('data_present', 'skipped', 0, 'the archive holds no table data');
+    else {
+      const present = await timed(() => dataPresent(name, pgEnv!, run.deps.scrubber, run.deps.signal));
+      record('data_present', present.value ? 'passed' : 'failed', present.ms, present.value ? undefined : 'no restored table has a row');
+      if (!present.value) fail('data_present', 'no_data', ERROR_CODES.no_data.exit, 'The archive holds table data, but no restored table has a row.');
     }
-    const ran = await timed(() => runCheck(check, name, pgEnv!, run.deps.scrubber, run.deps.signal));
-    record(`check:${check.name}`, ran.value.passed ? 'passed' : 'failed', ran.ms, ran.value.detail);
-    if (!ran.value.passed) fail(`check:${check.name}`, 'sql_check_failed', ERROR_CODES.sql_check_failed.exit, `SQL check ${check.name} (${check.file}): ${ran.value.detail}.`);
+    if (run.maxAgeSeconds !== undefined) {
+      const age = result.backupAgeSeconds;
+      const ok = age !== null && age <= run.maxAgeSeconds;
+      const detail = age === null ? 'the backup has no completion time' : `backup age ${humanSeconds(age)}, at most ${humanSeconds(run.maxAgeSeconds)}`;
+      record('max_age', ok ? 'passed' : 'failed', 0, detail);
+      if (!ok) fail('max_age', 'max_age_exceeded', ERROR_CODES.max_age_exceeded.exit, `The newest restorable backup is older than --max-age: ${detail}.`);
+    }
+    for (const check of run.checks) {
+      if (!restored) {
+        record(`check:${check.name}`, 'skipped', 0, 'nothing restored');
+        continue;
+      }
+      const ran = await timed(() => runCheck(check, name, pgEnv!, run.deps.scrubber, run.deps.signal));
+      record(`check:${check.name}`, ran.value.passed ? 'passed' : 'failed', ran.ms, ran.value.detail);
+      if (!ran.value.passed) fail(`check:${check.name}`, 'sql_check_failed', ERROR_CODES.sql_check_failed.exit, `SQL check ${check.name} (${check.file}): ${ran.value.detail}.`);
+    }
+  } catch (err) {
+    // Interrupted (or failed) in a check: the scratch database must not outlive the run, on an operator's server least of all.
+    if (run.deps.signal.aborted || !run.keep) await dropScratch(run, id, name);
+    throw err;
   }
   if (createdAt !== undefined && restored) result.recoveryTimeMs = Math.round(performance.now() - createdAt);
 
