@@ -30,7 +30,7 @@ function skipReason(): string | undefined {
 const skip = skipReason();
 if (skip) console.warn(`test/drill/drill-no-server-binaries.test.ts skipped: ${skip}`);
 
-describe.skipIf(!!skip)('no PostgreSQL server binaries on the machine', () => {
+describe.skipIf(!!skip)('no PostgreSQL server binaries on the machine', { timeout: 120_000 }, () => {
   const h = new DrillE2e();
   let cluster: PgCluster;
   let clientBin = '';

@@ -26,7 +26,7 @@ if (skip) console.warn(`test/drill/drill-sandbox.test.ts skipped: ${skip}`);
 const BUILT_IN = ['backup_selected', 'artifact_verified', 'restore_clean', 'objects_present', 'data_present'];
 const SCRATCH_DB = /^svc_drill_db_orders_[0-9a-f]{8}$/;
 
-describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto', () => {
+describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto', { timeout: 120_000 }, () => {
   const h = new DrillE2e();
   beforeAll(() => h.start(), 120_000);
   afterAll(() => h.stop());

@@ -17,7 +17,7 @@ import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluste
 const skip = pgSkipReason();
 if (skip) console.warn(`test/drill/drill-scratch-dsn.test.ts skipped: ${skip}`);
 
-describe.skipIf(!!skip)('svc restore drill --scratch <dsn>', () => {
+describe.skipIf(!!skip)('svc restore drill --scratch <dsn>', { timeout: 120_000 }, () => {
   const h = new DrillE2e();
   let cluster: PgCluster;
   // Characters a URI must percent-encode.

@@ -20,7 +20,7 @@ if (skip) console.warn(`test/drill/drill-signals.test.ts skipped: ${skip}`);
 
 const SLEEPING = "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(30)%' AND pid <> pg_backend_pid()";
 
-describe.skipIf(!!skip)('svc restore drill interrupted during a SQL check', () => {
+describe.skipIf(!!skip)('svc restore drill interrupted during a SQL check', { timeout: 120_000 }, () => {
   const h = new DrillE2e();
   let operator: PgCluster;
   const password = randomBytes(9).toString('hex');
