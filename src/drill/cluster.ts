@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import { InterruptedError, LocalToolError } from '../errors.js';
+import { shellCommand } from '../output/shell-quote.js';
 import type { Target } from '../restore/target.js';
 import { serverUser, type OsUser } from './os-user.js';
 import { alive, live, liveNet, POLL_MS, postmaster, signal, waitGone } from './postmaster.js';
@@ -158,8 +159,11 @@ function handle(
       return { host: '127.0.0.1', port: self.port, user: SUPERUSER, database, password, params: { PGHOST: '127.0.0.1', PGPORT: String(self.port), PGUSER: SUPERUSER } };
     },
     howToReach(database: string): string[] {
-      const as = user ? `runuser -u ${user.name} -- ` : '';
-      return [`psql -h ${dir} -p ${self.port} -U ${SUPERUSER} -d ${database}`, `${as}${join(binaries.dir, 'pg_ctl')} -D ${dataDir} stop -m fast   # then: rm -rf ${dir}`];
+      const as = user ? ['runuser', '-u', user.name, '--'] : [];
+      return [
+        shellCommand(['psql', '-h', dir, '-p', String(self.port), '-U', SUPERUSER, '-d', database]),
+        `${shellCommand([...as, join(binaries.dir, 'pg_ctl'), '-D', dataDir, 'stop', '-m', 'fast'])}   # then: ${shellCommand(['rm', '-rf', dir])}`,
+      ];
     },
     stop(opts: { keep?: boolean } = {}): Promise<void> {
       stopped ??= (async () => {

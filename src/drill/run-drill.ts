@@ -3,7 +3,7 @@ import type { ApiClient } from '../api/client.js';
 import { getDatabase, listDatabases } from '../api/operations/databases.js';
 import { getProfile } from '../api/operations/profile.js';
 import { holdPages } from '../api/paginate.js';
-import { ApiError, CliError, UsageError } from '../errors.js';
+import { ApiError, CliError, InterruptedError, UsageError } from '../errors.js';
 import { mapPool } from '../pool.js';
 import { selectBackup, type SelectionRule } from '../restore/backup-selection.js';
 import { findPgRestore } from '../restore/pg-restore-choice.js';
@@ -175,6 +175,10 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
         failed,
       },
     };
+  } catch (err) {
+    if (!host.deps.signal.aborted) throw err;
+    const cleanUp = opts.scratch.kind === 'auto' ? 'the scratch cluster was stopped and removed' : "this run's svc_drill_* databases were dropped";
+    throw new InterruptedError(`The drill was interrupted; ${cleanUp} (a database that could not be dropped is named above). No report was written.`);
   } finally {
     // A cluster that started is stopped, even when the run failed before it was needed.
     const scratch = await starting?.catch(() => undefined);

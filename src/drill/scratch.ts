@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { LocalToolError } from '../errors.js';
+import { shellCommand } from '../output/shell-quote.js';
 import { psql, PsqlError } from '../restore/pg-tools.js';
 import type { RunScope } from '../restore/scope.js';
 import { redactedDsn, type Target } from '../restore/target.js';
@@ -89,7 +90,7 @@ export async function dsnScratch(server: Target, deps: Deps): Promise<Scratch> {
     kind: 'dsn',
     serverVersion: facts.version,
     target: (database) => ({ ...server, database }),
-    howToReach: (database) => [`psql ${redactedDsn({ ...server, database })}`],
+    howToReach: (database) => [shellCommand(['psql', redactedDsn({ ...server, database })])],
     drop: await dropper(server, deps),
     dispose: async () => {},
   };

@@ -36,9 +36,11 @@ export function parseCheckFile(text: string, file: string): SqlCheck[] {
     // left in, the semicolon would end the statement inside the subquery runCheck wraps it in.
     const lines = [...current.lines];
     while (lines.length && isBlank(lines.at(-1)!)) lines.pop();
-    const sql = lines.join('\n').trim().replace(/;\s*$/, '').trim();
+    // The closing semicolon goes, with a comment on its line ("SELECT ...; -- why").
+    const sql = lines.join('\n').trim().replace(/;[ \t]*(--[^\n]*)?$/, '').trim();
     if (isBlank(sql)) throw new UsageError(`${file}: check "${current.name}" has no query after its "-- check:" line.`);
-    if (!/^(select|with|values|table)\b/i.test(sql.replace(/^(\s*--.*\n)*/, '').trim())) {
+    const body = sql.replace(/^(\s*(--[^\n]*\n|\/\*[\s\S]*?\*\/))*/, '').trim();
+    if (!/^(\(|(select|with|values|table)\b)/i.test(body)) {
       throw new UsageError(`${file}: check "${current.name}" must be one SELECT (a check passes when it returns no rows).`);
     }
     checks.push({ name: current.name, sql, file });
@@ -91,19 +93,17 @@ const cut = (v: unknown) => {
 };
 
 /**
- * Runs one check in the scratch database: in a read-only transaction with a statement timeout, so a
- * check can neither change the restored data nor hang the drill.
+ * Runs one check in the scratch database: one statement (psql -c: no psql meta-command in a check is
+ * obeyed), in a session whose transactions are read-only and whose statements time out, so a check
+ * can neither change the restored data nor hang the drill.
  */
 export async function runCheck(check: SqlCheck, database: string, env: Env, scrubber: SecretScrubber, signal: AbortSignal): Promise<CheckRun> {
-  const script = [
-    'BEGIN TRANSACTION READ ONLY;',
-    `SET LOCAL statement_timeout = '${STATEMENT_TIMEOUT}';`,
-    `SELECT coalesce(json_agg(row_to_json(q)), '[]') FROM (SELECT * FROM (\n${check.sql}\n) AS svc_check LIMIT ${ROWS_SHOWN + 1}) AS q;`,
-    'ROLLBACK;',
-  ].join('\n');
+  const statement = `SELECT coalesce(json_agg(row_to_json(q)), '[]') FROM (SELECT * FROM (\n${check.sql}\n) AS svc_check LIMIT ${ROWS_SHOWN + 1}) AS q`;
+  const session = `-c default_transaction_read_only=on -c statement_timeout=${STATEMENT_TIMEOUT}`;
+  const checkEnv = { ...env, PGOPTIONS: env.PGOPTIONS ? `${env.PGOPTIONS} ${session}` : session };
   let rows: Array<Record<string, unknown>>;
   try {
-    rows = JSON.parse(await psql(script, { env, database, scrubber, signal }));
+    rows = JSON.parse(await psql(statement, { env: checkEnv, database, scrubber, signal, command: true }));
   } catch (err) {
     if (err instanceof PsqlError) return { passed: false, detail: `the query failed: ${err.reason}` };
     throw err;

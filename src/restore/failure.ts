@@ -1,21 +1,18 @@
 import { InterruptedError, LocalToolError } from '../errors.js';
+import { shellCommand } from '../output/shell-quote.js';
 import type { Phase, RestorePlan } from './plan.js';
 import { redactedDsn } from './target.js';
 
 /** Phases before pg_restore touches the target. */
 const BEFORE_RESTORE: ReadonlySet<Phase> = new Set(['preflight', 'createRestore', 'download', 'verify']);
 
-/** One argument for a POSIX shell: bare when that is safe, else single-quoted ('\'' for a quote inside). */
-function shellArg(value: string): string {
-  return /^[A-Za-z0-9_@%+=:,.\/-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
-}
 
 /** A dropdb command that pastes back into a shell as the same argv, aimed where the restore went. */
 function dropdbCommand(t: RestorePlan['target']): string {
   // No -h for libpq's default socket: the hint must not send dropdb over TCP to localhost.
   const args = ['dropdb', ...(t.host === undefined ? [] : ['-h', t.host]), '-p', String(t.port), '-U', t.user];
   if (t.database.startsWith('-')) args.push('--');
-  return [...args, t.database].map(shellArg).join(' ');
+  return shellCommand([...args, t.database]);
 }
 
 /**

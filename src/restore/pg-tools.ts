@@ -36,6 +36,8 @@ export interface PsqlOptions {
   vars?: Record<string, string>;
   scrubber: SecretScrubber;
   signal?: AbortSignal;
+  /** One statement through -c instead of a script on stdin: psql obeys no meta-command in it, and takes no variables. */
+  command?: boolean;
 }
 
 export class PsqlError extends Error {
@@ -58,8 +60,9 @@ export async function psql(script: string, opts: PsqlOptions): Promise<string> {
   for (const [name, value] of Object.entries(opts.vars ?? {})) args.push('-v', `${name}=${value}`);
   if (opts.database) args.push('-d', `dbname=${quoteConninfo(opts.database)}`);
   try {
+    if (opts.command) args.push('-c', script);
     const { stdout } = await execa('psql', args, {
-      input: script,
+      ...(opts.command ? { stdin: 'ignore' as const } : { input: script }),
       env: opts.env,
       extendEnv: false,
       cancelSignal: opts.signal,
@@ -68,7 +71,8 @@ export async function psql(script: string, opts: PsqlOptions): Promise<string> {
     return stdout.trim();
   } catch (err) {
     if (isMissing(err)) throw new LocalToolError('psql was not found on PATH.', PG_CLIENT_INSTALL_HINT);
-    if (opts.signal?.aborted) throw new InterruptedError('Interrupted while talking to the target database; nothing was restored.');
+    // Said in the words of the step that ran it (the restore run and the drill reword it by phase).
+    if (opts.signal?.aborted) throw new InterruptedError('Interrupted while psql was running.');
     const stderr = (err as { stderr?: unknown }).stderr;
     throw new PsqlError(opts.scrubber.scrub(typeof stderr === 'string' ? stderr.trim() : 'psql failed'));
   }

@@ -7,7 +7,7 @@
  * (test/support/drill-e2e.ts). Skips without a PostgreSQL server, except under CI.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -264,6 +264,15 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
     } finally {
       await stopKept(r.stderr, r.workDir);
     }
+  });
+
+  it('a psql meta-command inside a check is sent to the server as SQL, never obeyed: the check fails, no file is made', async () => {
+    const marker = join(h.workDir(), 'meta-command-ran');
+    const file = checkFile('meta.sql', `-- check: sneaky\nSELECT 1 WHERE false\n\\! touch ${marker}\n`);
+    const r = await h.drill(['db_orders', '--check', file, '--json']);
+    expect(r.code).toBe(13);
+    expect(r.doc!.databases[0]!.checks.at(-1)).toMatchObject({ name: 'check:sneaky', status: 'failed', detail: expect.stringMatching(/^the query failed: ERROR: +syntax error/) });
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('--max-age: a backup younger than it passes max_age; an older one fails the database (exit 13) after a full restore', async () => {

@@ -83,6 +83,16 @@ describe('parseCheckFile', () => {
     for (const c of checks) expect(c.sql).not.toContain(';');
   });
 
+  it('a comment on the closing semicolon\'s line ("SELECT ...; -- why") is dropped with the semicolon', () => {
+    const [check] = parseCheckFile('-- check: a\nSELECT 1 WHERE false; -- why this holds\n', 'f.sql');
+    expect(check!.sql).toBe('SELECT 1 WHERE false');
+  });
+
+  it('a query may open with a parenthesis or a block comment', () => {
+    const checks = parseCheckFile('-- check: a\n(SELECT 1 WHERE false)\n-- check: b\n/* why */ SELECT 2 WHERE false\n', 'f.sql');
+    expect(checks.map((c) => c.sql)).toEqual(['(SELECT 1 WHERE false)', '/* why */ SELECT 2 WHERE false']);
+  });
+
   it.each([
     ['an empty file', ''],
     ['only blank lines', '\n\n  \n'],
