@@ -45,7 +45,6 @@ export async function parseArgv(
   // Help fits the terminal it is read on, at word boundaries; 80 columns when piped.
   const outWidth = ctx.stdoutColumns ?? DEFAULT_COLUMNS;
   const program = buildProgram(host, argv, outWidth);
-  applyToTree(program, (c) => usageWithRequired(c));
   applyToTree(program, (c) =>
     c.exitOverride((err) => {
       // Which command failed to parse: its usage line becomes the hint.
@@ -69,17 +68,6 @@ export async function parseArgv(
     return;
   }
   await program.parseAsync(argv, { from: 'user' });
-}
-
-/** "<databaseId> --incident-time <iso8601> [options]": a usage line that shows what must be given. */
-function usageWithRequired(cmd: Command): void {
-  const required = cmd.options.filter((o) => o.mandatory).map((o) => o.flags.replace(/^-\w, /, ''));
-  if (!required.length) return;
-  const args = cmd.registeredArguments.map((a) => {
-    const name = `${a.name()}${a.variadic ? '...' : ''}`;
-    return a.required ? `<${name}>` : `[${name}]`;
-  });
-  cmd.usage([...args, ...required, '[options]'].join(' '));
 }
 
 function toCliError(err: unknown, signal: AbortSignal): CliError {

@@ -12,6 +12,7 @@ import { registerRecovery } from './commands/recovery/index.js';
 import { registerRestore } from './commands/restore/index.js';
 import { registerSandbox } from './commands/sandbox/index.js';
 import { registerTools } from './commands/tools/index.js';
+import { environmentSummary } from './environment.js';
 import { exitCodeSummary } from './exit-codes.js';
 import { wrapWords } from './output/terminal-text.js';
 import { VERSION } from './version.js';
@@ -155,7 +156,7 @@ export function buildProgram(host: CommandHost, argv?: readonly string[], helpWi
           'SVC_TARGET_DSN=postgresql://app@localhost/restored svc restore create --backup bj_123',
         ),
         ...wrapWords(
-          'Environment: SVC_API_KEY, SVC_BASE_URL, SVC_PROFILE, SVC_TIMEOUT, SVC_DEBUG, SVC_TARGET_DSN, SVC_KEYCHAIN, NO_COLOR, XDG_CONFIG_HOME, HTTPS_PROXY, HTTP_PROXY, NO_PROXY, NODE_EXTRA_CA_CERTS.',
+          `Environment: ${environmentSummary()}.`,
           helpWidth,
         ),
         ...wrapWords(`Exit codes: ${exitCodeSummary()}.`, helpWidth),
@@ -172,5 +173,22 @@ export function buildProgram(host: CommandHost, argv?: readonly string[], helpWi
     const group = program.command(c.name).description(c.description).addHelpText('after', examples(...c.examples));
     if (build === 'all' || build === c.name) c.register(group, host);
   }
+  withRequiredInUsage(program);
   return program;
 }
+
+/**
+ * Usage lines that show what must be given ("<databaseId> --incident-time <iso8601> [options]"), for
+ * every command of the tree: in the tree itself, so help, docs/commands.md and the man page agree.
+ */
+function withRequiredInUsage(cmd: Command): void {
+  for (const sub of cmd.commands) withRequiredInUsage(sub);
+  const required = cmd.options.filter((o) => o.mandatory).map((o) => o.flags.replace(/^-\w, /, ''));
+  if (!required.length) return;
+  const args = cmd.registeredArguments.map((a) => {
+    const name = `${a.name()}${a.variadic ? '...' : ''}`;
+    return a.required ? `<${name}>` : `[${name}]`;
+  });
+  cmd.usage([...args, ...required, '[options]'].join(' '));
+}
+
