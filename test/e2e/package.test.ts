@@ -3,12 +3,13 @@
  * builds there, away from the dist/ other tests run), the tarball's contents, `npm install -g
  * --prefix <tmp>` of it, then the installed `svc`: --version, sandbox, and a call against it.
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, ROOT, waitForOutput } from '../support/built-cli.js';
+import { manSkipReason, renderMan } from '../support/man.js';
 
 const VERSION = (await import('../../package.json', { with: { type: 'json' } })).default.version;
 const FULL_TOKEN = 'svc_sandbox_3eb1d95aaff52a54cd98169b4d6d4c70';
@@ -44,16 +45,17 @@ describe('npm pack, npm install -g, svc', () => {
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('holds the bundle, the fixtures the sandbox serves, README, CHANGELOG and LICENSE, and nothing else', () => {
+  it('holds the bundle, the man page, the fixtures the sandbox serves, README, CHANGELOG and LICENSE, and nothing else', () => {
     expect(readdirSync(work)).toContain(`svc-${VERSION}.tgz`);
     const outside = files.filter(
       (f) =>
-        !['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'bin/svc'].includes(f) &&
+        !['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'bin/svc', 'man/svc.1'].includes(f) &&
         !/^dist\/(svc|chunks\/[\w-]+)\.mjs$/.test(f) &&
         !/^fixtures\/(api|sandbox|artifacts)\/[\w.-]+$/.test(f),
     );
     expect(outside).toEqual([]);
     expect(files).toContain('dist/svc.mjs');
+    expect(files).toContain('man/svc.1');
     expect(files).toContain('fixtures/artifacts/acme-orders.pgdump');
     expect(files.filter((f) => /\.(ts|map)$/.test(f) || /^(src|test|tools|scripts|bench)\//.test(f))).toEqual([]);
   });
@@ -80,5 +82,22 @@ describe('npm pack, npm install -g, svc', () => {
       sandbox.kill('SIGINT');
       expect((await sandbox).exitCode).toBe(0);
     }
+  });
+
+  const noMan = manSkipReason();
+
+  it.skipIf(!!noMan)(`man svc finds the installed page and renders it without a warning${noMan ? ` (skipped: ${noMan})` : ''}`, async () => {
+    // npm links the page into <prefix>/share/man/man1; man-db finds it from PATH (<prefix>/bin -> <prefix>/share/man),
+    // as a user's shell does, and names the file the link points to.
+    const link = join(prefix, 'share', 'man', 'man1', 'svc.1');
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    const where = await execa('man', ['-w', 'svc'], { env: { PATH: `${join(prefix, 'bin')}:/usr/bin:/bin` }, extendEnv: false, reject: false });
+    expect(where.stdout).toBe(realpathSync(link));
+    const page = await renderMan({ name: 'svc', manpath: join(prefix, 'share', 'man') });
+    expect(page.stderr).toBe('');
+    expect(page.exitCode).toBe(0);
+    expect(page.text).toMatch(/^SVC\(1\) /);
+    expect(page.text).toContain('svc restore drill [options] [databaseIds...]');
+    expect(page.text).toMatch(/^ +13 +a +restore +drill +failed/m);
   });
 });

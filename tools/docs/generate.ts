@@ -1,0 +1,11 @@
+/** The generated files, by their path in the repository: what `npm run docs` writes and test/docs.test.ts compares. */
+import { commandsMarkdown } from './markdown.js';
+import { readReference } from './reference.js';
+import { manPage } from './roff.js';
+
+export const GENERATED = ['docs/commands.md', 'man/svc.1'] as const;
+
+export function generateDocs(): Record<(typeof GENERATED)[number], string> {
+  const ref = readReference();
+  return { 'docs/commands.md': commandsMarkdown(ref), 'man/svc.1': manPage(ref) };
+}
