@@ -9,6 +9,8 @@ import { selectBackup, type SelectionRule } from '../restore/backup-selection.js
 import { findPgRestore } from '../restore/pg-restore-choice.js';
 import { toolVersion } from '../restore/pg-tools.js';
 import { defaultJobs, type RestorePlan } from '../restore/plan.js';
+import { heartbeat, type Heartbeat } from '../ui/heartbeat.js';
+import { elapsed } from '../ui/reporter.js';
 import type { RestoreDeps } from '../restore/run.js';
 import { RunScope } from '../restore/scope.js';
 import type { Target } from '../restore/target.js';
@@ -48,6 +50,8 @@ export interface DrillHost {
   deps: Omit<RestoreDeps, 'onPhase' | 'onReceipt'>;
   now: () => Date;
   progress: (databaseId: string, text: string) => void;
+  /** Without a terminal: a database whose phase goes a minute without a line says it is still running (cli-contract 4). */
+  heartbeat: boolean;
   /** Told once the scratch server is known (its directory, binaries): for the plan and --keep. */
   note: (text: string) => void;
 }
@@ -136,6 +140,7 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
   const api = await host.api();
   await assertMayRestore(api);
   const scope = new RunScope();
+  const lines = progressLines(host);
   const depsForScratch = { env: host.deps.env, scope, scrubber: host.deps.scrubber, signal: host.deps.signal };
   // The scratch server is readied while the service is asked which databases and backups: neither
   // waits for the other. A dry run starts no cluster, but does check an operator's server.
@@ -154,12 +159,12 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
       drilled = await mapPool(databases, opts.parallel, (db) =>
         drillDatabase(
           {
-            api, scratch, rule, checks, maxAgeSeconds: opts.maxAgeSeconds, keep: opts.keep, now: host.now, progress: host.progress, deps: host.deps,
+            api, scratch, rule, checks, maxAgeSeconds: opts.maxAgeSeconds, keep: opts.keep, now: host.now, progress: lines.progress, deps: host.deps,
             plan: (target) => drillPlan(opts, target),
             pgEnv: async () => scratchEnv,
           },
           db,
-        ),
+        ).finally(() => lines.finish(db.id)),
       );
     }
     const failed = drilled.filter((d) => d.result === 'failed').length;
@@ -180,11 +185,42 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
     const cleanUp = opts.scratch.kind === 'auto' ? 'the scratch cluster was stopped and removed' : "this run's svc_drill_* databases were dropped";
     throw new InterruptedError(`The drill was interrupted; ${cleanUp} (a database that could not be dropped is named above). No report was written.`);
   } finally {
+    lines.stop();
     // A cluster that started is stopped, even when the run failed before it was needed.
     const scratch = await starting?.catch(() => undefined);
     await scratch?.dispose(opts.keep && !opts.dryRun && !host.deps.signal.aborted);
     await scope.dispose();
   }
+}
+
+/**
+ * The drill's progress lines, one per database and phase; with `heartbeat`, a database that goes a
+ * minute without one repeats its last, with the time it has been running.
+ */
+function progressLines(host: DrillHost): { progress: (id: string, text: string) => void; finish: (id: string) => void; stop: () => void } {
+  const beats = new Map<string, { last: string; since: number; beat: Heartbeat }>();
+  return {
+    progress(id, text) {
+      host.progress(id, text);
+      if (!host.heartbeat) return;
+      let state = beats.get(id);
+      if (!state) {
+        const fresh = { last: text, since: performance.now() } as { last: string; since: number; beat: Heartbeat };
+        fresh.beat = heartbeat(() => host.progress(id, `${fresh.last} (still running, ${elapsed(performance.now() - fresh.since)})`));
+        beats.set(id, fresh);
+        state = fresh;
+      }
+      Object.assign(state, { last: text, since: performance.now() });
+      state.beat.touch();
+    },
+    /** A database's drill is over: its verdict was its last line. */
+    finish(id) {
+      beats.get(id)?.beat.stop();
+    },
+    stop() {
+      for (const { beat } of beats.values()) beat.stop();
+    },
+  };
 }
 
 function drillPlan(opts: DrillOptions, target: Target): RestorePlan {

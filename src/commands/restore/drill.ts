@@ -98,6 +98,7 @@ export async function run(opts: DrillCommandOptions, session: Session): Promise<
     deps: { ...restoreDeps(session), reporter: quiet },
     now: () => session.now(),
     progress: (id, text) => ui.info(`${id}: ${text}`),
+    heartbeat: !session.ctx.stderrIsTTY,
     note: (text) => ui.info(text),
   });
   if (opts.reportDir) await writeReport(opts.reportDir, doc);
