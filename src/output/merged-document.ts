@@ -1,5 +1,8 @@
-/** JSON text of a value, indented by `indent` spaces, or compact: the writer's one serialiser. */
-export type Serialise = (value: unknown, indent?: number) => string;
+/**
+ * JSON text of a value, indented by `indent` spaces, or compact: the writer's one serialiser.
+ * `column`: where its lines will start, for a terminal's width (an item inside the document).
+ */
+export type Serialise = (value: unknown, indent?: number, column?: number) => string;
 
 /**
  * The merged list of --all and --paginate written as its pages arrive (cli-contract 6), as the
@@ -21,14 +24,15 @@ export class MergedDocument {
     this.#serialise = serialise;
     this.#write = write;
     this.#indent = indent;
-    // The document with a marker where the array goes, so the fields around it come out exactly as
-    // the serialiser orders and indents them; a random marker, so no text of the service matches it.
+    // The document with an array holding a marker where the items go, so the fields around it come
+    // out exactly as the serialiser orders, indents and fits them; a random marker, so no text of
+    // the service matches it. Only whitespace separates it from the array's brackets.
     const marker = JSON.stringify(`\u0000svc-items-${globalThis.crypto.randomUUID()}`);
-    const skeleton = serialise({ ...head, [itemsKey]: JSON.parse(marker) as string }, indent);
+    const skeleton = serialise({ ...head, [itemsKey]: [JSON.parse(marker) as string] }, indent);
     const at = skeleton.indexOf(marker);
     if (at < 0 || skeleton.lastIndexOf(marker) !== at) throw new Error(`MergedDocument: the ${itemsKey} array has no single place in the document`);
-    this.#before = skeleton.slice(0, at);
-    this.#after = skeleton.slice(at + marker.length);
+    this.#before = skeleton.slice(0, skeleton.lastIndexOf('[', at));
+    this.#after = skeleton.slice(skeleton.indexOf(']', at + marker.length) + 1);
   }
 
   /** The next items, in order; resolves once stdout can take more. */
@@ -53,8 +57,8 @@ export class MergedDocument {
 
   /** One item as it sits in the document: an element of an array that is a field of the top-level object. */
   #item(item: unknown): string {
-    const text = this.#serialise(item, this.#indent);
-    if (this.#indent === undefined) return text;
+    if (this.#indent === undefined) return this.#serialise(item);
+    const text = this.#serialise(item, this.#indent, 2 * this.#indent);
     // JSON strings hold no raw newline, so every newline here starts a line of the item's own layout.
     const pad = ' '.repeat(2 * this.#indent);
     return `\n${pad}${text.replaceAll('\n', `\n${pad}`)}`;

@@ -1,3 +1,5 @@
+import { stripVTControlCharacters } from 'node:util';
+
 /**
  * Text from the service (names, messages, next actions, codes) must not drive the terminal: ESC
  * (title, clear screen, OSC 52 clipboard writes), BEL, DEL and the rest of C0 and C1 are removed in
@@ -19,10 +21,10 @@ export function terminalSafeJson(value: unknown, indent?: number): string {
   return JSON.stringify(value, null, indent).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** Display width of a line of plain text: code points, since svc prints no wide glyphs of its own. */
+/** Display width of a line of text: code points, colour codes left out, since svc prints no wide glyphs of its own. */
 export function displayWidth(text: string): number {
   let width = 0;
-  for (const _ of text) width += 1;
+  for (const _ of stripVTControlCharacters(text)) width += 1;
   return width;
 }
 
@@ -34,27 +36,31 @@ export function truncate(text: string, width: number): string {
 }
 
 /**
- * Lines of at most `width` columns, broken at spaces; a word longer than a line is broken where it
- * must be. Existing newlines are kept.
+ * Lines of at most `width` columns, broken at spaces (the spaces between words on a line are kept,
+ * so columns stay aligned); a paragraph's leading indent is kept, and its later lines are indented
+ * by `hanging` more. A word is never split, so that a digest, URL or path can still be copied
+ * whole: one too wide for its line gets a line of its own, from the first column when the indent
+ * leaves no room for it. Existing newlines are kept.
  */
-export function wrapWords(text: string, width: number): string[] {
+export function wrapWords(text: string, width: number, hanging = ''): string[] {
   const out: string[] = [];
   for (const paragraph of text.split('\n')) {
-    let line = '';
-    for (const word of paragraph.split(/ +/)) {
-      if (!line) line = word;
-      else if (displayWidth(line) + 1 + displayWidth(word) <= width) line += ` ${word}`;
+    const lead = /^ */.exec(paragraph)![0];
+    const next = lead + hanging;
+    let line: string | undefined;
+    // Words and the runs of spaces after them: ['word', '  ', 'word', ...].
+    const parts = paragraph.slice(lead.length).trimEnd().split(/( +)/);
+    for (let i = 0; i < parts.length; i += 2) {
+      const word = parts[i]!;
+      const space = parts[i - 1] ?? '';
+      if (line === undefined) line = lead + word;
+      else if (displayWidth(line) + displayWidth(space) + displayWidth(word) <= width) line += space + word;
       else {
         out.push(line);
-        line = word;
-      }
-      while (displayWidth(line) > width) {
-        const chars = [...line];
-        out.push(chars.slice(0, width).join(''));
-        line = chars.slice(width).join('');
+        line = displayWidth(next) + displayWidth(word) <= width ? next + word : word;
       }
     }
-    out.push(line);
+    out.push(line ?? '');
   }
   return out;
 }

@@ -1,18 +1,17 @@
 import type { Writable } from 'node:stream';
 import type { Paint, Style } from '../ui/style.js';
-import { fitColumns } from './fit.js';
+import { renderFields, type Field } from './fields.js';
+import { fitTable, type ColumnFit } from './fit.js';
+import { fittedJson } from './fitted-json.js';
 import { MergedDocument } from './merged-document.js';
-import { displayWidth, plain, terminalSafeJson, wrapWords } from './terminal-text.js';
+import { plain, terminalSafeJson, wrapWords } from './terminal-text.js';
 
-export interface Column<T> {
-  header: string;
+export type { Field } from './fields.js';
+
+/** A table column: its header, its cells, and how it gives way on a narrow terminal (output/fit.ts). */
+export interface Column<T> extends ColumnFit {
   value: (row: T) => string;
-  /** Free text that may be shortened with … to fit a terminal; ids, states and figures never are. */
-  shrink?: boolean;
 }
-
-/** A label/value line of a key/value block; undefined values are left out. */
-export type Field = [label: string, value: string | undefined, style?: Style];
 
 /**
  * What a command shows a person; the writer alone turns it into text. Tables, key/value blocks and
@@ -23,12 +22,14 @@ export type Block =
   | { kind: 'table'; rows: unknown[]; columns: Column<any>[]; empty: string }
   | { kind: 'fields'; title?: string; fields: Field[] }
   | { kind: 'text'; text: string; style?: Style }
-  | { kind: 'note'; text: string; style?: Style };
+  | { kind: 'note'; text: string; style?: Style; commands?: boolean };
 
 export const table = <T>(rows: T[], columns: Column<T>[], empty: string): Block => ({ kind: 'table', rows, columns, empty });
 export const fields = (items: Field[], title?: string): Block => ({ kind: 'fields', fields: items, title });
 export const text = (value: string, style?: Style): Block => ({ kind: 'text', text: value, style });
 export const note = (value: string, style?: Style): Block => ({ kind: 'note', text: value, style });
+/** A note of command lines to copy and run: never broken where a shell would not read them back. */
+export const commandsNote = (lines: string[], style?: Style): Block => ({ kind: 'note', text: lines.join('\n'), style, commands: true });
 
 /** Draws a table of plain cells (output/table.ts); loaded for human output only, so --json never pays for cli-table3. */
 export type TableDrawer = (header: string[], rows: string[][], paint: Paint) => string;
@@ -47,8 +48,8 @@ export interface WriterOptions {
   jq?: JqFilter;
   /** Columns of the terminal stdout is on; undefined when it is not one: then nothing is cut or wrapped. */
   width?: number;
-  /** Where notes go: the stderr reporter (silent with --quiet). */
-  notice: (text: string, style?: Style) => void;
+  /** Where notes go: the stderr reporter (silent with --quiet); `commands`: lines to copy and run. */
+  notice: (text: string, style?: Style, commands?: boolean) => void;
   /** Secrets out of a document, by key, before it is printed or filtered (SecretScrubber.scrubDocument). */
   scrubDocument: <T>(document: T) => T;
 }
@@ -118,15 +119,18 @@ export class Writer {
    */
   mergedDocument(head: Record<string, unknown>, itemsKey: string, opts: { compact?: boolean } = {}): MergedDocument {
     if (!this.streamsDocuments) throw new Error('Writer: --jq needs the whole document, not a stream of it');
-    return new MergedDocument(head, itemsKey, opts.compact ? undefined : 2, (value, indent) => this.#json(value, indent), (text) => this.#write(text));
+    return new MergedDocument(head, itemsKey, opts.compact ? undefined : 2, (value, indent, column) => this.#json(value, indent, column), (text) => this.#write(text));
   }
 
   /**
    * Every document and item the writer prints as JSON, whole or a page at a time, is made here,
    * its secrets scrubbed by key first (SecretScrubber.scrubDocument).
    */
-  #json(value: unknown, indent?: number): string {
-    return terminalSafeJson(this.opts.scrubDocument(value), indent);
+  #json(value: unknown, indent?: number, column?: number): string {
+    const scrubbed = this.opts.scrubDocument(value);
+    // On a terminal, pretty JSON fits it too (output/fitted-json.ts); piped, it is exactly JSON.stringify's.
+    const width = this.opts.width;
+    return indent !== undefined && width !== undefined ? fittedJson(scrubbed, indent, width, column) : terminalSafeJson(scrubbed, indent);
   }
 
   /** Writes `text`, resolving once stdout can take more: a stream of pages must not pile up in memory. */
@@ -163,7 +167,7 @@ export class Writer {
     // separated by one empty line on stdout.
     let wroteData = false;
     for (const b of blocks) {
-      if (b.kind === 'note') this.opts.notice(plain(b.text), b.style);
+      if (b.kind === 'note') this.opts.notice(plain(b.text), b.style, b.commands);
       else if (b.kind === 'table' && b.rows.length === 0) this.opts.notice(plain(b.empty));
       else {
         this.stdout.write(`${wroteData ? '\n' : ''}${this.#block(b)}\n`);
@@ -191,28 +195,21 @@ export class Writer {
     return width === undefined ? value.split('\n') : wrapWords(value, width);
   }
 
-  /** label: value lines, aligned; on a terminal a long value wraps under itself (a hanging indent). */
   #fields(items: Field[], title: string | undefined): string {
-    const paint = this.opts.paint;
-    const indent = title ? 2 : 0;
-    const shown = items.filter((f): f is Field & [string, string] => f[1] !== undefined);
-    const labelWidth = Math.max(0, ...shown.map(([label]) => displayWidth(label) + 1));
-    const valueColumn = indent + labelWidth + 2;
-    const valueWidth = this.opts.width === undefined ? undefined : Math.max(12, this.opts.width - valueColumn);
-    const lines = shown.flatMap(([label, value, style]) => {
-      const key = paint('dim', `${label}:`.padEnd(labelWidth));
-      const [first = '', ...rest] = this.#wrap(plain(value), valueWidth).map((l) => (style ? paint(style, l) : l));
-      return [`${' '.repeat(indent)}${key}  ${first}`, ...rest.map((l) => `${' '.repeat(valueColumn)}${l}`)];
-    });
-    return title ? [paint('bold', title), ...lines].join('\n') : lines.join('\n');
+    return renderFields(items, title, this.opts.paint, this.opts.width);
   }
 
+  /**
+   * A table fitted to the terminal (output/fit.ts); where no table fits, each row as a key/value
+   * block of its own, so that no id or state is cut.
+   */
   #table(rows: unknown[], columns: Column<any>[]): string {
     const { drawTable, paint, width } = this.opts;
     if (!drawTable) throw new Error('Writer: human output needs a table drawer (Session.open loads it)');
-    const header = columns.map((c) => c.header);
-    let cells = rows.map((row) => columns.map((c) => plain(c.value(row))));
-    if (width !== undefined) cells = fitColumns(header, cells, columns.map((c) => c.shrink === true), width, GAP);
-    return drawTable(header, cells, paint);
+    const cells = rows.map((row) => columns.map((c) => plain(c.value(row))));
+    if (width === undefined) return drawTable(columns.map((c) => c.header), cells, paint);
+    const fitted = fitTable(columns, cells, width, GAP);
+    if (fitted) return drawTable(fitted.header, fitted.rows, paint);
+    return cells.map((row) => this.#fields(columns.map((c, i): Field => [c.header.toLowerCase(), row[i]]), undefined)).join('\n\n');
   }
 }

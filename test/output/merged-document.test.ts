@@ -10,8 +10,9 @@ import { Writer } from '../../src/output/writer.js';
 
 const paint = (_style: unknown, text: string) => text;
 
-function writerOn(stdout: Writable): Writer {
-  return new Writer(stdout, { json: true, paint, notice: () => {}, scrubDocument: (d) => d });
+/** `width`: stdout is a terminal that many columns wide. */
+function writerOn(stdout: Writable, width?: number): Writer {
+  return new Writer(stdout, { json: true, paint, notice: () => {}, scrubDocument: (d) => d, width });
 }
 
 function collected(): { stdout: PassThrough; text: () => string } {
@@ -32,17 +33,17 @@ function pagesOf(head: Record<string, unknown>, itemsKey: string, pages: unknown
   return pages.map((items, i) => ({ ...head, [itemsKey]: items, nextCursor: i + 1 < pages.length ? `p${i + 1}` : null }));
 }
 
-async function streamed(bodies: Record<string, unknown>[], itemsKey: string, compact = false): Promise<string> {
+async function streamed(bodies: Record<string, unknown>[], itemsKey: string, compact = false, width?: number): Promise<string> {
   const out = collected();
-  const merged = writerOn(out.stdout).mergedDocument(mergedHead(bodies[0]!), itemsKey, { compact });
+  const merged = writerOn(out.stdout, width).mergedDocument(mergedHead(bodies[0]!), itemsKey, { compact });
   await followPages(walkOver(bodies, itemsKey), (items) => merged.items(items));
   await merged.end();
   return out.text();
 }
 
-async function held(bodies: Record<string, unknown>[], itemsKey: string): Promise<string> {
+async function held(bodies: Record<string, unknown>[], itemsKey: string, width?: number): Promise<string> {
   const out = collected();
-  writerOn(out.stdout).document(await holdPages(walkOver(bodies, itemsKey)));
+  writerOn(out.stdout, width).document(await holdPages(walkOver(bodies, itemsKey)));
   return out.text();
 }
 
@@ -75,6 +76,13 @@ describe('the merged list written as its pages arrive', () => {
     const parsed = JSON.parse(whole) as Record<string, unknown>;
     expect(parsed).toEqual({ ...mergedHead(bodies[0]!), [key]: bodies.flatMap((b) => b[key] as unknown[]) });
     expect(whole.split('\n')[1]).toMatch(/^ {2}"/);
+  });
+
+  it.each(shapes)('%s: on a terminal 32 columns wide, the same bytes as the held document, which fits it and parses the same', async (_name, bodies, key) => {
+    const whole = await held(bodies, key, 32);
+    expect(await streamed(bodies, key, false, 32)).toBe(whole);
+    expect(JSON.parse(whole)).toEqual(JSON.parse(await held(bodies, key)));
+    for (const line of whole.split('\n')) if (!/^ *"(?:[^"\\]|\\.)*",?$/.test(line)) expect(line.length, line).toBeLessThanOrEqual(32);
   });
 
   it.each(shapes)('%s: compact, it is one line of the same document', async (_name, bodies, key) => {

@@ -87,9 +87,9 @@ async function runAll(session: Session): Promise<void> {
       [
         { header: 'PROFILE', value: (r) => r.name },
         { header: 'BASE URL', value: (r) => r.baseUrl ?? '-' },
-        { header: 'TOKEN', value: (r) => (r.tokenSource === 'file' ? 'file (0600)' : (r.tokenSource ?? '-')) },
+        { header: 'TOKEN', value: (r) => (r.tokenSource === 'file' ? 'file (0600)' : (r.tokenSource ?? '-')), drop: 2 },
         { header: 'ACCEPTED', value: (r) => (r.accepted === null ? '-' : r.accepted ? 'yes' : 'no') },
-        { header: 'DETAIL', value: (r) => r.detail, shrink: true },
+        { header: 'DETAIL', value: (r) => r.detail, shrink: true, drop: 1 },
       ],
       'No saved profiles. Log in with: svc auth login --base-url https://...',
     ),

@@ -14,10 +14,10 @@ export interface BackupsListOptions extends PageOptions {
 const columns = (now: Date): Column<BackupJobSummary>[] => [
   { header: 'ID', value: (b) => b.id },
   { header: 'STATE', value: (b) => b.state },
-  { header: 'TRIGGER', value: (b) => b.trigger },
-  { header: 'ATTEMPT', value: (b) => String(b.attempt) },
-  { header: 'ENQUEUED', value: (b) => relativeAge(b.enqueuedAt, now) },
-  { header: 'CLAIMED', value: (b) => (b.claimedAt ? relativeAge(b.claimedAt, now) : '-') },
+  { header: 'TRIGGER', value: (b) => b.trigger, drop: 3 },
+  { header: 'ATTEMPT', value: (b) => String(b.attempt), drop: 1 },
+  { header: 'ENQUEUED', value: (b) => relativeAge(b.enqueuedAt, now), drop: 4 },
+  { header: 'CLAIMED', value: (b) => (b.claimedAt ? relativeAge(b.claimedAt, now) : '-'), drop: 2 },
 ];
 
 export function options([id]: string[], flags: PageFlags): BackupsListOptions {

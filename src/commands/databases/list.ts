@@ -5,14 +5,20 @@ import type { Column } from '../../output/writer.js';
 import type { Session } from '../../session.js';
 import { pageOptions, runList, type PageFlags, type PageOptions } from '../shared/paging.js';
 
+/** On a narrow terminal the region goes first, then retention, provider and the last backup's age; id, name and state stay. */
 const columns = (now: Date): Column<ProtectedDatabaseSummary>[] => [
   { header: 'ID', value: (d) => d.id },
   { header: 'NAME', value: (d) => d.name, shrink: true },
-  { header: 'PROVIDER', value: (d) => d.provider },
+  { header: 'PROVIDER', value: (d) => d.provider, drop: 3 },
   { header: 'STATE', value: (d) => d.state },
-  { header: 'REGION', value: (d) => d.dataResidency },
-  { header: 'RETENTION', value: (d) => `${d.retentionPolicyDays}d` },
-  { header: 'LAST COMPLETED BACKUP', value: (d) => (d.lastSuccessfulBackupAt ? relativeAge(d.lastSuccessfulBackupAt, now) : 'never') },
+  { header: 'REGION', value: (d) => d.dataResidency, drop: 1 },
+  { header: 'RETENTION', value: (d) => `${d.retentionPolicyDays}d`, drop: 2 },
+  {
+    header: 'LAST COMPLETED BACKUP',
+    short: 'LAST BACKUP',
+    value: (d) => (d.lastSuccessfulBackupAt ? relativeAge(d.lastSuccessfulBackupAt, now) : 'never'),
+    drop: 4,
+  },
 ];
 
 export function options(_args: string[], flags: PageFlags): PageOptions {

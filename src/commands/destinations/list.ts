@@ -7,12 +7,12 @@ import { pageOptions, runList, type PageFlags, type PageOptions } from '../share
 
 const columns = (now: Date): Column<BackupDestinationSummary>[] => [
   { header: 'ID', value: (d) => d.id },
-  { header: 'KIND', value: (d) => d.kind },
-  { header: 'REGION', value: (d) => d.region },
-  { header: 'BUCKET', value: (d) => orDash(d.bucketName), shrink: true },
+  { header: 'KIND', value: (d) => d.kind, drop: 4 },
+  { header: 'REGION', value: (d) => d.region, drop: 2 },
+  { header: 'BUCKET', value: (d) => orDash(d.bucketName), shrink: true, drop: 3 },
   { header: 'STATE', value: (d) => d.state },
-  { header: 'RETENTION FLOOR', value: (d) => `${d.retentionFloorDays}d` },
-  { header: 'LAST VERIFIED', value: (d) => (d.lastVerifiedAt ? relativeAge(d.lastVerifiedAt, now) : 'never') },
+  { header: 'RETENTION FLOOR', short: 'RETENTION', value: (d) => `${d.retentionFloorDays}d`, drop: 1 },
+  { header: 'LAST VERIFIED', short: 'VERIFIED', value: (d) => (d.lastVerifiedAt ? relativeAge(d.lastVerifiedAt, now) : 'never'), drop: 5 },
 ];
 
 export function options(_args: string[], flags: PageFlags): PageOptions {

@@ -15,12 +15,13 @@ const integrity = (e: EvidenceItem): string => (e.integrityVerification ? e.inte
 
 const columns = (now: Date): Column<EvidenceItem>[] => [
   { header: 'BACKUP JOB', value: (e) => e.backupJobId },
-  { header: 'SIZE', value: (e) => formatBytes(e.sizeBytes).split(' (')[0] ?? '' },
-  // Whole, so a piped `svc evidence list | grep <sha256>` finds it; shortened only to fit a terminal.
-  { header: 'SHA-256', value: (e) => e.checksumSha256, shrink: true },
-  { header: 'RECORDED', value: (e) => relativeAge(e.recordedAt, now) },
-  { header: 'INTEGRITY CHECK', value: integrity },
-  { header: 'AUDIT EVENTS', value: (e) => String(e.auditEvents.length) },
+  { header: 'SIZE', value: (e) => formatBytes(e.sizeBytes).split(' (')[0] ?? '', drop: 3 },
+  // Whole, so a piped `svc evidence list | grep <sha256>` finds it. A digest is never cut: on a
+  // terminal too narrow for it, it goes first (`svc evidence get` shows it).
+  { header: 'SHA-256', value: (e) => e.checksumSha256, drop: 1 },
+  { header: 'RECORDED', value: (e) => relativeAge(e.recordedAt, now), drop: 4 },
+  { header: 'INTEGRITY CHECK', short: 'INTEGRITY', value: integrity },
+  { header: 'AUDIT EVENTS', short: 'EVENTS', value: (e) => String(e.auditEvents.length), drop: 2 },
 ];
 
 export function options(_args: string[], flags: PageFlags & { database?: string }): EvidenceListOptions {

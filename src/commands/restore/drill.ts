@@ -1,11 +1,12 @@
 import { resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { CliError, UsageError } from '../../errors.js';
+import type { DatabaseDrill } from '../../drill/document.js';
 import { drillRow, writeReport } from '../../drill/report-files.js';
 import { parseDuration } from '../../drill/duration.js';
 import { runDrill, type DrillOptions } from '../../drill/run-drill.js';
 import { parseShard } from '../../drill/shard.js';
-import { note, table } from '../../output/writer.js';
+import { note, table, type Column } from '../../output/writer.js';
 import { DEFAULT_CONNECTIONS, MAX_CONNECTIONS } from '../../restore/plan.js';
 import { parseTarget } from '../../restore/target.js';
 import type { Session } from '../../session.js';
@@ -75,13 +76,19 @@ export function options(ids: string[], flags: DrillFlags, env: Env): DrillComman
   };
 }
 
-const columns = [
-  { header: 'DATABASE', value: (r: ReturnType<typeof drillRow>) => r.database, shrink: true },
-  { header: 'BACKUP', value: (r: ReturnType<typeof drillRow>) => r.backup },
-  { header: 'AGE', value: (r: ReturnType<typeof drillRow>) => r.age },
-  { header: 'RECOVERY', value: (r: ReturnType<typeof drillRow>) => r.recovery },
-  { header: 'RESULT', value: (r: ReturnType<typeof drillRow>) => r.result },
-  { header: 'FAILED CHECK', value: (r: ReturnType<typeof drillRow>) => r.failed },
+/**
+ * The database's id and its name in columns of their own, so that on a narrow terminal the name
+ * gives way (shortened, then left out) and the id stays whole; then the recovery time, the age and
+ * the backup's id are left out, before the result and the failed check.
+ */
+const columns: Column<DatabaseDrill>[] = [
+  { header: 'DATABASE', value: (d) => d.databaseId },
+  { header: 'NAME', value: (d) => (d.name && d.name !== d.databaseId ? d.name : '-'), shrink: true, drop: 1 },
+  { header: 'BACKUP', value: (d) => drillRow(d).backup, drop: 4 },
+  { header: 'AGE', value: (d) => drillRow(d).age, drop: 3 },
+  { header: 'RECOVERY', value: (d) => drillRow(d).recovery, drop: 2 },
+  { header: 'RESULT', value: (d) => d.result },
+  { header: 'FAILED CHECK', short: 'FAILED', value: (d) => drillRow(d).failed, drop: 5 },
 ];
 
 /** `svc restore drill`: the drill, its table on stdout (or the drill document with --json), the report files; exit 13 when any database failed. */
@@ -107,7 +114,7 @@ export async function run(opts: DrillCommandOptions, session: Session): Promise<
     ? `Dry run: ${d.passed} database(s) have a backup to drill, ${d.failed} have none. Nothing was created.`
     : `${d.passed} passed, ${d.failed} failed. The service was not told: API v1 has no operation to record a drill.`;
   await session.out.render(doc, [
-    table(d.databases.map(drillRow), columns, 'No database to drill (an empty organization, or an empty shard).'),
+    table(d.databases, columns, 'No database to drill (an empty organization, or an empty shard).'),
     note(summary, d.failed ? 'yellow' : undefined),
     ...(opts.reportDir ? [note(`Report: ${opts.reportDir}/drill.md, drill.json, junit.xml and receipts/.`)] : []),
   ]);

@@ -17,9 +17,9 @@ export async function run(_opts: Record<string, never>, session: Session): Promi
       [
         { header: 'NAME', value: (t: ToolEntry) => t.name },
         { header: 'KIND', value: toolKind },
-        { header: 'RISK', value: (t) => orDash(t.risk) },
-        { header: 'ROUTE SCOPE', value: (t) => orDash(t.routeScope) },
-        { header: 'HUMAN GATE', value: humanGate },
+        { header: 'RISK', value: (t) => orDash(t.risk), drop: 3 },
+        { header: 'ROUTE SCOPE', short: 'SCOPE', value: (t) => orDash(t.routeScope), drop: 1 },
+        { header: 'HUMAN GATE', short: 'GATE', value: humanGate, drop: 2 },
       ],
       'The catalog lists no tools.',
     ),
