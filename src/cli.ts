@@ -5,6 +5,7 @@ import { ExitCode, exitCodeForSignal } from './exit-codes.js';
 import { writeError } from './output/error-output.js';
 import { bareHelpPath, buildProgram } from './program.js';
 import { SecretScrubber, scrubbingStream } from './secrets.js';
+import { helpLayout } from './commands/shared/help-layout.js';
 import type { CommandHost } from './commands/shared/verb.js';
 import type { Session } from './session.js';
 import { colorEnabled, painter } from './ui/style.js';
@@ -50,9 +51,8 @@ export async function parseArgv(
       // Which command failed to parse: its usage line becomes the hint.
       throw Object.assign(err, { command: c });
     })
-      // Subcommand help lists the global options too, as gh's INHERITED FLAGS do.
-      // On a narrow terminal descriptions still wrap under themselves (commander's default stops below 40 columns).
-      .configureHelp({ showGlobalOptions: true, minWidthToWrap: 10 })
+      // Subcommand help lists the global options too, as gh's INHERITED FLAGS do, and fits the terminal.
+      .configureHelp(helpLayout)
       .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),
       writeErr: (s) => ctx.stderr.write(s),
@@ -132,7 +132,8 @@ export async function run(argv: string[], rawCtx: Context): Promise<number> {
       err = outcome;
     }
     const failure = toCliError(err, ctx.signal);
-    writeError(ctx.stderr, failure, json, painter(colorEnabled(ctx.stderrIsTTY, ctx.env, !argv.includes('--no-color'))));
+    const stderrWidth = ctx.stderrIsTTY ? (ctx.stderrColumns ?? DEFAULT_COLUMNS) : undefined;
+    writeError(ctx.stderr, failure, json, painter(colorEnabled(ctx.stderrIsTTY, ctx.env, !argv.includes('--no-color'))), stderrWidth);
     return failure.exitCode;
   } finally {
     await session?.close();

@@ -6,7 +6,7 @@ import { registerCompletion } from './commands/completion/index.js';
 import { registerDatabases } from './commands/databases/index.js';
 import { registerDestinations } from './commands/destinations/index.js';
 import { registerEvidence } from './commands/evidence/index.js';
-import { examples, type CommandHost } from './commands/shared/verb.js';
+import { exampleBlock, examples, type CommandHost } from './commands/shared/verb.js';
 import { registerProfile } from './commands/profile/index.js';
 import { registerRecovery } from './commands/recovery/index.js';
 import { registerRestore } from './commands/restore/index.js';
@@ -148,13 +148,13 @@ export function buildProgram(host: CommandHost, argv?: readonly string[], helpWi
     .showSuggestionAfterError()
     .addHelpText('after', () =>
       [
-        examples(
+        exampleBlock(helpWidth, [
           'svc auth login --base-url https://backup.example.com',
           'svc databases list',
           'svc backups trigger db_123 --wait',
           'svc evidence get bj_123',
-          'SVC_TARGET_DSN=postgresql://app@localhost/restored svc restore create --backup bj_123',
-        ),
+          'svc restore create --backup bj_123 --target postgresql://app@localhost/restored',
+        ]),
         ...wrapWords(
           `Environment: ${environmentSummary()}.`,
           helpWidth,

@@ -1,10 +1,13 @@
 import type { Writable } from 'node:stream';
 import type { CliError } from '../errors.js';
 import type { Paint } from '../ui/style.js';
-import { plain, terminalSafeJson } from './terminal-text.js';
+import { plain, terminalSafeJson, wrapWords } from './terminal-text.js';
 
-/** Errors on stderr: the JSON envelope under --json (cli-contract 4), readable lines otherwise. */
-export function writeError(stderr: Writable, err: CliError, json: boolean, paint: Paint): void {
+/**
+ * Errors on stderr: the JSON envelope under --json (cli-contract 4), readable lines otherwise, which
+ * on a terminal (`width` given) wrap at spaces under themselves.
+ */
+export function writeError(stderr: Writable, err: CliError, json: boolean, paint: Paint, width?: number): void {
   const d = err.details;
   if (json) {
     const envelope = {
@@ -22,7 +25,7 @@ export function writeError(stderr: Writable, err: CliError, json: boolean, paint
     return;
   }
   // Human form: service text cannot drive the terminal (control characters removed, cli-contract 4).
-  const lines = [`${paint('red', 'error:')} ${plain(err.message)}`];
+  const lines = [`error: ${plain(err.message)}`];
   if (d.requiredScope) lines.push(`  required scope: ${plain(d.requiredScope)}`);
   if (d.nextAction) lines.push(`  next action: ${plain(d.nextAction)}`);
   // The service's own next action beats svc's generic advice.
@@ -31,5 +34,6 @@ export function writeError(stderr: Writable, err: CliError, json: boolean, paint
   if (d.status !== undefined || 'requestId' in d) {
     lines.push(`  request id: ${d.requestId === undefined ? '(none returned)' : plain(d.requestId)}${d.status ? `  (HTTP ${d.status})` : ''}`);
   }
-  stderr.write(`${lines.join('\n')}\n`);
+  const [first = '', ...rest] = width === undefined ? lines : lines.flatMap((l) => wrapWords(l, width, '  '));
+  stderr.write(`${[first.replace(/^error:/, paint('red', 'error:')), ...rest].join('\n')}\n`);
 }

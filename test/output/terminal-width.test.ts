@@ -24,28 +24,34 @@ const lines = (text: string) => text.replace(/\n$/, '').split('\n');
 const unbreakable = (line: string) => !/\S \S/.test(line.trim().replace(/^-\S*(?: <[^>]+>)?\s+/, ''));
 
 describe('tables', () => {
-  it.each(WIDTHS)('at %i columns: ids and states whole, the free-text NAME shortened with … only as needed, one line per row', async (width) => {
+  /** The droppable columns of `svc databases list`, the least useful first (src/commands/databases/list.ts). */
+  const DROPPED_FIRST = ['REGION', 'RETENTION', 'PROVIDER', 'LAST BACKUP'];
+
+  it.each(WIDTHS)('at %i columns: headers shortened, then the least useful columns left out, then the free-text NAME shortened with …; ids and states whole', async (width) => {
     server.use(handler(server, { path: '/databases', body: databases() }));
     const r = await run(server, configHome(), ['databases', 'list'], { tty: true, columns: width });
     expect(r.code).toBe(0);
-    const rows = lines(r.stdout);
-    expect(rows).toHaveLength(3);
-    expect(rows[1]).toMatch(/^db_orders +orders /);
-    expect(rows[1]).toMatch(/ neon +active +eu +30d +5h ago$/);
-    expect(rows[2]).toMatch(/^db_billing +billing +rds +degraded +eu +90d +2d ago$/);
-    const natural = rows[1]!.includes(LONG_NAME);
-    if (natural) expect(Math.max(...rows.map((l) => l.length))).toBeLessThanOrEqual(width);
-    else {
-      expect(rows[1]).toContain('…');
-      // Shortened as far as the other columns let it, or exactly to fit.
-      expect(Math.max(...rows.map((l) => l.length)) <= width || /^db_orders +orders …/.test(rows[1]!)).toBe(true);
-    }
+    const [header = '', ...rows] = lines(r.stdout);
+    expect(rows).toHaveLength(2);
+    for (const l of [header, ...rows]) expect(l.length, l).toBeLessThanOrEqual(width);
+    const shown = header.split(/ {2,}/);
+    expect(shown).toEqual(expect.arrayContaining(['ID', 'NAME', 'STATE']));
+    const dropped = DROPPED_FIRST.filter((c) => !shown.includes(c));
+    expect(shown).not.toContain('LAST COMPLETED BACKUP');
+    expect(dropped).toEqual(DROPPED_FIRST.slice(0, dropped.length));
+    expect(rows[0]).toMatch(/^db_orders +orders /);
+    expect(rows[0]).toMatch(/ active( |$)/);
+    expect(rows[1]).toMatch(/^db_billing +billing +(\S+ +)?degraded( |$)/);
+    if (rows[0]!.includes(LONG_NAME)) expect(rows[0]).not.toContain('…');
+    // A value is shortened only once no column is left to go.
+    else expect([rows[0]!.includes('…'), dropped]).toEqual([true, DROPPED_FIRST]);
   });
 
-  it('on a terminal wide enough for the table nothing is shortened', async () => {
+  it('on a terminal wide enough for the table nothing is shortened or left out', async () => {
     server.use(handler(server, { path: '/databases', body: databases() }));
     const r = await run(server, configHome(), ['databases', 'list'], { tty: true, columns: 160 });
     expect(r.stdout).toContain(LONG_NAME);
+    expect(r.stdout).toMatch(/^ID +NAME +PROVIDER +STATE +REGION +RETENTION +LAST COMPLETED BACKUP$/m);
     expect(r.stdout).not.toContain('…');
   });
 
@@ -53,39 +59,66 @@ describe('tables', () => {
     server.use(handler(server, { path: '/databases', body: databases() }));
     const r = await run(server, configHome(), ['databases', 'list']);
     expect(r.stdout).toContain(LONG_NAME);
+    expect(r.stdout).toMatch(/^ID +NAME +PROVIDER +STATE +REGION +RETENTION +LAST COMPLETED BACKUP$/m);
     expect(r.stdout).not.toContain('…');
     expect(Math.max(...lines(r.stdout).map((l) => l.length))).toBeGreaterThan(100);
   });
 
-  it('evidence list: the whole SHA-256 when piped, so grep finds it; shortened on a narrow terminal', async () => {
+  it('evidence list: the whole SHA-256 when piped, so grep finds it; on a terminal whole where it fits, else left out, never cut', async () => {
     const sha = '431f169e300744698502594d4d92c131b38fb76bf98380e7c946648478391a55';
     server.use(handler(server, { path: '/evidence', fixture: 'evidence-list' }));
     const piped = await run(server, configHome(), ['evidence', 'list']);
     expect(piped.stdout.split('\n').filter((l) => l.includes(sha))).toHaveLength(1);
     server.use(handler(server, { path: '/evidence', fixture: 'evidence-list' }));
     const narrow = await run(server, configHome(), ['evidence', 'list'], { tty: true, columns: 80 });
-    expect(narrow.stdout).not.toContain(sha);
-    expect(narrow.stdout).toMatch(/^bj_0007 +92\.9 KiB +431f169e\S*… +5h ago +passed +2$/m);
-    expect(Math.max(...lines(narrow.stdout).map((l) => l.length))).toBeLessThanOrEqual(80);
+    expect(narrow.stdout).not.toContain('431f169e');
+    expect(narrow.stdout).toMatch(/^BACKUP JOB +SIZE +RECORDED +INTEGRITY +EVENTS$/m);
+    expect(narrow.stdout).toMatch(/^bj_0007 +92\.9 KiB +5h ago +passed +2$/m);
+    server.use(handler(server, { path: '/evidence', fixture: 'evidence-list' }));
+    const wide = await run(server, configHome(), ['evidence', 'list'], { tty: true, columns: 120 });
+    expect(wide.stdout).toMatch(new RegExp(`^bj_0007 +92\\.9 KiB +${sha} +5h ago +passed +2$`, 'm'));
+    for (const l of lines(wide.stdout)) expect(l.length).toBeLessThanOrEqual(120);
+  });
+
+  it('where not even the ids and states fit side by side, each row is a key/value block of its own', async () => {
+    server.use(handler(server, { path: '/mcp/tools', fixture: 'tools' }));
+    const r = await run(server, configHome(), ['tools', 'list'], { tty: true, columns: 24 });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^name:\n {2}svc\.backup\.trigger\nkind: +live$/m);
+    expect(r.stdout).not.toContain('…');
+    for (const l of lines(r.stdout)) expect(l.length, l).toBeLessThanOrEqual(l.trim() === 'svc.destination.preflight' ? 25 : 24);
   });
 });
 
 describe('key/value blocks', () => {
-  it.each(WIDTHS)('at %i columns a long value wraps at spaces under itself (a hanging indent)', async (width) => {
+  it.each(WIDTHS)('at %i columns a long value wraps at spaces (a hanging indent), every word whole', async (width) => {
     const body = fixtureCopy('database-get');
     body.database.name = LONG_NAME;
     server.use(handler(server, { path: '/databases/db_orders', body }));
     const r = await run(server, configHome(), ['databases', 'get', 'db_orders'], { tty: true, columns: width });
     const out = lines(r.stdout);
     const first = out.findIndex((l) => l.startsWith('name:'));
-    const valueColumn = out[first]!.indexOf('orders');
-    const nameLines = [out[first]!.slice(valueColumn)];
-    for (let i = first + 1; out[i]!.startsWith(' '.repeat(valueColumn)); i++) nameLines.push(out[i]!.slice(valueColumn));
+    const next = out.findIndex((l, i) => i > first && /^\S/.test(l));
     // Every word whole, in order: wrapping never cuts one.
-    expect(nameLines.join(' ')).toBe(LONG_NAME);
-    if (valueColumn + LONG_NAME.length <= width) expect(nameLines).toHaveLength(1);
-    else expect(nameLines.length).toBeGreaterThan(1);
-    for (const l of out) expect(l.length).toBeLessThanOrEqual(Math.max(width, valueColumn + 12));
+    expect(out.slice(first, next).join(' ').replace(/^name:/, '').trim().split(/\s+/).join(' ')).toBe(LONG_NAME);
+    if (out[first]!.length + 0 >= `name: ${LONG_NAME}`.length) expect(next - first).toBe(1);
+    else expect(next - first).toBeGreaterThan(1);
+    for (const l of out) expect(l.length, l).toBeLessThanOrEqual(width);
+  });
+
+  it.each(WIDTHS)('at %i columns a digest is never split or cut: beside its key where it fits, else whole on its own line', async (width) => {
+    const sha = '431f169e300744698502594d4d92c131b38fb76bf98380e7c946648478391a55';
+    server.use(handler(server, { path: '/backups/bj_0007', fixture: 'backup-get-completed' }));
+    const r = await run(server, configHome(), ['backups', 'get', 'bj_0007'], { tty: true, columns: width });
+    const out = lines(r.stdout);
+    const at = out.findIndex((l) => l.includes(sha));
+    expect(out.filter((l) => l.includes('431f169e'))).toHaveLength(1);
+    if (width >= 80) expect(out[at]).toMatch(new RegExp(`^ +sha-256: +${sha}$`));
+    else {
+      expect(out[at - 1]).toMatch(/^ +sha-256:$/);
+      expect(out[at]!.trim()).toBe(sha);
+    }
+    for (const l of out) if (l.trim() !== sha) expect(l.length, l).toBeLessThanOrEqual(width);
   });
 
   it('piped, a long value stays on one line', async () => {
@@ -100,20 +133,35 @@ describe('key/value blocks', () => {
 describe('help and banners', () => {
   // Words the old hard-wrapped footer cut in two at 80 and 100 columns.
   const WORDS = ['precondition', 'NODE_EXTRA_CA_CERTS', 'XDG_CONFIG_HOME', 'interrupted'];
+  /** Help's example lines as the shell reads them back: continuation lines joined to the line before. */
+  const commandsOf = (help: string) =>
+    help
+      .replace(/ \\\n {4}/g, ' ')
+      .replace(/(\||&&)\n {4}/g, '$1 ')
+      .split('\n')
+      .filter((l) => l.startsWith('  $ '))
+      .map((l) => l.slice(4).replace(/ +#.*$/, ''));
 
   it.each(WIDTHS)('svc --help at %i columns: every line fits, no word cut', async (width) => {
     const r = await run(server, configHome(), ['--help'], { tty: true, columns: width });
-    for (const l of lines(r.stdout)) if (!l.startsWith('  $ ') && !unbreakable(l)) expect(l.length, l).toBeLessThanOrEqual(width);
+    for (const l of lines(r.stdout)) expect(l.length, l).toBeLessThanOrEqual(width);
     for (const w of WORDS) expect(r.stdout).toContain(w);
   });
 
-  it.each(WIDTHS)('svc restore create --help at %i columns: the prose wraps at words; example commands stay whole', async (width) => {
+  it.each(WIDTHS)('svc restore create --help at %i columns: the prose wraps at words; an example is broken only as a shell continuation', async (width) => {
     const r = await run(server, configHome(), ['restore', 'create', '--help'], { tty: true, columns: width });
-    for (const l of lines(r.stdout)) if (!l.startsWith('  $ ') && !unbreakable(l)) expect(l.length, l).toBeLessThanOrEqual(width);
+    for (const l of lines(r.stdout)) expect(l.length, l).toBeLessThanOrEqual(width);
     expect(r.stdout.replace(/\n/g, ' ')).toContain("in_place drops and recreates the archive's objects in the existing database");
-    expect(r.stdout).toContain('  $ svc restore create --backup bj_123 --target postgresql://app@db.internal/orders --in-place --confirm\n');
+    expect(commandsOf(r.stdout)).toContain('svc restore create --backup bj_123 --in-place --confirm --target postgresql://app@db.internal/orders');
+    if (width < 80) expect(r.stdout).toMatch(/^ {2}\$ svc restore create --backup bj_123 [^\n]*\\$/m);
   });
 
+  it.each(WIDTHS)('svc completion --help at %i columns: a PowerShell pipeline is broken only after a pipe, never with a backslash', async (width) => {
+    const r = await run(server, configHome(), ['completion', '--help'], { tty: true, columns: width });
+    for (const l of lines(r.stdout)) expect(l.length, l).toBeLessThanOrEqual(width);
+    expect(commandsOf(r.stdout)).toContain('svc completion powershell | Out-String | Invoke-Expression');
+    expect(r.stdout).not.toMatch(/powershell[^\n]*\\$/m);
+  });
   it('subcommand help lists the global options, and group help has examples', async () => {
     const verb = await run(server, configHome(), ['databases', 'get', '--help']);
     expect(verb.stdout).toMatch(/^Global Options:$/m);

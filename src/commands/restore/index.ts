@@ -40,11 +40,11 @@ export function registerRestore(restore: Command, host: CommandHost): void {
     .addHelpText(
       'after',
       examples(
-        'SVC_TARGET_DSN=postgresql://app@localhost:5432/orders_restored svc restore create --database db_123 --latest',
-        'svc restore create --database db_123 --before 2026-11-24T14:32:00Z --target postgresql://app@localhost/orders_1432',
-        'svc restore create --window rw_0003 --target postgresql://app@localhost/orders_incident',
-        'svc restore create --backup bj_123 --target postgresql://app@db.internal/orders --in-place --confirm',
-        'svc restore create --backup bj_123 --target postgresql://app@localhost/orders_check --dry-run',
+        'svc restore create --database db_123 --latest --target postgresql://app@localhost/restored',
+        'svc restore create --database db_123 --before 2026-11-24T14:32:00Z --target postgresql://localhost/orders_1432',
+        'svc restore create --window rw_0003 --target postgresql://localhost/incident',
+        'svc restore create --backup bj_123 --in-place --confirm --target postgresql://app@db.internal/orders',
+        'svc restore create --backup bj_123 --dry-run --target postgresql://app@localhost/check',
       ),
     )
     .addHelpText(
@@ -92,8 +92,8 @@ export function registerRestore(restore: Command, host: CommandHost): void {
         'svc restore drill --all --parallel 2 --max-age 26h --report drill-report',
         'svc restore drill db_orders --check checks/orders.sql --before 2026-11-24T14:32:00Z',
         'svc restore drill --all --shard 2/8 --report "report-2"',
-        'svc restore drill --all --dry-run --json | jq ".drill.databases[] | {databaseId, backupJobId, backupAgeSeconds}"',
-        'svc restore drill db_orders --scratch postgresql://drill@scratch.internal/postgres',
+        'svc restore drill --all --dry-run --jq ".drill.databases[].backupJobId"',
+        'svc restore drill db_orders --scratch postgresql://drill@scratch/postgres',
       ),
     )
     .addHelpText(

@@ -15,7 +15,7 @@ export function registerSandbox(program: Command, host: CommandHost): void {
       'after',
       prose(
         SANDBOX_NOTICE,
-        'It prints its base URL and fixed demo tokens (full, read-only, no-scope, expired, revoked, org-b, tiny-budget, drill) and serves until Ctrl-C, SIGTERM or SIGHUP.',
+        'It prints its base URL, its fixed demo tokens (full, read-only, no-scope, expired, revoked, org-b, tiny-budget, drill) and the export lines that point svc at it (SVC_BASE_URL, SVC_API_KEY), and serves until Ctrl-C, SIGTERM or SIGHUP.',
       ),
     )
     .addHelpText(
@@ -23,8 +23,8 @@ export function registerSandbox(program: Command, host: CommandHost): void {
       examples(
         'svc sandbox',
         'svc sandbox --port 0 --json > sandbox.json &',
-        'svc sandbox --tls-cert server.pem --tls-key server-key.pem   # then: NODE_EXTRA_CA_CERTS=ca.pem svc ...',
-        'SVC_BASE_URL=http://127.0.0.1:4010 SVC_API_KEY=svc_sandbox_3eb1d95aaff52a54cd98169b4d6d4c70 svc backups trigger db_orders --wait',
+        'svc sandbox --tls-cert server.pem --tls-key server-key.pem',
+        'NODE_EXTRA_CA_CERTS=ca.pem svc --base-url https://127.0.0.1:4010 profile',
       ),
     )
     .action(verb(host, () => import('./serve.js')));

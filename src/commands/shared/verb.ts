@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { exampleLines } from '../../output/shell-lines.js';
 import { wrapWords } from '../../output/terminal-text.js';
 import type { Session } from '../../session.js';
 
@@ -29,18 +30,29 @@ export function verb(host: CommandHost, load: VerbLoader): (...actionArgs: unkno
   return (...actionArgs) => host.run(actionArgs[actionArgs.length - 1] as Command, load);
 }
 
-/** Help text footer with examples, the way `gh` shows them. Example commands are never wrapped: they are copied. */
-export function examples(...lines: string[]): string {
-  return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+/** What commander hands an addHelpText function: whether the help goes to stderr, and for which command. */
+type HelpContext = { error: boolean; command: Command };
+
+/** The width the help is printed at: its terminal's, or 80 when piped (cli.ts). */
+function helpWidth({ error, command }: HelpContext): number {
+  const out = command.configureOutput();
+  return (error ? out.getErrHelpWidth?.() : out.getOutHelpWidth?.()) ?? 80;
 }
 
 /**
- * Help prose, wrapped at word boundaries to the width the help is printed at (the terminal's, or
- * 80 when piped): for addHelpText, which commander prints as given.
+ * Help text footer with examples, the way `gh` shows them, at `width` columns. The commands are
+ * copied and run, so a long one is broken only as a shell would read it back (output/shell-lines.ts).
  */
-export function prose(...paragraphs: string[]): (context: { command: Command }) => string {
-  return ({ command }) => {
-    const width = command.configureOutput().getOutHelpWidth?.() ?? 80;
-    return `\n${paragraphs.map((p) => wrapWords(p, width).join('\n')).join('\n')}`;
-  };
+export function exampleBlock(width: number, commands: string[]): string {
+  return `\nExamples:\n${commands.flatMap((c) => exampleLines(c, width)).join('\n')}\n`;
+}
+
+/** exampleBlock at the width the help is printed at: for addHelpText. */
+export function examples(...commands: string[]): (context: HelpContext) => string {
+  return (context) => exampleBlock(helpWidth(context), commands);
+}
+
+/** Help prose, wrapped at word boundaries to the width the help is printed at: for addHelpText, which commander prints as given. */
+export function prose(...paragraphs: string[]): (context: HelpContext) => string {
+  return (context) => `\n${paragraphs.map((p) => wrapWords(p, helpWidth(context)).join('\n')).join('\n')}`;
 }
