@@ -54,7 +54,7 @@ export class Session {
       paint: this.paint,
       ...output,
       width: ctx.stdoutIsTTY ? ctx.stdoutColumns : undefined,
-      notice: (message, style) => this.ui.info(message, style),
+      notice: (message, style, commands) => (commands ? this.ui.commands(message, style) : this.ui.info(message, style)),
       scrubDocument: (document) => secrets.scrubDocument(document),
     });
   }

@@ -36,6 +36,6 @@ export async function fetchArtifact(
     progress.fail('Download stopped');
     throw err;
   });
-  progress.succeed(`Verified ${formatBytes(artifact.bytes)}, SHA-256 ${artifact.sha256}`);
+  progress.succeed(`Verified ${formatBytes(artifact.bytes)}`, `SHA-256 ${artifact.sha256}`);
   return artifact;
 }

@@ -1,15 +1,22 @@
 import type { Writable } from 'node:stream';
-import { plain, wrapWords } from '../output/terminal-text.js';
+import { shellLines } from '../output/shell-lines.js';
+import { displayWidth, plain, truncate, wrapWords } from '../output/terminal-text.js';
 import { heartbeat } from './heartbeat.js';
 import type { Paint, Style } from './style.js';
 
 export interface Spinner {
   update(text: string): void;
-  /** Ends with ✓ (or "ok"), the text and the elapsed time. */
-  succeed(text: string): void;
+  /**
+   * Ends with ✓ (or "ok"), the text and the elapsed time. `detail` (a digest, say) follows the
+   * text after a comma, but on a terminal only where it fits whole: the final screen shows it anyway.
+   */
+  succeed(text: string, detail?: string): void;
   /** Ends with ✗ (or "failed"), the text and the elapsed time. */
   fail(text: string): void;
 }
+
+/** The columns ora draws before a spinner's text: its frame and a space. */
+export const SPINNER_COLUMNS = 2;
 
 export interface ReporterOptions {
   quiet: boolean;
@@ -48,23 +55,56 @@ export class Reporter {
     return this.opts.animated;
   }
 
-  #lines(message: string): string[] {
-    const text = plain(message);
-    return this.opts.width === undefined ? [text] : wrapWords(text, this.opts.width);
+  /** Columns of stderr's terminal; undefined when it is not one. */
+  get width(): number | undefined {
+    return this.opts.width;
+  }
+
+  /** On a terminal, lines that fit it, broken at spaces; later lines of a paragraph indented by `hanging` more. */
+  #lines(text: string, hanging = ''): string[] {
+    return this.opts.width === undefined ? [text] : wrapWords(text, this.opts.width, hanging);
   }
 
   info(message: string, style?: Style): void {
     if (this.opts.quiet) return;
-    for (const line of this.#lines(message)) this.stderr.write(`${style ? this.paint(style, line) : line}\n`);
+    for (const line of this.#lines(plain(message))) this.stderr.write(`${style ? this.paint(style, line) : line}\n`);
+  }
+
+  /**
+   * Command lines to copy and run, one a line (its leading spaces kept): on a terminal, broken
+   * only where a shell reads the lines back as one command (output/shell-lines.ts).
+   */
+  commands(text: string, style?: Style): void {
+    if (this.opts.quiet) return;
+    const width = this.opts.width;
+    for (const command of plain(text).split('\n')) {
+      const lead = /^ */.exec(command)![0];
+      const lines = width === undefined ? [command] : shellLines(command.trim(), width, lead, `${lead}  `);
+      for (const line of lines) this.stderr.write(`${style ? this.paint(style, line) : line}\n`);
+    }
   }
 
   warn(message: string): void {
-    if (!this.opts.quiet) this.stderr.write(`${this.paint('yellow', 'warning:')} ${plain(message)}\n`);
+    if (this.opts.quiet) return;
+    const [first = '', ...rest] = this.#lines(`warning: ${plain(message)}`, '  ');
+    this.stderr.write(`${[first.replace(/^warning:/, this.paint('yellow', 'warning:')), ...rest].join('\n')}\n`);
   }
 
   /** The --verbose exchange lines; written even with --quiet, since the user asked for both. */
   debug(message: string): void {
-    this.stderr.write(`${this.paint('dim', plain(message))}\n`);
+    for (const line of this.#lines(plain(message), '  ')) this.stderr.write(`${this.paint('dim', line)}\n`);
+  }
+
+  /**
+   * A spinner's last line, `symbol text, detail (elapsed)`, as lines that fit the terminal: wrapped
+   * at spaces under the text, without `detail` where it would not fit whole.
+   */
+  #ending(symbol: string, text: string, detail: string | undefined, time: string): string {
+    const whole = (d: string | undefined) => this.#lines(`${symbol} ${d === undefined ? text : `${text}, ${d}`} ${time}`, '  ');
+    const width = this.opts.width;
+    const lines = whole(detail);
+    if (detail === undefined || width === undefined || lines.every((l) => displayWidth(l) <= width)) return lines.join('\n');
+    return whole(undefined).join('\n');
   }
 
   #outcome(ok: boolean): string {
@@ -81,43 +121,48 @@ export class Reporter {
     const started = performance.now();
     const took = () => elapsed(performance.now() - started);
     /** The last line of a spinner: ✓ or ✗, the text and the time it took. */
-    const end = (ok: boolean, t: string) => ({ symbol: this.#outcome(ok), text: `${plain(t)} (${took()})` });
+    const end = (ok: boolean, t: string, detail?: string) => this.#ending(this.#outcome(ok), plain(t), detail === undefined ? undefined : plain(detail), `(${took()})`);
     if (this.opts.quiet) return { update() {}, succeed() {}, fail() {} };
     if (!this.opts.animated) {
       let last = '';
       const line = (t: string) => {
         if (t !== last) {
-          this.stderr.write(`${plain(t)}\n`);
+          for (const l of this.#lines(plain(t), '  ')) this.stderr.write(`${l}\n`);
           beat.touch();
         }
         last = t;
       };
-      const beat = heartbeat(() => this.stderr.write(`${plain(last)} (still running, ${took()})\n`));
+      const beat = heartbeat(() => {
+        for (const l of this.#lines(`${plain(last)} (still running, ${took()})`, '  ')) this.stderr.write(`${l}\n`);
+      });
       line(text);
-      const persist = (ok: boolean, t: string) => {
+      const persist = (ending: string) => {
         beat.stop();
-        const ending = end(ok, t);
-        this.stderr.write(`${ending.symbol} ${ending.text}\n`);
+        this.stderr.write(`${ending}\n`);
       };
-      return { update: line, succeed: (t) => persist(true, t), fail: (t) => persist(false, t) };
+      return { update: line, succeed: (t, d) => persist(end(true, t, d)), fail: (t) => persist(end(false, t)) };
     }
     const { default: ora } = await import('ora');
     let current = plain(text);
     const shown = () => (opts.elapsed ? `${current} (${took()})` : current);
-    const spin = ora({ text: shown(), stream: this.stderr as NodeJS.WritableStream, discardStdin: false }).start();
-    const ticker = opts.elapsed ? setInterval(() => (spin.text = shown()), 1000) : undefined;
+    // A frame is redrawn in place: one wider than the terminal would wrap, so it is cut to fit.
+    const frame = () => (this.opts.width === undefined ? shown() : truncate(shown(), this.opts.width - SPINNER_COLUMNS));
+    const spin = ora({ text: frame(), stream: this.stderr as NodeJS.WritableStream, discardStdin: false }).start();
+    const ticker = opts.elapsed ? setInterval(() => (spin.text = frame()), 1000) : undefined;
     ticker?.unref();
-    const stop = (ok: boolean, t: string) => {
+    // ora writes "symbol text": the ending is already whole lines, the symbol first.
+    const persist = (ending: string) => {
       clearInterval(ticker);
-      spin.stopAndPersist(end(ok, t));
+      const [symbol, ...rest] = ending.split(' ');
+      spin.stopAndPersist({ symbol, text: rest.join(' ') });
     };
     return {
       update: (t) => {
         current = plain(t);
-        spin.text = shown();
+        spin.text = frame();
       },
-      succeed: (t) => stop(true, t),
-      fail: (t) => stop(false, t),
+      succeed: (t, d) => persist(end(true, t, d)),
+      fail: (t) => persist(end(false, t)),
     };
   }
 }

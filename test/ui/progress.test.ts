@@ -5,7 +5,7 @@
  */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { byteProgress } from '../../src/ui/progress.js';
+import { barLine, byteProgress } from '../../src/ui/progress.js';
 import { Reporter } from '../../src/ui/reporter.js';
 
 const TOTAL = 95129;
@@ -87,5 +87,73 @@ describe('on a terminal', () => {
     expect(frames.at(-1)).toBe('Downloading artifact [############------------] 50% 48.8 KiB/97.7 KiB 24.4 KiB/s ETA 2s');
     progress.succeed('Verified');
     expect(ended).toEqual(['ok Verified']);
+  });
+});
+
+describe('on a terminal of any width (cli-contract 4, v3)', () => {
+  const figures = { percent: '50%', bytes: '48.8 KiB/97.7 KiB', speed: '24.4 KiB/s ETA 2s' };
+  const line = (width?: number) => barLine('Downloading artifact', 0.5, figures, width);
+
+  it.each([160, 120, 80, 60, 40, 30, 20, 12])('at %i columns the line and the spinner frame before it fit', (width) => {
+    expect(line(width).length + 2).toBeLessThanOrEqual(width);
+    expect(line(width)).toMatch(/50%/);
+  });
+
+  it('the bar narrows first; then the rate and ETA go, then the byte counts, then the bar; the label is cut last', () => {
+    expect(line()).toBe('Downloading artifact [############------------] 50% 48.8 KiB/97.7 KiB 24.4 KiB/s ETA 2s');
+    expect(line(120)).toBe(line());
+    expect(line(80)).toBe('Downloading artifact [########-------] 50% 48.8 KiB/97.7 KiB 24.4 KiB/s ETA 2s');
+    expect(line(60)).toBe('Downloading artifact [#######------] 50% 48.8 KiB/97.7 KiB');
+    expect(line(40)).toBe('Downloading artifact [######-----] 50%');
+    expect(line(30)).toBe('Downloading artifact 50%');
+    expect(line(20)).toBe('Downloading a… 50%');
+  });
+
+  it("the reporter's width reaches the bar", async () => {
+    const frames: string[] = [];
+    const ui = {
+      isAnimated: true,
+      width: 40,
+      spinner: async (text: string) => {
+        frames.push(text);
+        return { update: (t: string) => frames.push(t), succeed() {}, fail() {} };
+      },
+    } as unknown as Reporter;
+    let t = 0;
+    const progress = await byteProgress(ui, 'Downloading artifact', () => t);
+    t = 2_000;
+    progress.update(50_000, 100_000);
+    expect(frames.at(-1)).toBe('Downloading artifact [######-----] 50%');
+  });
+});
+
+describe("a spinner's last line on a terminal", () => {
+  const SHA = '431f169e300744698502594d4d92c131b38fb76bf98380e7c946648478391a55';
+
+  async function ending(width: number | undefined, detail?: string): Promise<string[]> {
+    const stream = new PassThrough();
+    const chunks: string[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c.toString('utf8')));
+    // CI=1 on a terminal: plain lines, at the terminal's width.
+    const ui = new Reporter(stream, { quiet: false, animated: false, paint: (_s, t) => t, unicode: true, width });
+    const spinner = await ui.spinner('Downloading artifact');
+    spinner.succeed('Verified 92.9 KiB (95129 bytes)', detail);
+    return chunks.join('').split('\n').filter(Boolean).slice(1);
+  }
+
+  it('piped: the detail follows the text on one line, however long', async () => {
+    expect(await ending(undefined, `SHA-256 ${SHA}`)).toEqual([expect.stringMatching(new RegExp(`^✓ Verified 92\\.9 KiB \\(95129 bytes\\), SHA-256 ${SHA} \\(\\d+\\.\\ds\\)$`))]);
+  });
+
+  it.each([120, 80])('at %i columns the digest is shown whole, the line wrapped under the text where needed', async (width) => {
+    const lines = await ending(width, `SHA-256 ${SHA}`);
+    for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(width);
+    expect(lines.join(' ')).toContain(SHA);
+    if (width < 120) expect(lines[1]).toMatch(/^ {2}\S/);
+  });
+
+  it.each([60, 40])('at %i columns, where the digest cannot fit whole, it is left out (the final screen shows it)', async (width) => {
+    const lines = await ending(width, `SHA-256 ${SHA}`);
+    expect(lines).toEqual([expect.stringMatching(/^✓ Verified 92\.9 KiB \(95129 bytes\) \(\d+\.\ds\)$/)]);
   });
 });

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import * as z from '../../zod.js';
 import { CliError, UsageError } from '../../errors.js';
-import { fields, note, table } from '../../output/writer.js';
+import { commandsNote, fields, note, table } from '../../output/writer.js';
 import {
   DEFAULT_SANDBOX_PORT,
   SANDBOX_NOTICE,
@@ -72,7 +72,7 @@ async function start(session: Session, opts: SandboxOptions): Promise<RunningSan
 const tokenColumns = [
   { header: 'NAME', value: (t: SandboxTokenInfo) => t.name },
   { header: 'TOKEN', value: (t: SandboxTokenInfo) => t.token },
-  { header: 'PURPOSE', value: (t: SandboxTokenInfo) => t.purpose, shrink: true },
+  { header: 'PURPOSE', value: (t: SandboxTokenInfo) => t.purpose, shrink: true, drop: 1 },
 ];
 
 /**
@@ -93,15 +93,8 @@ export async function run(opts: SandboxOptions, session: Session): Promise<void>
       ]),
       // Fixed, documented demo tokens: printing them is the point (they open nothing but this process).
       table(sandbox.tokens, tokenColumns, 'The data set defines no tokens.'),
-      note(
-        [
-          'Try it:',
-          `  export SVC_BASE_URL=${sandbox.baseUrl}`,
-          ...(full ? [`  export SVC_API_KEY=${full.token}`] : []),
-          '  svc databases list --all',
-        ].join('\n'),
-        'dim',
-      ),
+      note('Try it:', 'dim'),
+      commandsNote([`  export SVC_BASE_URL=${sandbox.baseUrl}`, ...(full ? [`  export SVC_API_KEY=${full.token}`] : []), '  svc databases list --all'], 'dim'),
     ]);
     session.ui.info(`Sandbox listening on ${sandbox.baseUrl}; Ctrl-C stops it.`);
     if (!stop.aborted) await new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }));
