@@ -45,6 +45,8 @@ describe.skipIf(!!skip)('restore and drill screens fit the terminal', () => {
     for (const r of [built, sb, pg, artifacts]) if (r.status === 'rejected') throw r.reason;
     // 95 KiB in 8 KiB pieces 200 ms apart: over two seconds of bar, past the first second's rate and ETA.
     slow.setMode({ slow: { bytesPerChunk: 8192, delayMs: 200 } });
+    // What an in-place restore would replace: never touched, since the prompt is answered with Ctrl-C.
+    await cluster.psql('CREATE DATABASE fit_in_place');
     for (const width of WIDTHS) {
       const res = await request(`${sandbox.baseUrl}/api/v1/restores`, {
         method: 'POST',
@@ -102,6 +104,18 @@ describe.skipIf(!!skip)('restore and drill screens fit the terminal', () => {
 
     it('svc restore create into a database that is not empty: the error', async () => {
       await expectFits('restore create (not empty)', () => ({ args: ['restore', 'create', '--backup', 'bj_0007'], env: env('postgres'), exit: 'any', shows: /error:/ }));
+    }, 120_000);
+
+    it('svc restore create --in-place: the confirmation prompt, then Ctrl-C; the target whole on a line where it fits', async () => {
+      const runs = await expectFits('restore create --in-place (prompt)', () => ({
+        args: ['restore', 'create', '--backup', 'bj_0007', '--in-place'],
+        env: env('fit_in_place'),
+        exit: 130,
+        shows: /not confirmed/,
+        answer: { when: /confirm/, keys: '\x03' },
+      }));
+      // clack breaks the prompt's lines at spaces; only a word wider than the whole terminal (this DSN at 40) is split.
+      for (const run of runs.filter((r) => r.width >= 60)) expect(run.lines.some((l) => l.includes(cluster.dsn('fit_in_place'))), run.lines.join('\n')).toBe(true);
     }, 120_000);
 
     it('svc restore run: the progress bar fits, rate and ETA where there is room', async () => {
