@@ -53,5 +53,6 @@ export function renderFields(items: Field[], title: string | undefined, paint: P
     }
     return underKey();
   });
-  return title ? [paint('bold', title), ...lines].join('\n') : lines.join('\n');
+  const heading = title === undefined ? [] : (width === undefined ? [title] : wrapWords(title, width)).map((l) => paint('bold', l));
+  return [...heading, ...lines].join('\n');
 }

@@ -57,13 +57,13 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
     const r = await h.drill(['db_orders']);
     expect(r.code, r.stderr).toBe(0);
     const rows = tableRows(r.stdout);
-    expect(rows[0]).toEqual(['DATABASE', 'BACKUP', 'AGE', 'RECOVERY', 'RESULT', 'FAILED CHECK']);
+    expect(rows[0]).toEqual(['DATABASE', 'NAME', 'BACKUP', 'AGE', 'RECOVERY', 'RESULT', 'FAILED CHECK']);
     expect(rows).toHaveLength(2);
-    expect(rows[1]!.slice(0, 2)).toEqual(['db_orders (orders-prod)', 'bj_0007']);
-    expect(rows[1]![2]).toMatch(/^\d+d\d*h?$|^\d+h\d*m?$/);
-    expect(rows[1]![3]).toMatch(/^\d+\.\ds$/);
-    expect(rows[1]![4]).toBe('passed');
-    expect(rows[1]).toHaveLength(5); // no failed check
+    expect(rows[1]!.slice(0, 3)).toEqual(['db_orders', 'orders-prod', 'bj_0007']);
+    expect(rows[1]![3]).toMatch(/^\d+d\d*h?$|^\d+h\d*m?$/);
+    expect(rows[1]![4]).toMatch(/^\d+\.\ds$/);
+    expect(rows[1]![5]).toBe('passed');
+    expect(rows[1]).toHaveLength(6); // no failed check
     expect(h.restoresCreated()).toBe(before + 1);
     const lines = r.stderr.trimEnd().split('\n');
     const debian = findPgBinDir()!;
@@ -363,7 +363,7 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
     const r = await h.drill(['db_orders', '--dry-run']);
     expect(r.code, r.stderr).toBe(0);
     const rows = tableRows(r.stdout);
-    expect(rows[1]!.slice(0, 2)).toEqual(['db_orders (orders-prod)', 'bj_0007']);
+    expect(rows[1]!.slice(0, 3)).toEqual(['db_orders', 'orders-prod', 'bj_0007']);
     expect(rows[1]).toContain('planned');
     expect(r.stderr).toContain('Dry run: 1 database(s) have a backup to drill, 0 have none. Nothing was created.');
   });

@@ -84,11 +84,12 @@ export function options(ids: string[], flags: DrillFlags, env: Env): DrillComman
 const columns: Column<DatabaseDrill>[] = [
   { header: 'DATABASE', value: (d) => d.databaseId },
   { header: 'NAME', value: (d) => (d.name && d.name !== d.databaseId ? d.name : '-'), shrink: true, drop: 1 },
-  { header: 'BACKUP', value: (d) => drillRow(d).backup, drop: 4 },
-  { header: 'AGE', value: (d) => drillRow(d).age, drop: 3 },
-  { header: 'RECOVERY', value: (d) => drillRow(d).recovery, drop: 2 },
+  { header: 'BACKUP', value: (d) => drillRow(d).backup, drop: 3 },
+  // The age a drill proved and the recovery time it took appear for every database (never dropped).
+  { header: 'AGE', value: (d) => drillRow(d).age },
+  { header: 'RECOVERY', value: (d) => drillRow(d).recovery },
   { header: 'RESULT', value: (d) => d.result },
-  { header: 'FAILED CHECK', short: 'FAILED', value: (d) => drillRow(d).failed, drop: 5 },
+  { header: 'FAILED CHECK', short: 'FAILED', value: (d) => drillRow(d).failed, drop: 2 },
 ];
 
 /** `svc restore drill`: the drill, its table on stdout (or the drill document with --json), the report files; exit 13 when any database failed. */
