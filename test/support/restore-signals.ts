@@ -9,7 +9,32 @@ import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
+import type { PgCluster } from './pg-cluster.js';
 import { DSN_PASSWORD, waitFor, type RestoreHarness } from './restore-harness.js';
+
+/** A server the lock helpers work on: the harness's cluster, or a drill's own scratch cluster. */
+export interface SqlServer {
+  /** The client tools' directory (psql). */
+  binDir: string;
+  /** psql's connection arguments and environment for a session in `database`. */
+  session(database: string): { args: string[]; env: Record<string, string> };
+  /** Runs SQL there; stdout trimmed. */
+  psql(sql: string, database?: string): Promise<string>;
+}
+
+/** The harness's cluster over TCP, as its superuser. */
+export function clusterServer(cluster: PgCluster): SqlServer {
+  return {
+    binDir: cluster.binDir,
+    session: (database) => ({
+      args: ['-h', '127.0.0.1', '-p', String(cluster.port), '-U', 'postgres', '-d', database],
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PGPASSWORD: DSN_PASSWORD, LC_ALL: 'C' },
+    }),
+    psql: (sql, database) => cluster.psql(sql, database),
+  };
+}
+
+const serverOf = (on: RestoreHarness | SqlServer): SqlServer => ('cluster' in on ? clusterServer(on.cluster) : on);
 
 const holders = new Set<ResultPromise>();
 const servers = new Set<{ server: Server; sockets: Set<Socket> }>();
@@ -31,23 +56,26 @@ export async function releaseAll(): Promise<void> {
  * released (ROLLBACK on stdin) or killed. Resolves once the lock on `lockedRelation` (a table name,
  * or `pg_catalog.<name>` for a catalog) is granted.
  */
-export async function holdLock(h: RestoreHarness, database: string, sql: string, lockedRelation: string): Promise<{ release(): Promise<void> }> {
-  const holder = execa(
-    join(h.cluster.binDir, 'psql'),
-    ['-X', '-q', '-w', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(h.cluster.port), '-U', 'postgres', '-d', database],
-    { env: { PATH: process.env.PATH, PGPASSWORD: DSN_PASSWORD, LC_ALL: 'C' }, extendEnv: false, reject: false, stdin: 'pipe' },
-  );
+export async function holdLock(on: RestoreHarness | SqlServer, database: string, sql: string, lockedRelation: string): Promise<{ release(): Promise<void> }> {
+  const server = serverOf(on);
+  const session = server.session(database);
+  const holder = execa(join(server.binDir, 'psql'), ['-X', '-q', '-w', '-v', 'ON_ERROR_STOP=1', ...session.args], {
+    env: session.env,
+    extendEnv: false,
+    reject: false,
+    stdin: 'pipe',
+  });
   holders.add(holder);
   holder.stdin!.write(`BEGIN;\n${sql}\n`);
   // A catalog's oid is the same in every database: checked from `postgres`, which the lock cannot block.
   const granted = lockedRelation.startsWith('pg_catalog.')
     ? () =>
-        h.cluster.psql(
+        server.psql(
           `SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database
            WHERE d.datname = '${database}' AND l.granted AND l.mode = 'AccessExclusiveLock' AND l.relation = '${lockedRelation}'::regclass`,
         )
     : () =>
-        h.cluster.psql(
+        server.psql(
           `SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database
            WHERE d.datname = '${database}' AND l.granted AND l.mode IN ('AccessExclusiveLock', 'ShareLock')
              AND l.pid <> pg_backend_pid() AND l.relation = (SELECT oid FROM pg_class WHERE relname = '${lockedRelation}' LIMIT 1)`,
@@ -64,10 +92,11 @@ export async function holdLock(h: RestoreHarness, database: string, sql: string,
 }
 
 /** Some session in `database` waits for a lock: the step under test has reached the held object. */
-export function lockWaiter(h: RestoreHarness, database: string): Promise<true> {
+export function lockWaiter(on: RestoreHarness | SqlServer, database: string): Promise<true> {
+  const server = serverOf(on);
   return waitFor(`a session waiting for a lock in ${database}`, async () =>
     Number(
-      await h.cluster.psql(`SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE d.datname = '${database}' AND NOT l.granted`),
+      await server.psql(`SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE d.datname = '${database}' AND NOT l.granted`),
     ) > 0 || undefined,
   );
 }

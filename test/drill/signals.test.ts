@@ -1,0 +1,215 @@
+import { chmod, mkdtemp, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { http } from 'msw';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ResultPromise } from 'execa';
+import { ensureBuilt, spawnSvc } from '../support/built-cli.js';
+import { autoScratchServer, drillApi, drillProcesses, DRILLED, requestsTo, scratchPassword, toolGate } from '../support/drill-signals.js';
+import { pgSkipReason } from '../support/pg-cluster.js';
+import { DSN_PASSWORD, RestoreHarness, waitFor } from '../support/restore-harness.js';
+import { clusterServer, holdLock, lockWaiter, psqlGate, releaseAll, type SqlServer } from '../support/restore-signals.js';
+import { expectNoSecretsLeft, leaksIn } from '../support/secret-scan.js';
+
+const skip = pgSkipReason();
+if (skip) console.warn(`test/drill/signals.test.ts skipped: ${skip}`);
+
+const SIGNALS = [
+  { signal: 'SIGINT', code: 130 },
+  { signal: 'SIGTERM', code: 143 },
+  { signal: 'SIGHUP', code: 129 },
+] as const;
+
+type Scratch = 'auto' | 'dsn';
+
+/** A drill run to be caught in one phase. */
+interface Caught {
+  /** Extra environment and arguments for svc. */
+  env?: Record<string, string>;
+  args?: string[];
+  /** svc has a client tool (psql, pg_restore) running when the phase is reached. */
+  tool?: true;
+  /** Resolves once svc is surely inside the phase. */
+  reached(run: { stderr: () => Promise<string>; server: () => Promise<SqlServer> }): Promise<unknown>;
+  /** Right after the signal: lets go what svc waits for and does not cancel (it is not told to stop). */
+  afterSignal?(): Promise<void>;
+  /** The phase's own evidence, after svc exited. */
+  after?(): Promise<void>;
+}
+
+/**
+ * SIGINT, SIGTERM and SIGHUP in each phase of `svc restore drill`, against the built CLI and real
+ * PostgreSQL (cli-contract 9, step 5): the exit code of the signal, every scratch database dropped,
+ * the scratch cluster stopped (no postgres process of the run outlives svc, nor any psql or
+ * pg_restore it started), nothing left in the work dir, no PGPASSFILE, no secret in any output.
+ * With `--scratch auto` the run's own cluster; with `--scratch <dsn>` the harness's cluster stands
+ * for an operator's server, on which no svc_drill_* database may remain.
+ */
+describe.skipIf(!!skip)('a signal in each phase of a drill (built CLI as a subprocess, real PostgreSQL)', () => {
+  const h = new RestoreHarness();
+
+  beforeAll(async () => {
+    await Promise.all([ensureBuilt(), h.start()]);
+    // The scratch cluster runs as `postgres` when the tests run as root: it must reach the work dirs and gates below.
+    await chmod(h.scratch, 0o711);
+  }, 300_000);
+  afterAll(() => h.stop());
+  beforeEach(async () => {
+    await h.reset();
+    drillApi(h);
+  });
+  afterEach(() => releaseAll());
+  /** The runs of the current test: whatever a failed one left running is ended, so the next starts clean. */
+  const runs: Array<{ child: ResultPromise; dir: string; tmp: string }> = [];
+  afterEach(async () => {
+    for (const run of runs.splice(0)) {
+      run.child.kill('SIGKILL');
+      await run.child.catch(() => undefined);
+      for (const p of drillProcesses(run.dir, run.tmp)) {
+        try {
+          process.kill(Number(p.split(' ')[0]), 'SIGKILL');
+        } catch {
+          // Gone already.
+        }
+      }
+    }
+  });
+  function drill(args: string[], dir: string, tmp: string, env: Record<string, string>): ResultPromise {
+    const child = spawnSvc(['restore', 'drill', DRILLED, '--work-dir', dir, ...args], { env: h.env({ TMPDIR: tmp, ...env }), timeoutMs: 60_000 });
+    runs.push({ child, dir, tmp });
+    return child;
+  }
+
+  const dsnServer = () => clusterServer(h.cluster);
+  const leftoverDatabases = async () => (await h.cluster.psql("SELECT string_agg(datname, ',') FROM pg_database WHERE datname LIKE 'svc\\_drill\\_%'")).split(',').filter(Boolean);
+  const restoredName = async (stderr: () => Promise<string>) => /restore into (svc_drill_\w+)/.exec(await stderr())![1]!;
+
+  async function workDir(): Promise<string> {
+    const dir = await mkdtemp(join(h.scratch, 'work-'));
+    await chmod(dir, 0o711);
+    return dir;
+  }
+  const pgpassLeftovers = async (tmp: string) => (await readdir(tmp)).filter((n) => n.startsWith('svc-pgpass-'));
+
+  const PHASES: Record<string, (scratch: Scratch, dir: string) => Promise<Caught>> = {
+    /** listDatabaseBackups never answers. */
+    async selection() {
+      const path = `/api/v1/databases/${DRILLED}/backups`;
+      h.api.use(http.get(`*${path}`, () => new Promise<never>(() => {})));
+      return {
+        reached: () => waitFor('the listDatabaseBackups request', () => requestsTo(h, 'GET', path).length === 1 || undefined),
+        async after() {
+          expect(h.createRestoreRequests()).toEqual([]);
+        },
+      };
+    },
+    /** createRestore never answers. */
+    async createRestore() {
+      h.api.use(http.post('*/api/v1/restores', () => new Promise<never>(() => {})));
+      return {
+        reached: () => waitFor('the createRestore request', () => h.createRestoreRequests().length === 1 || undefined),
+        async after() {
+          expect(h.allArtifactRequests()).toEqual([]);
+        },
+      };
+    },
+    /** The artifact trickles in. */
+    async download(_scratch, dir) {
+      h.artifact.setMode({ slow: { bytesPerChunk: 2048, delayMs: 60 } });
+      return {
+        reached: () =>
+          waitFor('a partial artifact on disk', async () => {
+            for (const run of (await readdir(dir)).filter((n) => n.startsWith('svc-restore-'))) {
+              const size = await stat(join(dir, run, 'artifact.dump')).then((s) => s.size, () => 0);
+              if (size > 0 && size < h.info.sizeBytes) return true;
+            }
+            return undefined;
+          }),
+        async after() {
+          expect(await h.pgRestoreRuns()).toEqual([]);
+        },
+      };
+    },
+    /** `pg_restore -l` (the archive's table of contents) waits at a gate; svc does not stop it, it is let go after the signal. */
+    async verify() {
+      const gate = await toolGate(h, 'pg_restore', join(h.shimDir, 'pg_restore'), '[ "$1" = -l ]');
+      return {
+        env: gate.env,
+        tool: true,
+        reached: () => gate.reached(),
+        afterSignal: () => gate.go(),
+        async after() {
+          expect(await h.pgRestoreRuns()).toEqual([]);
+        },
+      };
+    },
+    /** pg_restore runs and waits for a lock on pg_trigger (the foreign key's triggers), held in the scratch database. */
+    async restore(scratch) {
+      const gate = await toolGate(h, 'pg_restore', join(h.shimDir, 'pg_restore'), '[ "$1" != --version ] && [ "$1" != -l ]');
+      let lock: { release(): Promise<void> } | undefined;
+      return {
+        env: gate.env,
+        tool: true,
+        async reached({ stderr, server }) {
+          await gate.reached();
+          const db = await restoredName(stderr);
+          lock = await holdLock(await server(), db, 'LOCK TABLE pg_catalog.pg_trigger IN SHARE MODE;', 'pg_trigger');
+          await gate.go();
+          await lockWaiter(await server(), db);
+        },
+        async after() {
+          await lock!.release();
+          expect(await h.pgRestoreRuns()).toHaveLength(1);
+          if (scratch === 'dsn') expect(await h.cluster.psql("SELECT count(*) FROM pg_stat_activity WHERE datname LIKE 'svc\\_drill\\_%'")).toBe('0');
+        },
+      };
+    },
+    /** ANALYZE is done; the object check's catalog query waits at a psql gate. */
+    async check() {
+      const gate = await psqlGate(h, "'relations'");
+      return { env: gate.env, tool: true, reached: () => gate.reached() };
+    },  };
+
+  const phases = Object.keys(PHASES);
+  const cases = [
+    ...phases.flatMap((phase) => SIGNALS.map((s) => ({ phase, scratch: 'auto' as Scratch, ...s }))),
+    // An operator's server: every phase once (the signals in turn), the restore itself with each signal.
+    ...phases
+      .filter((p) => p !== 'cluster')
+      .flatMap((phase, i) => (phase === 'restore' ? SIGNALS : [SIGNALS[i % SIGNALS.length]!]).map((s) => ({ phase, scratch: 'dsn' as Scratch, ...s }))),
+  ];
+
+  it.each(cases)('$phase, --scratch $scratch, $signal: exit $code, scratch database and cluster gone, nothing left', async ({ phase, scratch, signal, code }) => {
+    const dir = await workDir();
+    // This run's own TMPDIR: its PGPASSFILEs, and through them its child processes, are told apart from any other run's.
+    const tmp = await mkdtemp(join(h.scratch, 'tmp-'));
+    const caught = await PHASES[phase]!(scratch, dir);
+    const scratchArgs = scratch === 'dsn' ? ['--scratch', h.dsn('postgres', true)] : [];
+    const child = drill([...scratchArgs, ...(caught.args ?? [])], dir, tmp, { SVC_PG_BINDIR: h.cluster.serverBinDir, ...caught.env });
+    let stderr = '';
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    await caught.reached({
+      stderr: async () => stderr,
+      server: () => (scratch === 'auto' ? autoScratchServer(h, dir) : Promise.resolve(dsnServer())),
+    });
+    // What the run has going (its cluster, its client tools) is visible to the checks below: they could fail.
+    if (scratch === 'auto' || caught.tool) expect(drillProcesses(dir, tmp)).not.toEqual([]);
+    const password = scratch === 'auto' ? await scratchPassword(tmp, dir) : DSN_PASSWORD;
+    expect(password).toBeDefined();
+    child.kill(signal);
+    await caught.afterSignal?.();
+    const r = await child;
+    h.record(String(r.stdout), String(r.stderr));
+
+    expect(r.exitCode, String(r.stderr)).toBe(code);
+    expect(r.stderr).not.toContain('Stopped at once');
+    expect(r.stdout).toBe('');
+    expect(drillProcesses(dir, tmp)).toEqual([]);
+    expect(await readdir(dir)).toEqual([]);
+    expect(await pgpassLeftovers(tmp)).toEqual([]);
+    expect(await leftoverDatabases()).toEqual([]);
+    await caught.after?.();
+    expect(leaksIn(`${r.stdout}\n${r.stderr}`, { dsnPasswords: [password] })).toEqual([]);
+    await expectNoSecretsLeft({ texts: [String(r.stdout), String(r.stderr)], paths: [h.scratch] }, { ...h.secretSet(), dsnPasswords: [DSN_PASSWORD, password] });
+  });
+
+});
