@@ -1,4 +1,5 @@
 import { LocalToolError } from '../errors.js';
+import { mapPool } from '../pool.js';
 import type { SecretScrubber } from '../secrets.js';
 import { psql, PsqlError } from './pg-tools.js';
 import { relationEntries, type RelationDesc, type Toc } from './toc.js';
@@ -150,7 +151,9 @@ export async function analyzeTarget(database: string, jobs: number, env: Env, sc
   try {
     const tables = JSON.parse(await run(TABLES_SQL)) as string[];
     if (tables.length === 0) return;
-    await Promise.all(analyzeGroups(tables, jobs).map((group) => run(`ANALYZE ${group.join(', ')};`)));
+    // mapPool, not Promise.all: on a signal every psql has ended before the run goes on to clean up.
+    const groups = analyzeGroups(tables, jobs);
+    await mapPool(groups, groups.length, (group) => run(`ANALYZE ${group.join(', ')};`));
   } catch (err) {
     if (err instanceof PsqlError) throw new LocalToolError(`ANALYZE of the restored database failed: ${err.reason}`, 'The data is restored; run ANALYZE by hand, or restore again with --no-analyze.');
     throw err;

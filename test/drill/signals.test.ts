@@ -4,7 +4,7 @@ import { http } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ResultPromise } from 'execa';
 import { ensureBuilt, spawnSvc } from '../support/built-cli.js';
-import { autoScratchServer, drillApi, drillProcesses, DRILLED, requestsTo, scratchPassword, toolGate } from '../support/drill-signals.js';
+import { autoScratchServer, drillApi, drillProcesses, DRILLED, psqlHoldAll, requestsTo, scratchPassword, toolGate } from '../support/drill-signals.js';
 import { pgSkipReason } from '../support/pg-cluster.js';
 import { DSN_PASSWORD, RestoreHarness, waitFor } from '../support/restore-harness.js';
 import { clusterServer, holdLock, lockWaiter, psqlGate, releaseAll, type SqlServer } from '../support/restore-signals.js';
@@ -162,6 +162,14 @@ describe.skipIf(!!skip)('a signal in each phase of a drill (built CLI as a subpr
           if (scratch === 'dsn') expect(await h.cluster.psql("SELECT count(*) FROM pg_stat_activity WHERE datname LIKE 'svc\\_drill\\_%'")).toBe('0');
         },
       };
+    },
+    /**
+     * pg_restore is done; both ANALYZE sessions (--jobs 2: two groups of tables) wait at a psql gate,
+     * and one of them takes 2 s to stop once told: svc must wait for it, not leave it running.
+     */
+    async analyze() {
+      const gate = await psqlHoldAll(h, 'ANALYZE ', 2);
+      return { env: gate.env, args: ['--jobs', '2'], tool: true, reached: () => gate.reached(2) };
     },
     /** ANALYZE is done; the object check's catalog query waits at a psql gate. */
     async check() {
