@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, readdir, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { http } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -175,6 +175,26 @@ describe.skipIf(!!skip)('a signal in each phase of a drill (built CLI as a subpr
     async check() {
       const gate = await psqlGate(h, "'relations'");
       return { env: gate.env, tool: true, reached: () => gate.reached() };
+    },
+    /** The restore passed; the data check waits at a psql gate. */
+    async data() {
+      const gate = await psqlGate(h, 'query_to_xml');
+      return { env: gate.env, tool: true, reached: () => gate.reached() };
+    },
+    /** A SQL check (--check) runs: its query sleeps in the scratch database. */
+    async sqlCheck(_scratch, dir) {
+      const file = join(dir, '..', `${dir.split('/').pop()}-checks.sql`);
+      await writeFile(file, "-- check: slow_check\nSELECT x FROM (SELECT pg_sleep(300)::text AS x) s WHERE x = 'never'\n");
+      return {
+        args: ['--check', file],
+        tool: true,
+        async reached({ server }) {
+          const s = await server();
+          await waitFor('the SQL check running in the scratch database', async () =>
+            (await s.psql("SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%pg\\_sleep(300)%' AND pid <> pg_backend_pid()")) === '1' || undefined,
+          );
+        },
+      };
     },  };
 
   const phases = Object.keys(PHASES);
