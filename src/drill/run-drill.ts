@@ -167,6 +167,9 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
         ).finally(() => lines.finish(db.id)),
       );
     }
+    // A signal that came while the last scratch database was dropped (or a dry run's selection, which
+    // records it as that database's failure) ends the run all the same: no report as if it were whole.
+    if (host.deps.signal.aborted) throw new InterruptedError('Interrupted before the drill finished; no report was written.');
     const failed = drilled.filter((d) => d.result === 'failed').length;
     return {
       drill: {

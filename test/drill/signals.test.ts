@@ -195,7 +195,13 @@ describe.skipIf(!!skip)('a signal in each phase of a drill (built CLI as a subpr
           );
         },
       };
-    },  };
+    },
+    /** Every check passed; the DROP DATABASE of the scratch database waits at a psql gate, let go after the signal (svc never cancels a clean-up). */
+    async dropping() {
+      const gate = await psqlGate(h, 'DROP DATABASE');
+      return { env: gate.env, tool: true, reached: () => gate.reached(), afterSignal: () => gate.go() };
+    },
+  };
 
   const phases = Object.keys(PHASES);
   const cases = [
@@ -240,4 +246,20 @@ describe.skipIf(!!skip)('a signal in each phase of a drill (built CLI as a subpr
     await expectNoSecretsLeft({ texts: [String(r.stdout), String(r.stderr)], paths: [h.scratch] }, { ...h.secretSet(), dsnPasswords: [DSN_PASSWORD, password] });
   });
 
+
+  it('--dry-run, SIGTERM while a backup is being selected: exit 143, and no plan printed as if it were whole', async () => {
+    const dir = await workDir();
+    const tmp = await mkdtemp(join(h.scratch, 'tmp-'));
+    const path = `/api/v1/databases/${DRILLED}/backups`;
+    h.api.use(http.get(`*${path}`, () => new Promise<never>(() => {})));
+    const child = drill(['--dry-run', '--json'], dir, tmp, {});
+    await waitFor('the listDatabaseBackups request', () => requestsTo(h, 'GET', path).length === 1 || undefined);
+    child.kill('SIGTERM');
+    const r = await child;
+    h.record(String(r.stdout), String(r.stderr));
+    expect(r.exitCode, String(r.stderr)).toBe(143);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(String(r.stderr).trim().split('\n').pop()!)).toMatchObject({ error: { code: 'interrupted' } });
+    expect(await readdir(dir)).toEqual([]);
+  });
 });
