@@ -59,7 +59,7 @@ export async function startScratchCluster(binaries: ServerBinaries, workDir: str
   let pid: number | undefined;
   liveNet(dir, () => pid ?? postmaster(dataDir)?.pid);
   const serverEnv: Env = { PATH: env.PATH, LC_ALL: 'C', TZ: env.TZ };
-  const server = (program: string, args: string[]) =>
+  const server = (program: string, args: string[], cancel?: AbortSignal) =>
     execa(join(binaries.dir, program), args, {
       cwd: dir,
       env: serverEnv,
@@ -67,13 +67,14 @@ export async function startScratchCluster(binaries: ServerBinaries, workDir: str
       reject: false,
       stdin: 'ignore',
       all: true,
+      ...(cancel ? { cancelSignal: cancel } : {}),
       ...(user ? { uid: user.uid, gid: user.gid } : {}),
     });
   const cluster = handle(binaries, dir, dataDir, password, user, () => pid, server);
   try {
     await chmod(dir, 0o700);
     if (user) await chown(dir, user.uid, user.gid);
-    await initdb(server, dir, dataDir, password, user);
+    await initdb(server, dir, dataDir, password, user, abort);
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
       const started = await start(server, dataDir, logFile, dir, port, abort);
@@ -96,15 +97,16 @@ function reachHint(user: OsUser | undefined): string {
     : 'Check --work-dir (the cluster lives there) and the server binaries (--pg-bindir).';
 }
 
-type Server = (program: string, args: string[]) => ReturnType<typeof execa>;
+type Server = (program: string, args: string[], cancel?: AbortSignal) => ReturnType<typeof execa>;
 
-async function initdb(server: Server, dir: string, dataDir: string, password: string, user: OsUser | undefined): Promise<void> {
+async function initdb(server: Server, dir: string, dataDir: string, password: string, user: OsUser | undefined, abort: AbortSignal): Promise<void> {
   const pwfile = join(dir, 'pwfile');
   await writeFile(pwfile, `${password}\n`, { mode: 0o600 });
   if (user) await chown(pwfile, user.uid, user.gid);
-  const r = await server('initdb', ['-D', dataDir, '-U', SUPERUSER, '--auth-host=scram-sha-256', '--auth-local=trust', `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C', '--no-sync']).finally(() =>
-    rm(pwfile, { force: true }),
-  );
+  // A signal stops initdb (SIGTERM: it removes what it wrote) rather than wait for it to finish.
+  const args = ['-D', dataDir, '-U', SUPERUSER, '--auth-host=scram-sha-256', '--auth-local=trust', `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C', '--no-sync'];
+  const r = await server('initdb', args, abort).finally(() => rm(pwfile, { force: true }));
+  if (abort.aborted) throw new InterruptedError('Interrupted while the scratch cluster was starting.');
   if (r.exitCode !== 0) {
     const last = String(r.all ?? '').trim().split('\n').slice(-3).join(' ');
     throw new LocalToolError(`initdb of the scratch cluster failed (exit ${r.exitCode ?? r.signal}): ${last}`, reachHint(user));

@@ -4,7 +4,7 @@ import { http } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ResultPromise } from 'execa';
 import { ensureBuilt, spawnSvc } from '../support/built-cli.js';
-import { autoScratchServer, drillApi, drillProcesses, DRILLED, psqlHoldAll, requestsTo, scratchPassword, toolGate } from '../support/drill-signals.js';
+import { autoScratchServer, drillApi, drillProcesses, DRILLED, psqlHoldAll, requestsTo, scratchPassword, serverBindir, toolGate } from '../support/drill-signals.js';
 import { pgSkipReason } from '../support/pg-cluster.js';
 import { DSN_PASSWORD, RestoreHarness, waitFor } from '../support/restore-harness.js';
 import { clusterServer, holdLock, lockWaiter, psqlGate, releaseAll, type SqlServer } from '../support/restore-signals.js';
@@ -91,6 +91,11 @@ describe.skipIf(!!skip)('a signal in each phase of a drill (built CLI as a subpr
   const pgpassLeftovers = async (tmp: string) => (await readdir(tmp)).filter((n) => n.startsWith('svc-pgpass-'));
 
   const PHASES: Record<string, (scratch: Scratch, dir: string) => Promise<Caught>> = {
+    /** initdb of the scratch cluster waits at a gate. */
+    async cluster() {
+      const bindir = await serverBindir(h, { initdb: true });
+      return { env: { SVC_PG_BINDIR: bindir.dir }, reached: () => bindir.initdb!.reached() };
+    },
     /** listDatabaseBackups never answers. */
     async selection() {
       const path = `/api/v1/databases/${DRILLED}/backups`;
@@ -245,7 +250,6 @@ describe.skipIf(!!skip)('a signal in each phase of a drill (built CLI as a subpr
     expect(leaksIn(`${r.stdout}\n${r.stderr}`, { dsnPasswords: [password] })).toEqual([]);
     await expectNoSecretsLeft({ texts: [String(r.stdout), String(r.stderr)], paths: [h.scratch] }, { ...h.secretSet(), dsnPasswords: [DSN_PASSWORD, password] });
   });
-
 
   it('--dry-run, SIGTERM while a backup is being selected: exit 143, and no plan printed as if it were whole', async () => {
     const dir = await workDir();
