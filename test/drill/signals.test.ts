@@ -251,6 +251,32 @@ describe.skipIf(!!skip)('a signal in each phase of a drill (built CLI as a subpr
     await expectNoSecretsLeft({ texts: [String(r.stdout), String(r.stderr)], paths: [h.scratch] }, { ...h.secretSet(), dsnPasswords: [DSN_PASSWORD, password] });
   });
 
+  it.each(SIGNALS)('a second signal ($signal) while the scratch cluster stops: exit $code at once, and still no postmaster left', async ({ signal, code }) => {
+    const dir = await workDir();
+    const tmp = await mkdtemp(join(h.scratch, 'tmp-'));
+    const bindir = await serverBindir(h, { stop: true });
+    h.api.use(http.post('*/api/v1/restores', () => new Promise<never>(() => {})));
+    const child = drill([], dir, tmp, { SVC_PG_BINDIR: bindir.dir });
+    await waitFor('the createRestore request', () => h.createRestoreRequests().length === 1 || undefined);
+    const password = await scratchPassword(tmp, dir);
+    child.kill('SIGINT');
+    // The clean-up has reached `pg_ctl stop`, which waits at its gate: the postmaster still runs.
+    await bindir.stop!.reached();
+    expect(drillProcesses(dir, tmp).filter((p) => / -D \S+\/data -c listen_addresses/.test(p))).toHaveLength(1);
+    child.kill(signal);
+    const r = await child;
+    h.record(String(r.stdout), String(r.stderr));
+
+    expect(r.exitCode, String(r.stderr)).toBe(code);
+    expect(String(r.stderr).split('\n').filter((l) => l.includes('Stopped at once'))).toEqual([`Stopped at once on a second ${signal}.`]);
+    // svc left at once; the postmaster it told to quit on the way out goes a moment later.
+    await waitFor('no process of the drill left', () => drillProcesses(dir, tmp).length === 0 || undefined, 10_000).catch(() => undefined);
+    expect(drillProcesses(dir, tmp)).toEqual([]);
+    expect(await readdir(dir)).toEqual([]);
+    expect(await pgpassLeftovers(tmp)).toEqual([]);
+    await expectNoSecretsLeft({ texts: [String(r.stdout), String(r.stderr)], paths: [h.scratch] }, { ...h.secretSet(), dsnPasswords: [DSN_PASSWORD, password] });
+  });
+
   it('--dry-run, SIGTERM while a backup is being selected: exit 143, and no plan printed as if it were whole', async () => {
     const dir = await workDir();
     const tmp = await mkdtemp(join(h.scratch, 'tmp-'));
