@@ -4,7 +4,7 @@ import { http } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ResultPromise } from 'execa';
 import { ensureBuilt, spawnSvc } from '../support/built-cli.js';
-import { autoScratchServer, drillApi, drillProcesses, DRILLED, psqlHoldAll, requestsTo, scratchPassword, serverBindir, toolGate } from '../support/drill-signals.js';
+import { autoScratchServer, drillApi, drillProcesses, DRILLED, psqlHoldAll, requestsTo, scratchPassword, SECOND, serverBindir, toolGate } from '../support/drill-signals.js';
 import { pgSkipReason } from '../support/pg-cluster.js';
 import { DSN_PASSWORD, RestoreHarness, waitFor } from '../support/restore-harness.js';
 import { clusterServer, holdLock, lockWaiter, psqlGate, releaseAll, type SqlServer } from '../support/restore-signals.js';
@@ -291,5 +291,33 @@ describe.skipIf(!!skip)('a signal in each phase of a drill (built CLI as a subpr
     expect(r.stdout).toBe('');
     expect(JSON.parse(String(r.stderr).trim().split('\n').pop()!)).toMatchObject({ error: { code: 'interrupted' } });
     expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('--parallel 2 on an operator server, SIGTERM while both databases restore: exit 143, both scratch databases dropped', async () => {
+    const dir = await workDir();
+    const tmp = await mkdtemp(join(h.scratch, 'tmp-'));
+    const gate = await toolGate(h, 'pg_restore', join(h.shimDir, 'pg_restore'), '[ "$1" != --version ] && [ "$1" != -l ]', true);
+    const child = drill([SECOND.databaseId, '--parallel', '2', '--scratch', h.dsn('postgres', true)], dir, tmp, gate.env);
+    let stderr = '';
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    await gate.reached(2);
+    const dbs = [...stderr.matchAll(/restore into (svc_drill_\w+)/g)].map((m) => m[1]!);
+    const server = dsnServer();
+    const locks = await Promise.all(dbs.map((db) => holdLock(server, db, 'LOCK TABLE pg_catalog.pg_trigger IN SHARE MODE;', 'pg_trigger')));
+    await gate.go();
+    for (const db of dbs) await lockWaiter(server, db);
+    expect((await leftoverDatabases()).sort()).toEqual([...dbs].sort());
+    child.kill('SIGTERM');
+    const r = await child;
+    h.record(String(r.stdout), String(r.stderr));
+
+    expect(r.exitCode, String(r.stderr)).toBe(143);
+    expect(drillProcesses(dir, tmp)).toEqual([]);
+    for (const lock of locks) await lock.release();
+    expect(await leftoverDatabases()).toEqual([]);
+    expect(await h.pgRestoreRuns()).toHaveLength(2);
+    expect(await readdir(dir)).toEqual([]);
+    expect(await pgpassLeftovers(tmp)).toEqual([]);
+    await expectNoSecretsLeft({ texts: [String(r.stdout), String(r.stderr)], paths: [h.scratch] }, h.secretSet());
   });
 });

@@ -6,7 +6,7 @@
  * SQL sessions into the drill's own scratch cluster (through its private socket), and the list of
  * every process of a run that is still alive.
  */
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -16,43 +16,59 @@ import { BACKUP_ID, waitFor, type RestoreHarness } from './restore-harness.js';
 import type { SqlServer } from './restore-signals.js';
 
 export const DRILLED = 'db_orders';
+/** A second database for --parallel: its one completed backup serves the same artifact. */
+export const SECOND = { databaseId: 'db_billing', backupJobId: 'bj_billing' } as const;
 
-/** getProfile, getDatabase, listDatabaseBackups (one completed backup: the harness's BACKUP_ID) and getRecoverySummary of DRILLED. */
+/**
+ * The drill's reads over loopback, beside the harness's getBackup and createRestore: getProfile, and
+ * for DRILLED (its backup: the harness's BACKUP_ID) and SECOND getDatabase, listDatabaseBackups (one
+ * completed backup each) and getRecoverySummary.
+ */
 export function drillApi(h: RestoreHarness): void {
   const [completed] = fixture('backups-list').backupJobs as Array<Record<string, unknown>>;
+  const database = fixture('database-get').database as Record<string, unknown>;
+  const summary = fixture('recovery-summary') as Record<string, unknown>;
+  const reads = (databaseId: string, backupJobId: string, name: string) => [
+    http.get(`*/api/v1/databases/${databaseId}`, () => HttpResponse.json({ database: { ...database, id: databaseId, name } })),
+    http.get(`*/api/v1/databases/${databaseId}/backups`, () =>
+      HttpResponse.json({ backupJobs: [{ ...completed, id: backupJobId, protectedDatabaseId: databaseId }], nextCursor: null }),
+    ),
+    http.get(`*/api/v1/databases/${databaseId}/recovery/summary`, () => HttpResponse.json({ ...summary, databaseId })),
+  ];
   h.api.use(
     http.get('*/api/v1/profile', () => HttpResponse.json(fixture('profile'))),
-    http.get(`*/api/v1/databases/${DRILLED}`, () => HttpResponse.json(fixture('database-get'))),
-    http.get(`*/api/v1/databases/${DRILLED}/backups`, () => HttpResponse.json({ backupJobs: [{ ...completed, id: BACKUP_ID }], nextCursor: null })),
-    http.get(`*/api/v1/databases/${DRILLED}/recovery/summary`, () => HttpResponse.json(fixture('recovery-summary'))),
+    http.get(`*/api/v1/backups/${SECOND.backupJobId}`, () => HttpResponse.json({ ...h.backupBody(), id: SECOND.backupJobId, protectedDatabaseId: SECOND.databaseId })),
+    ...reads(DRILLED, BACKUP_ID, 'orders-prod'),
+    ...reads(SECOND.databaseId, SECOND.backupJobId, 'billing'),
   );
 }
 
 /** Requests the API server saw whose path is `path` (no query string). */
 export const requestsTo = (h: RestoreHarness, method: string, path: string) => h.api.exchanges.filter((e) => e.method === method && e.url.pathname === path);
 
-/** A gate in a shell shim: `reached()` once a matching run waits there, `go()` to let it become the real program. */
+/** A gate in a shell shim: `reached(n)` once n matching runs wait there, `go()` to let them become the real program. */
 export interface Gate {
-  reached(): Promise<true>;
+  reached(count?: number): Promise<true>;
   go(): Promise<void>;
 }
 
 /**
- * A shim script for `real` that stops, when `when` (a shell condition on "$@") holds for the first
- * time, until go() (then it execs the real program: same pid, so signals reach it); a signal while it
- * waits ends it, as it would end the program it stands for. It waits 60 s at most, so a test that
- * failed half-way leaves nothing running for long. The gate's directory is open to every user: the
- * scratch cluster's programs run as `postgres` when svc runs as root.
+ * A shim script for `real` that stops when `when` (a shell condition on "$@") holds, the first time
+ * only or with `all` every time, until go() (then it execs the real program: same pid, so signals
+ * reach it); a signal while it waits ends it, as it would end the program it stands for. It waits
+ * 60 s at most, so a test that failed half-way leaves nothing running for long. The gate's directory
+ * is open to every user: the scratch cluster's programs run as `postgres` when svc runs as root.
  */
-async function gateScript(file: string, real: string, when: string, gateDir: string): Promise<Gate> {
+async function gateScript(file: string, real: string, when: string, gateDir: string, all = false): Promise<Gate> {
   await mkdir(gateDir, { recursive: true });
   await chmod(gateDir, 0o777);
   await writeFile(
     file,
     [
       '#!/bin/sh',
-      `if ${when} && mkdir '${gateDir}/reached' 2>/dev/null; then`,
+      `if ${when} && ${all ? 'true' : `mkdir '${gateDir}/first' 2>/dev/null`}; then`,
       `  trap 'exit 130' INT TERM HUP`,
+      `  touch '${gateDir}/waiting.'$$`,
       '  i=0',
       `  while [ ! -e '${gateDir}/go' ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done`,
       'fi',
@@ -62,16 +78,17 @@ async function gateScript(file: string, real: string, when: string, gateDir: str
   );
   await chmod(file, 0o755);
   return {
-    reached: () => waitFor(`${file} waiting at its gate`, () => existsSync(join(gateDir, 'reached')) || undefined),
+    reached: (count = 1) =>
+      waitFor(`${count} of ${file} waiting at its gate`, async () => (await readdir(gateDir)).filter((n) => n.startsWith('waiting.')).length >= count || undefined),
     go: () => writeFile(join(gateDir, 'go'), ''),
   };
 }
 
-/** A PATH directory whose `tool` waits at a gate when `when` holds; put `env.PATH` first on svc's PATH. */
-export async function toolGate(h: RestoreHarness, tool: string, real: string, when: string): Promise<Gate & { env: { PATH: string } }> {
+/** A PATH directory whose `tool` waits at a gate when `when` holds (the first time, or with `all` every time); put `env.PATH` first on svc's PATH. */
+export async function toolGate(h: RestoreHarness, tool: string, real: string, when: string, all = false): Promise<Gate & { env: { PATH: string } }> {
   const dir = await mkdtemp(join(h.scratch, `${tool}-gate-`));
   await mkdir(join(dir, 'bin'));
-  const gate = await gateScript(join(dir, 'bin', tool), real, when, join(dir, 'gate'));
+  const gate = await gateScript(join(dir, 'bin', tool), real, when, join(dir, 'gate'), all);
   return { ...gate, env: { PATH: `${join(dir, 'bin')}:${h.env().PATH}` } };
 }
 
