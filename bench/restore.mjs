@@ -19,37 +19,22 @@
  * pg_dump -Fc of it (test/support/seed.ts), the sandboxes and the proxy.
  */
 import { availableParallelism } from 'node:os';
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pgRestoreArgs } from '../src/restore/pg-restore.ts';
 import { startCluster } from '../test/support/pg-cluster.ts';
-import { artifactInfo, dumpDatabase, seedDatabase } from '../test/support/seed.ts';
 import { LINK_TEXT, startLongLink } from './download.mjs';
-import { directEnv, fmtMiB, fmtMs, median, MiB, NODE, onCleanup, requireBuilt, requireTools, ROOT, rounds, startHelper, SVC, tempDir, timed, TSX } from './lib/common.mjs';
+import { directEnv, fmtMiB, fmtMs, median, NODE, onCleanup, requireBuilt, requireTools, ROOT, rounds, startHelper, SVC, tempDir, timed, TSX } from './lib/common.mjs';
+import { sandboxDataWithDump, seedBulk, TABLES } from './lib/dump-fixture.mjs';
 import { timeRow } from './lib/rows.mjs';
 import { standalone } from './lib/standalone.mjs';
 
 const BACKUP_ID = 'bj_0007';
 const SOURCE_DB = 'bench_source';
-const TABLES = 4;
-/** Dump bytes per generated row (pg_dump -Fc, default compression), measured on PostgreSQL 15. */
-const BYTES_PER_ROW = 83;
-
-/**
- * Rows of md5 hex text in TABLES tables: pg_dump -Fc compresses them about 2:1, like real text
- * data, and pg_restore --jobs has tables to spread. With this shape pg_restore --jobs=2 restores
- * 40-60 MiB of dump per second on the 2-CPU bench machine (the 1 GiB dump: 17-18 s when the
- * machine is otherwise idle, 23-25 s when it is busy): about what one connection of the long link
- * carries (50 MB/s, 21.6 s for 1 GiB), so the restore and the one-stream download take about as long.
- */
-function bulkSql(table, rowsPerTable) {
-  return `CREATE TABLE bench_events_${table} (id bigint PRIMARY KEY, at timestamptz NOT NULL, kind text NOT NULL, payload text NOT NULL);
-INSERT INTO bench_events_${table}
-  SELECT g, timestamptz '2026-01-01' + g * interval '1 second', (ARRAY['order','refund','invoice'])[g % 3 + 1],
-         md5(g::text || '${table}a') || md5(g::text || '${table}b') || md5(g::text || '${table}c') || md5(g::text || '${table}d')
-  FROM generate_series(1, ${rowsPerTable}) g;`;
-}
+// pg_restore --jobs=2 restores this dump shape (bench/lib/dump-fixture.mjs) at 40-60 MiB/s on the 2-CPU
+// bench machine: about what one connection of the long link carries (50 MB/s, 21.6 s for 1 GiB), so
+// for the long-link row the restore and the one-stream download take about as long.
 
 const STREAMING_NOTE =
   'Streaming the artifact into pg_restore while it downloads was measured and rejected: it saves only 5-15%, rules out --jobs, ' +
@@ -64,34 +49,19 @@ export async function run({ quick, log }) {
   log('restore: starting a throwaway PostgreSQL cluster');
   const cluster = await startCluster();
   onCleanup(() => cluster.stop());
-  await seedDatabase(cluster, SOURCE_DB);
-  const rowsPerTable = Math.round((targetMiB * MiB) / TABLES / BYTES_PER_ROW);
-  log(`restore: generating ${TABLES} x ${rowsPerTable} rows for a ~${targetMiB} MiB dump`);
-  // Two tables at a time: the machine has 2 CPUs, and md5() is what the inserts spend their time on.
-  for (let t = 0; t < TABLES; t += 2) {
-    await Promise.all([t, t + 1].filter((x) => x < TABLES).map((x) => cluster.psql(bulkSql(x, rowsPerTable), SOURCE_DB)));
-  }
-  const dump = join(dir, 'data', 'artifacts', 'bench.pgdump');
-  mkdirSync(join(dir, 'data'));
-  cpSync(join(ROOT, 'fixtures'), join(dir, 'data'), { recursive: true });
-  log('restore: pg_dump -Fc');
-  await dumpDatabase(cluster, SOURCE_DB, dump);
-  const info = await artifactInfo(dump);
+  const rowsPerTable = await seedBulk(cluster, SOURCE_DB, targetMiB, (m) => log(`restore: ${m}`));
+  log('restore: pg_dump -Fc into a copy of fixtures/ (the default artifact, which bj_0007 serves)');
+  const { dataDir, info } = await sandboxDataWithDump(cluster, SOURCE_DB, dir);
   log(`restore: dump is ${fmtMiB(info.sizeBytes)}`);
-  // bj_0007 serves the data set's default artifact (settings.json artifacts.default: acme-orders); put the dump in its place.
-  rmSync(join(dir, 'data', 'artifacts', 'acme-orders.pgdump'));
-  cpSync(dump, join(dir, 'data', 'artifacts', 'acme-orders.pgdump'));
-  rmSync(dump);
-  writeFileSync(join(dir, 'data', 'artifacts', 'acme-orders.json'), `${JSON.stringify(info, null, 2)}\n`);
 
   const home = tempDir();
   const homeEnv = { HOME: home, XDG_CONFIG_HOME: home };
   log('restore: starting svc sandbox (loopback) and the long-link sandbox behind the proxy');
-  const { info: sandbox } = await startHelper(NODE, [SVC, 'sandbox', '--port', '0', '--data', join(dir, 'data'), '--json', '--quiet'], {
+  const { info: sandbox } = await startHelper(NODE, [SVC, 'sandbox', '--port', '0', '--data', dataDir, '--json', '--quiet'], {
     label: 'svc sandbox',
     env: { ...process.env, ...homeEnv },
   });
-  const { child: linkChild, info: linkSandbox } = await startHelper(NODE, [...TSX, join(ROOT, 'bench/lib/link-sandbox.mjs'), join(dir, 'data')], {
+  const { child: linkChild, info: linkSandbox } = await startHelper(NODE, [...TSX, join(ROOT, 'bench/lib/link-sandbox.mjs'), dataDir], {
     label: 'long-link sandbox',
   });
   const link = await startLongLink(linkSandbox.port);

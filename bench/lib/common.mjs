@@ -132,8 +132,8 @@ export const fmtRate = (bytesPerMs) => `${((bytesPerMs * 1000) / MiB).toFixed(0)
 // Running and timing commands. The servers live in other processes, so blocking spawnSync is fine
 // and gives the tightest wall-clock figure.
 
-/** Runs a command to completion; throws with its stderr if it fails. Returns wall time in ms. */
-export function timed(cmd, args, { env, input, cwd = ROOT } = {}) {
+/** Runs a command to completion (as another user with `uid`/`gid`); throws with its stderr if it fails. Returns wall time in ms. */
+export function timed(cmd, args, { env, input, cwd = ROOT, uid, gid } = {}) {
   const started = performance.now();
   const r = spawnSync(cmd, args, {
     cwd,
@@ -141,6 +141,7 @@ export function timed(cmd, args, { env, input, cwd = ROOT } = {}) {
     input,
     stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     maxBuffer: 256 * MiB,
+    ...(uid === undefined ? {} : { uid, gid }),
   });
   const ms = performance.now() - started;
   if (r.error) throw r.error;
@@ -164,6 +165,17 @@ export function rounds(n, variants, { warmup = 1, between } = {}) {
       out[k].push(variants[k]());
       between?.(k);
     }
+  }
+  return out;
+}
+
+/** rounds() for variants that return a promise of their ms (or of an object, for several figures per run). */
+export async function asyncRounds(n, variants, { warmup = 1 } = {}) {
+  const names = Object.keys(variants);
+  const out = Object.fromEntries(names.map((k) => [k, []]));
+  for (let i = 0; i < warmup; i++) for (const k of names) await variants[k]();
+  for (let r = 0; r < n; r++) {
+    for (const k of r % 2 ? [...names].reverse() : names) out[k].push(await variants[k]());
   }
   return out;
 }
