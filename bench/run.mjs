@@ -18,6 +18,7 @@ import { cleanupAll, GNU_TIME, which } from './lib/common.mjs';
 import { benchNodeLines } from './lib/node-lines.mjs';
 import { printTable } from './lib/table.mjs';
 import * as download from './download.mjs';
+import * as drill from './drill.mjs';
 import * as list from './list.mjs';
 import * as paging from './paging.mjs';
 import * as restore from './restore.mjs';
@@ -54,7 +55,7 @@ process.stdout.write(
 
 const rows = [];
 try {
-  for (const [name, mod] of Object.entries({ startup, list, download, paging, restore })) {
+  for (const [name, mod] of Object.entries({ startup, list, download, paging, restore, drill })) {
     log(`${name}: start`);
     try {
       rows.push(...(await mod.run({ quick, log })));

@@ -1,0 +1,292 @@
+/**
+ * Rows 9 to 11: `svc restore drill`, each against a baseline measured in the same run, interleaved,
+ * medians.
+ *  - Row 9: one drill of a ~10 MiB pg_dump -Fc (the seed database plus bulk tables, bench/lib/dump-fixture.mjs)
+ *    served by `svc sandbox --data` as bj_0007's artifact, against the same job as a hand-written
+ *    shell script: initdb, pg_ctl start -w, listDatabaseBackups, getBackup and createRestore with curl,
+ *    curl | tee | sha256sum (checked against expectedSha256), createdb, pg_restore -j 2, ANALYZE,
+ *    getRecoverySummary, pg_ctl stop -w, rm -rf. svc does more (version probes, the archive's table of
+ *    contents, the extension and object checks, the data check, SCRAM over TCP where the script uses
+ *    trust on a private socket). Target: at most 1.1x.
+ *  - Row 10: the scratch cluster alone, in this process: src/drill/cluster.ts startScratchCluster and
+ *    stop(), against initdb + pg_ctl start -w + pg_ctl stop -w (-m fast) with the same initdb options
+ *    and server settings: what svc's own readiness and shutdown polling (postmaster.pid every 10 ms,
+ *    no pg_ctl wait) saves over pg_ctl's 100 ms polling. Target: at most 1.0x.
+ *  - Row 11: `--parallel 2` against `--parallel 1` on four small databases (test/support/big-org.ts's data
+ *    set: db_orders, db_billing and two generated ones, whose backups serve the committed fixture dumps).
+ *    Target: at least 1.5x as fast.
+ * As root, the scratch clusters (svc's and the script's) run as the postgres user, as svc runs them.
+ * Everything lives in one temp dir; every cluster is stopped and the dir removed at the end, on
+ * failure and on Ctrl-C (a net stops any postmaster still running under it).
+ */
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { startScratchCluster } from '../src/drill/cluster.ts';
+import { serverUser } from '../src/drill/os-user.ts';
+import { findServerBinaries } from '../src/drill/server-binaries.ts';
+import { writeBigOrgData } from '../test/support/big-org.ts';
+import { startCluster } from '../test/support/pg-cluster.ts';
+import { asyncRounds, directEnv, fmtMiB, fmtMs, median, NODE, onCleanup, requireBuilt, requireTools, ROOT, rounds, startHelper, SVC, tempDir, timed } from './lib/common.mjs';
+import { sandboxDataWithDump, seedBulk, TABLES } from './lib/dump-fixture.mjs';
+import { row, timeRow } from './lib/rows.mjs';
+import { standalone } from './lib/standalone.mjs';
+
+const SOURCE_DB = 'bench_drill_source';
+const DRILLED = 'db_orders';
+const BACKUP_ID = 'bj_0007';
+const DUMP_MIB = 10;
+const PARALLEL_DBS = ['db_orders', 'db_billing', 'db_bulk_0001', 'db_bulk_0002'];
+/** What svc's scratch cluster runs with (src/drill/cluster.ts), for the hand-run baselines. */
+const THROWAWAY = '-c fsync=off -c synchronous_commit=off -c full_page_writes=off';
+
+/** Every postmaster whose data dir is under `dir` (at most four levels down) gets an immediate shutdown; waits until they are gone. */
+async function stopPostmastersUnder(dir) {
+  const pids = [];
+  const visit = (d, depth) => {
+    const pidFile = join(d, 'postmaster.pid');
+    if (existsSync(pidFile)) pids.push(Number(readFileSync(pidFile, 'utf8').split('\n')[0]));
+    if (depth === 0) return;
+    for (const e of readdirSync(d, { withFileTypes: true })) if (e.isDirectory()) visit(join(d, e.name), depth - 1);
+  };
+  if (existsSync(dir)) visit(dir, 4);
+  const alive = (pid) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (const pid of pids.filter((p) => p > 0 && alive(p))) {
+    process.kill(pid, 'SIGQUIT');
+    for (let i = 0; i < 100 && alive(pid); i++) await sleep(50);
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** A directory the scratch clusters' user can enter (0711), or own (`own`: the script's clusters live there). */
+function clusterDir(path, user, own = false) {
+  mkdirSync(path, { recursive: true });
+  chmodSync(path, own ? 0o700 : 0o711);
+  if (own && user) chownSync(path, user.uid, user.gid);
+  return path;
+}
+
+/** Nothing of a run may stay behind: its work dir is empty again. */
+function assertEmpty(dir, who) {
+  const left = readdirSync(dir);
+  if (left.length) throw new Error(`${who} left ${left.join(', ')} in ${dir}`);
+}
+
+// The hand-written drill. Step times in ms on stderr for the note (six `date` calls: a few ms).
+const SCRIPT = `set -eu
+now() { date +%s%N; }
+t0=$(now)
+W=$(mktemp -d "$ROOTDIR/drill-XXXXXX")
+cleanup() { [ -f "$W/data/postmaster.pid" ] && "$BIN/pg_ctl" stop -w -D "$W/data" -m immediate >/dev/null 2>&1; rm -rf "$W"; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+"$BIN/initdb" -D "$W/data" -U postgres -A trust -E UTF8 --locale=C --no-sync >/dev/null
+"$BIN/pg_ctl" start -w -D "$W/data" -l "$W/server.log" -o "-c listen_addresses='' -k $W $THROWAWAY" >/dev/null
+export PGHOST="$W" PGUSER=postgres
+t1=$(now)
+auth="authorization: Bearer $TOKEN"
+curl -sS --fail -H "$auth" "$BASE/api/v1/databases/$DB/backups" >/dev/null
+curl -sS --fail -H "$auth" "$BASE/api/v1/backups/$BACKUP" >/dev/null
+body='{"backupJobId":"'"$BACKUP"'","targetRedactedDsn":"postgresql://postgres@localhost/drill","mode":"new_database","confirmDestructive":false}'
+job=$(curl -sS --fail -X POST -H "$auth" -H 'content-type: application/json' -H "idempotency-key: drill-$t0" --data "$body" "$BASE/api/v1/restores")
+url=$(printf '%s' "$job" | sed -n 's/.*"presignedS3Url": *"\\([^"]*\\)".*/\\1/p')
+sha=$(printf '%s' "$job" | sed -n 's/.*"expectedSha256": *"\\([^"]*\\)".*/\\1/p')
+sum=$(curl -sS --fail "$url" | tee "$W/artifact.dump" | sha256sum)
+test "\${sum%% *}" = "$sha"
+t2=$(now)
+createdb -T template0 drill
+pg_restore --no-owner --no-privileges --exit-on-error -j 2 -d drill "$W/artifact.dump"
+t3=$(now)
+psql -X -q -d drill -c ANALYZE
+t4=$(now)
+curl -sS --fail -H "$auth" "$BASE/api/v1/databases/$DB/recovery/summary" >/dev/null
+"$BIN/pg_ctl" stop -w -D "$W/data" -m fast >/dev/null
+rm -rf "$W"
+t5=$(now)
+echo "steps cluster=$(( (t1 - t0) / 1000000 )) api_download=$(( (t2 - t1) / 1000000 )) restore=$(( (t3 - t2) / 1000000 )) analyze=$(( (t4 - t3) / 1000000 )) stop=$(( (t5 - t4) / 1000000 ))" >&2
+`;
+
+export async function run({ quick, log }) {
+  requireBuilt();
+  requireTools(['curl', 'sha256sum', 'tee', 'sed', 'date', 'mktemp', 'psql', 'pg_restore', 'createdb']);
+  const binaries = await findServerBinaries(undefined, process.env);
+  const user = serverUser();
+  const dir = tempDir('svc-bench-drill-');
+  chmodSync(dir, 0o711);
+  onCleanup(() => stopPostmastersUnder(dir));
+  const baseEnv = directEnv(Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PG') && !k.startsWith('SVC_'))));
+  const home = clusterDir(join(dir, 'home'), undefined);
+
+  log(`drill: a ~${DUMP_MIB} MiB dump from a throwaway cluster`);
+  const source = await startCluster();
+  onCleanup(() => source.stop());
+  const rowsPerTable = await seedBulk(source, SOURCE_DB, DUMP_MIB, (m) => log(`drill: ${m}`));
+  const { dataDir, info } = await sandboxDataWithDump(source, SOURCE_DB, dir);
+  await source.stop();
+  log(`drill: dump is ${fmtMiB(info.sizeBytes)}; starting svc sandbox with it, and one with four small databases`);
+  writeBigOrgData(join(dir, 'org'), { databases: 3 + 2 });
+  const sandbox = async (data) =>
+    (await startHelper(NODE, [SVC, 'sandbox', '--port', '0', '--data', data, '--json', '--quiet'], { label: 'svc sandbox', env: { ...baseEnv, HOME: home, XDG_CONFIG_HOME: home } })).info;
+  const [big, org] = await Promise.all([sandbox(dataDir), sandbox(join(dir, 'org'))]);
+  const tokenOf = (sb) => sb.tokens.find((t) => t.name === 'drill').token;
+
+  const svcDrill = (sb, work, ids, extra, out) => () => {
+    const r = timed(NODE, [SVC, 'restore', 'drill', ...ids, '--work-dir', work, '--json', ...extra], {
+      env: { ...baseEnv, HOME: home, XDG_CONFIG_HOME: home, SVC_BASE_URL: sb.baseUrl, SVC_API_KEY: tokenOf(sb) },
+    });
+    const doc = JSON.parse(r.stdout).drill;
+    if (doc.failed !== 0 || doc.passed !== ids.length) throw new Error(`svc restore drill: ${doc.failed} of ${ids.length} failed: ${r.stdout.slice(0, 2000)}`);
+    assertEmpty(work, 'svc restore drill');
+    out?.push({ ms: r.ms, doc });
+    return r.ms;
+  };
+
+  // Row 9.
+  const work = clusterDir(join(dir, 'work'), user);
+  const shRoot = clusterDir(join(dir, 'sh'), user, true);
+  const svcRuns = [];
+  const steps = [];
+  const shell = () => {
+    const r = timed('sh', ['-c', SCRIPT], {
+      cwd: shRoot,
+      ...(user ? { uid: user.uid, gid: user.gid } : {}),
+      env: { PATH: baseEnv.PATH, LC_ALL: 'C', ROOTDIR: shRoot, BIN: binaries.dir, THROWAWAY, TOKEN: tokenOf(big), BASE: big.baseUrl, DB: DRILLED, BACKUP: BACKUP_ID },
+    });
+    const m = /steps cluster=(\d+) api_download=(\d+) restore=(\d+) analyze=(\d+) stop=(\d+)/.exec(r.stderr);
+    if (m) steps.push({ cluster: +m[1], apiDownload: +m[2], restore: +m[3], analyze: +m[4], stop: +m[5] });
+    assertEmpty(shRoot, 'the shell drill');
+    return r.ms;
+  };
+  const n1 = quick ? 3 : 7;
+  log(`drill: ${n1} interleaved rounds of svc restore drill and the shell drill (${fmtMiB(info.sizeBytes)} dump)`);
+  const t1 = rounds(n1, { shell, svc: svcDrill(big, work, [DRILLED], ['--jobs', '2'], svcRuns) });
+
+  // Row 10.
+  const abort = new AbortController().signal;
+  const clusterWork = clusterDir(join(dir, 'cluster'), user);
+  const handRoot = clusterDir(join(dir, 'hand'), user, true);
+  const as = user ? { uid: user.uid, gid: user.gid } : {};
+  const serverEnv = { PATH: baseEnv.PATH, LC_ALL: 'C' };
+  const svcCluster = async () => {
+    const started = performance.now();
+    const cluster = await startScratchCluster(binaries, clusterWork, serverEnv, abort);
+    const ready = performance.now();
+    await cluster.stop();
+    const stopped = performance.now();
+    assertEmpty(clusterWork, 'the scratch cluster');
+    return { ms: stopped - started, start: ready - started, stop: stopped - ready };
+  };
+  let handSerial = 0;
+  const handCluster = async () => {
+    const port = await freePort();
+    const d = join(handRoot, `c${++handSerial}`);
+    const data = join(d, 'data');
+    const opts = { cwd: handRoot, env: serverEnv, ...as };
+    const pg = (program, args) => timed(join(binaries.dir, program), args, opts).ms;
+    const started = performance.now();
+    // The directory and password file as svc makes them: in this process, then handed to the server's user.
+    mkdirSync(d, { mode: 0o700 });
+    writeFileSync(join(d, 'pwfile'), 'bench-password\n', { mode: 0o600 });
+    if (user) for (const f of [d, join(d, 'pwfile')]) chownSync(f, user.uid, user.gid);
+    const init = pg('initdb', ['-D', data, '-U', 'postgres', '--auth-host=scram-sha-256', '--auth-local=trust', `--pwfile=${join(d, 'pwfile')}`, '--encoding=UTF8', '--locale=C', '--no-sync']);
+    const start = pg('pg_ctl', ['start', '-w', '-D', data, '-l', join(d, 'server.log'), '-o', `-c listen_addresses=127.0.0.1 -p ${port} -k ${d} ${THROWAWAY}`]);
+    const stop = pg('pg_ctl', ['stop', '-w', '-D', data, '-m', 'fast']);
+    rmSync(d, { recursive: true, force: true });
+    return { ms: performance.now() - started, init, start, stop };
+  };
+  const n2 = quick ? 5 : 11;
+  log(`drill: ${n2} interleaved rounds of the scratch cluster's start and stop, svc's and by hand`);
+  const t2 = await asyncRounds(n2, { hand: handCluster, svc: svcCluster });
+  assertEmpty(handRoot, 'the hand-run cluster');
+
+  // Row 11.
+  const work3 = clusterDir(join(dir, 'work3'), user);
+  const serialRuns = [];
+  const parallelRuns = [];
+  const n3 = quick ? 3 : 5;
+  log(`drill: ${n3} interleaved rounds of svc restore drill of ${PARALLEL_DBS.length} databases, --parallel 1 and --parallel 2`);
+  const t3 = rounds(n3, {
+    serial: svcDrill(org, work3, PARALLEL_DBS, ['--parallel', '1'], serialRuns),
+    parallel: svcDrill(org, work3, PARALLEL_DBS, ['--parallel', '2'], parallelRuns),
+  });
+
+  const fixtureSizes = ['acme-orders', 'billing']
+    .map((name) => `${name} ${(JSON.parse(readFileSync(join(ROOT, 'fixtures', 'artifacts', `${name}.json`), 'utf8')).sizeBytes / 1024).toFixed(0)} KiB`)
+    .join(', ');
+  const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
+  const med = (list, f) => median(list.map(f));
+  const db = (run) => run.doc.databases[0];
+  const phase = (name) => (run) => db(run).phases[name] ?? 0;
+  const check = (name) => (run) => db(run).checks.find((c) => c.name === name)?.durationMs ?? 0;
+  const svcNote =
+    `svc (medians): recovery time (createRestore to the last check) ${s(med(svcRuns, (r) => db(r).recoveryTimeMs))} of ${s(median(t1.svc))}: ` +
+    `createRestore ${s(med(svcRuns, phase('createRestore')))}, download ${s(med(svcRuns, phase('download')))}, verify ${s(med(svcRuns, phase('verify')))}, ` +
+    `restore (CREATE DATABASE + pg_restore) ${s(med(svcRuns, phase('restore')))}, analyze ${s(med(svcRuns, phase('analyze')))}, ` +
+    `object check ${s(med(svcRuns, phase('check')))}, data check ${s(med(svcRuns, check('data_present')))}; ` +
+    `svc less the checks the script does not do (the archive's table of contents, the object and data checks): ` +
+    `${s(median(t1.svc) - med(svcRuns, phase('verify')) - med(svcRuns, phase('check')) - med(svcRuns, check('data_present')))}; ` +
+    `before createRestore and after the last check (node start-up, preflight, the cluster's start, backup selection, the drop, the cluster's stop, exit) ` +
+    `${s(med(svcRuns, (r) => r.ms - db(r).recoveryTimeMs))}`;
+  const shNote =
+    `script (medians): initdb + pg_ctl start -w ${s(med(steps, (x) => x.cluster))}, API calls + download ${s(med(steps, (x) => x.apiDownload))}, ` +
+    `createdb + pg_restore ${s(med(steps, (x) => x.restore))}, ANALYZE ${s(med(steps, (x) => x.analyze))}, summary + pg_ctl stop -w + rm ${s(med(steps, (x) => x.stop))}`;
+  const hand = t2.hand;
+  const svcC = t2.svc;
+  const parallelRatio = median(t3.serial) / median(t3.parallel);
+  const perDb = (runs) => s(median(runs.flatMap((r) => r.doc.databases.map((d) => d.recoveryTimeMs))));
+  return [
+    timeRow(
+      `restore drill, ${fmtMiB(info.sizeBytes)} dump (wall)`,
+      median(t1.svc),
+      median(t1.shell),
+      1.1,
+      fmtMs,
+      `baseline: the same job as a shell script (initdb, pg_ctl start -w, curl for listDatabaseBackups, getBackup, createRestore and getRecoverySummary, ` +
+        `curl | tee | sha256sum, createdb, pg_restore -j 2, ANALYZE, pg_ctl stop -w, rm -rf; trust on a private socket), svc with --jobs 2; ${n1} runs each. ` +
+        `Dump: pg_dump -Fc of the seed database plus ${TABLES} tables x ${rowsPerTable.toLocaleString('en-US')} rows. ${shNote}; ${svcNote}`,
+    ),
+    timeRow(
+      'scratch cluster start + stop (wall)',
+      median(svcC.map((x) => x.ms)),
+      median(hand.map((x) => x.ms)),
+      1.0,
+      fmtMs,
+      `svc: startScratchCluster (initdb, pg_ctl start without -w, postmaster.pid read every 10 ms until ready) ${s(med(svcC, (x) => x.start))} + ` +
+        `stop() (pg_ctl stop -m fast without -w, the postmaster's pid polled every 10 ms, rm) ${s(med(svcC, (x) => x.stop))}; ` +
+        `by hand: initdb ${s(med(hand, (x) => x.init))} + pg_ctl start -w ${s(med(hand, (x) => x.start))} + pg_ctl stop -w -m fast ${s(med(hand, (x) => x.stop))}, ` +
+        `the same initdb options and settings; ${n2} runs each, in this process (no node start-up on svc's side)`,
+    ),
+    row({
+      what: `restore drill of ${PARALLEL_DBS.length} small databases, --parallel 2 (speed-up)`,
+      figure: fmtMs(median(t3.parallel)),
+      baseline: fmtMs(median(t3.serial)),
+      ratio: `${parallelRatio.toFixed(2)}x`,
+      targetText: '>= 1.5x',
+      pass: parallelRatio >= 1.5,
+      note:
+        `ratio = --parallel 1 wall / --parallel 2 wall; ${PARALLEL_DBS.join(', ')} (the committed fixture dumps: ${fixtureSizes}), ` +
+        `one scratch cluster per run; ${n3} runs each. Median recovery time per database: ${perDb(serialRuns)} one at a time, ${perDb(parallelRuns)} two at a time`,
+    }),
+  ];
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await standalone(run);
