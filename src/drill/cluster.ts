@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { chmod, chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import type { Target } from '../restore/target.js';
 import { serverUser, type OsUser } from './os-user.js';
 import { alive, live, liveNet, POLL_MS, postmaster, signal, waitGone } from './postmaster.js';
 import type { ServerBinaries } from './server-binaries.js';
+import { copyTemplate, saveTemplate, templatePath } from './template.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -74,13 +76,18 @@ export async function startScratchCluster(binaries: ServerBinaries, workDir: str
   try {
     await chmod(dir, 0o700);
     if (user) await chown(dir, user.uid, user.gid);
-    await initdb(server, dir, dataDir, password, user, abort);
+    const template = templatePath(binaries, user, env);
+    if (!(await copyTemplate(template, dataDir))) {
+      await initdb(server, dataDir, user, abort);
+      await saveTemplate(dataDir, template);
+    }
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
       const started = await start(server, dataDir, logFile, dir, port, abort);
       if (started.pid) {
         pid = started.pid;
         cluster.port = port;
+        await setPassword(binaries, dir, port, password, env, abort);
         return cluster;
       }
       if (!started.portTaken || attempt >= PORT_ATTEMPTS) throw new LocalToolError(`The scratch cluster did not start: ${started.reason}`, reachHint(user));
@@ -99,13 +106,14 @@ function reachHint(user: OsUser | undefined): string {
 
 type Server = (program: string, args: string[], cancel?: AbortSignal) => ReturnType<typeof execa>;
 
-async function initdb(server: Server, dir: string, dataDir: string, password: string, user: OsUser | undefined, abort: AbortSignal): Promise<void> {
-  const pwfile = join(dir, 'pwfile');
-  await writeFile(pwfile, `${password}\n`, { mode: 0o600 });
-  if (user) await chown(pwfile, user.uid, user.gid);
+/**
+ * initdb without a password (the data directory may become the template of later runs, which must
+ * hold no secret: setPassword gives each run its own once the server is up).
+ */
+async function initdb(server: Server, dataDir: string, user: OsUser | undefined, abort: AbortSignal): Promise<void> {
   // A signal stops initdb (SIGTERM: it removes what it wrote) rather than wait for it to finish.
-  const args = ['-D', dataDir, '-U', SUPERUSER, '--auth-host=scram-sha-256', '--auth-local=trust', `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C', '--no-sync'];
-  const r = await server('initdb', args, abort).finally(() => rm(pwfile, { force: true }));
+  const args = ['-D', dataDir, '-U', SUPERUSER, '--auth-host=scram-sha-256', '--auth-local=trust', '--encoding=UTF8', '--locale=C', '--no-sync'];
+  const r = await server('initdb', args, abort);
   if (abort.aborted) throw new InterruptedError('Interrupted while the scratch cluster was starting.');
   if (r.exitCode !== 0) {
     const last = String(r.all ?? '').trim().split('\n').slice(-3).join(' ');
@@ -117,6 +125,23 @@ async function initdb(server: Server, dir: string, dataDir: string, password: st
     join(dataDir, 'pg_hba.conf'),
     ['# svc restore drill scratch cluster', 'local all all trust', 'host all all 127.0.0.1/32 scram-sha-256', ''].join('\n'),
   );
+}
+
+/**
+ * The run's random password for TCP connections, set over the private socket (trust there): on
+ * psql's stdin, never its argv. The server's own psql where its directory has one, else PATH's.
+ */
+async function setPassword(binaries: ServerBinaries, socketDir: string, port: number, password: string, env: Env, abort: AbortSignal): Promise<void> {
+  const own = join(binaries.dir, 'psql');
+  const r = await execa(existsSync(own) ? own : 'psql', ['-X', '-q', '-w', '-v', 'ON_ERROR_STOP=1', '-h', socketDir, '-p', String(port), '-U', SUPERUSER, '-d', 'postgres'], {
+    input: `ALTER ROLE ${SUPERUSER} PASSWORD '${password}';\n`,
+    env: { PATH: env.PATH, LC_ALL: 'C' },
+    extendEnv: false,
+    reject: false,
+    cancelSignal: abort,
+  });
+  if (abort.aborted) throw new InterruptedError('Interrupted while the scratch cluster was starting.');
+  if (r.exitCode !== 0) throw new LocalToolError(`The scratch cluster started, but its password could not be set: ${String(r.stderr).trim().split('\n')[0] ?? ''}`);
 }
 
 async function start(

@@ -1,4 +1,4 @@
-import { psql } from '../restore/pg-tools.js';
+import { psql, PsqlError } from '../restore/pg-tools.js';
 import type { SecretScrubber } from '../secrets.js';
 
 type Env = Record<string, string | undefined>;
@@ -12,6 +12,12 @@ SELECT coalesce(bool_or((xpath('/row/e/text()', query_to_xml(format('SELECT EXIS
 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 WHERE c.relkind IN ('r', 'p') AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%';`;
 
-export async function dataPresent(database: string, env: Env, scrubber: SecretScrubber, signal: AbortSignal): Promise<boolean> {
-  return (await psql(SQL, { env, database, scrubber, signal })) === 't';
+/** true or false; or, where the query itself failed, psql's reason (that database's data_present fails, the drill goes on). */
+export async function dataPresent(database: string, env: Env, scrubber: SecretScrubber, signal: AbortSignal): Promise<boolean | { failed: string }> {
+  try {
+    return (await psql(SQL, { env, database, scrubber, signal })) === 't';
+  } catch (err) {
+    if (err instanceof PsqlError) return { failed: err.reason };
+    throw err;
+  }
 }

@@ -181,8 +181,13 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
     else if (outcome && !outcome.tableData) record('data_present', 'skipped', 0, 'the archive holds no table data');
     else {
       const present = await timed(() => dataPresent(name, pgEnv!, run.deps.scrubber, run.deps.signal));
-      record('data_present', present.value ? 'passed' : 'failed', present.ms, present.value ? undefined : 'no restored table has a row');
-      if (!present.value) fail('data_present', 'no_data', ERROR_CODES.no_data.exit, 'The archive holds table data, but no restored table has a row.');
+      if (typeof present.value === 'object') {
+        record('data_present', 'failed', present.ms, `the query failed: ${present.value.failed}`);
+        fail('data_present', 'local_tool_failed', ERROR_CODES.local_tool_failed.exit, `The data check could not run: ${present.value.failed}`);
+      } else {
+        record('data_present', present.value ? 'passed' : 'failed', present.ms, present.value ? undefined : 'no restored table has a row');
+        if (!present.value) fail('data_present', 'no_data', ERROR_CODES.no_data.exit, 'The archive holds table data, but no restored table has a row.');
+      }
     }
     if (run.maxAgeSeconds !== undefined) {
       const age = result.backupAgeSeconds;

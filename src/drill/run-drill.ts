@@ -1,22 +1,25 @@
+import { existsSync, realpathSync } from 'node:fs';
 import { access, constants, mkdir } from 'node:fs/promises';
+import { basename, delimiter, join } from 'node:path';
 import type { ApiClient } from '../api/client.js';
 import { getDatabase, listDatabases } from '../api/operations/databases.js';
 import { getProfile } from '../api/operations/profile.js';
 import { holdPages } from '../api/paginate.js';
 import { ApiError, CliError, InterruptedError, UsageError } from '../errors.js';
 import { mapPool } from '../pool.js';
-import { selectBackup, type SelectionRule } from '../restore/backup-selection.js';
+import type { SelectionRule } from '../restore/backup-selection.js';
 import { findPgRestore } from '../restore/pg-restore-choice.js';
+import { pathDirs, programsIn } from '../restore/pg-install.js';
 import { toolVersion } from '../restore/pg-tools.js';
 import { defaultJobs, type RestorePlan } from '../restore/plan.js';
-import { heartbeat, type Heartbeat } from '../ui/heartbeat.js';
-import { elapsed } from '../ui/reporter.js';
 import type { RestoreDeps } from '../restore/run.js';
 import { RunScope } from '../restore/scope.js';
 import type { Target } from '../restore/target.js';
 import { assertFreeSpace, assertWritableDir } from '../restore/workdir.js';
 import type { DatabaseDrill, DrillDocument } from './document.js';
 import { drillDatabase } from './drill-database.js';
+import { dryRunLine } from './dry-run.js';
+import { progressLines, type ProgressSink } from './progress-lines.js';
 import { autoScratch, dsnScratch, type Scratch } from './scratch.js';
 import { findServerBinaries, type ServerBinaries } from './server-binaries.js';
 import { shardOf, type Shard } from './shard.js';
@@ -45,13 +48,10 @@ export interface DrillOptions {
 }
 
 /** What a drill needs from the command around it: the API, the restore engine's dependencies, progress on stderr. */
-export interface DrillHost {
+export interface DrillHost extends ProgressSink {
   api: () => Promise<ApiClient>;
   deps: Omit<RestoreDeps, 'onPhase' | 'onReceipt'>;
   now: () => Date;
-  progress: (databaseId: string, text: string) => void;
-  /** Without a terminal: a database whose phase goes a minute without a line says it is still running (cli-contract 4). */
-  heartbeat: boolean;
   /** Told once the scratch server is known (its directory, binaries): for the plan and --keep. */
   note: (text: string) => void;
 }
@@ -82,7 +82,11 @@ async function databasesOf(api: ApiClient, opts: DrillOptions): Promise<Array<{ 
   });
 }
 
-/** Everything checked before any createRestore (cli-contract 9, step 2); what fails here ends the run with its own code. */
+/**
+ * What is checked before the scratch cluster starts (cli-contract 9, step 2): the report and work
+ * dirs, and the server binaries; the client tools are probed while it starts. What fails ends the
+ * run with its own code, before any createRestore.
+ */
 async function preflight(opts: DrillOptions, env: Env): Promise<ServerBinaries | undefined> {
   if (opts.reportDir) {
     await mkdir(opts.reportDir, { recursive: true }).catch(() => undefined);
@@ -92,7 +96,6 @@ async function preflight(opts: DrillOptions, env: Env): Promise<ServerBinaries |
       throw new UsageError(`--report ${opts.reportDir} cannot be created or written to.`, 'Name a writable directory for the report.');
     }
   }
-  await Promise.all([findPgRestore(env), toolVersion('psql', env)]);
   await assertWritableDir(opts.workDir);
   await assertFreeSpace(opts.workDir, 0);
   return opts.scratch.kind === 'auto' ? findServerBinaries(opts.scratch.pgBindir, env) : undefined;
@@ -105,25 +108,23 @@ async function assertMayRestore(api: ApiClient): Promise<void> {
   }
 }
 
+const hasClientTools = (dir: string) => existsSync(join(dir, 'pg_restore')) && existsSync(join(dir, 'psql'));
+
+/** PATH's psql and pg_restore are Debian's postgresql-common wrapper (not a tool of the user's own). */
+function wrapped(env: Env): boolean {
+  return ['psql', 'pg_restore'].every((tool) => {
+    const [first] = programsIn(tool, pathDirs(env));
+    try {
+      return first !== undefined && basename(realpathSync(first)) === 'pg_wrapper';
+    } catch {
+      return false;
+    }
+  });
+}
+
 function ruleFor(opts: DrillOptions): (databaseId: string) => SelectionRule {
   return (databaseId) =>
     opts.backupJobId ? { rule: 'id', backupJobId: opts.backupJobId } : opts.before ? { rule: 'before', databaseId, before: opts.before } : { rule: 'latest', databaseId };
-}
-
-/** A dry run's line for one database: the backup it would use, or why there is none. Nothing is created. */
-async function plan(api: ApiClient, db: { id: string; name: string | null }, rule: SelectionRule, now: Date): Promise<DatabaseDrill> {
-  const base: DatabaseDrill = {
-    databaseId: db.id, name: db.name, result: 'planned', exitCode: 0, backupJobId: null, backupCompletedAt: null, backupAgeSeconds: null,
-    restoreJobId: null, recoveryTimeMs: null, phases: {}, checks: [], receipt: null, service: null,
-  };
-  try {
-    const { selection } = await selectBackup(api, rule);
-    const completedAt = selection.completedAt;
-    return { ...base, backupJobId: selection.backupJobId, backupCompletedAt: completedAt, backupAgeSeconds: completedAt ? Math.round((now.getTime() - Date.parse(completedAt)) / 1000) : null };
-  } catch (err) {
-    if (!(err instanceof CliError)) throw err;
-    return { ...base, result: 'failed', exitCode: err.exitCode, failure: { check: 'backup_selected', code: err.details.code, message: err.message } };
-  }
 }
 
 /**
@@ -137,29 +138,38 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
   const checks = await readChecks(opts.checkFiles);
   const binaries = await preflight(opts, host.deps.env);
   if (binaries) host.note(`Scratch server: PostgreSQL ${binaries.version} from ${binaries.dir} (${binaries.source}).`);
-  const api = await host.api();
-  await assertMayRestore(api);
+  // Where PATH's client tools are Debian's pg_wrapper (a Perl process per call, which then runs the
+  // newest installed version), the restores and checks run the scratch server's own tools directly.
+  const env =
+    binaries && hasClientTools(binaries.dir) && wrapped(host.deps.env)
+      ? { ...host.deps.env, PATH: `${binaries.dir}${delimiter}${host.deps.env.PATH ?? ''}` }
+      : host.deps.env;
+  const deps = { ...host.deps, env };
   const scope = new RunScope();
   const lines = progressLines(host);
-  const depsForScratch = { env: host.deps.env, scope, scrubber: host.deps.scrubber, signal: host.deps.signal };
+  const depsForScratch = { env, scope, scrubber: host.deps.scrubber, signal: host.deps.signal };
   // The scratch server is readied while the service is asked which databases and backups: neither
   // waits for the other. A dry run starts no cluster, but does check an operator's server.
   const starting: Promise<Scratch> | undefined =
     opts.scratch.kind === 'dsn' ? dsnScratch(opts.scratch.server, depsForScratch) : opts.dryRun ? undefined : autoScratch(binaries!, opts.workDir, depsForScratch);
   starting?.catch(() => {});
   try {
+    // The client tools, while the cluster starts: both are needed before any createRestore.
+    await Promise.all([findPgRestore(env), toolVersion('psql', env)]);
+    const api = await host.api();
+    await assertMayRestore(api);
     const databases = await databasesOf(api, opts);
     const rule = ruleFor(opts);
     const scratch = await starting;
     let drilled: DatabaseDrill[];
     if (opts.dryRun || !scratch) {
-      drilled = await mapPool(databases, READS, (db) => plan(api, db, rule(db.id), host.now()));
+      drilled = await mapPool(databases, READS, (db) => dryRunLine(api, db, rule(db.id), host.now()));
     } else {
-      const scratchEnv = await scope.pgEnv(scratch.target('postgres'), host.deps.env);
+      const scratchEnv = await scope.pgEnv(scratch.target('postgres'), env);
       drilled = await mapPool(databases, opts.parallel, (db) =>
         drillDatabase(
           {
-            api, scratch, rule, checks, maxAgeSeconds: opts.maxAgeSeconds, keep: opts.keep, now: host.now, progress: lines.progress, deps: host.deps,
+            api, scratch, rule, checks, maxAgeSeconds: opts.maxAgeSeconds, keep: opts.keep, now: host.now, progress: lines.progress, deps,
             plan: (target) => drillPlan(opts, target),
             pgEnv: async () => scratchEnv,
           },
@@ -196,41 +206,12 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
   }
 }
 
-/**
- * The drill's progress lines, one per database and phase; with `heartbeat`, a database that goes a
- * minute without one repeats its last, with the time it has been running.
- */
-function progressLines(host: DrillHost): { progress: (id: string, text: string) => void; finish: (id: string) => void; stop: () => void } {
-  const beats = new Map<string, { last: string; since: number; beat: Heartbeat }>();
-  return {
-    progress(id, text) {
-      host.progress(id, text);
-      if (!host.heartbeat) return;
-      let state = beats.get(id);
-      if (!state) {
-        const fresh = { last: text, since: performance.now() } as { last: string; since: number; beat: Heartbeat };
-        fresh.beat = heartbeat(() => host.progress(id, `${fresh.last} (still running, ${elapsed(performance.now() - fresh.since)})`));
-        beats.set(id, fresh);
-        state = fresh;
-      }
-      Object.assign(state, { last: text, since: performance.now() });
-      state.beat.touch();
-    },
-    /** A database's drill is over: its verdict was its last line. */
-    finish(id) {
-      beats.get(id)?.beat.stop();
-    },
-    stop() {
-      for (const { beat } of beats.values()) beat.stop();
-    },
-  };
-}
-
 function drillPlan(opts: DrillOptions, target: Target): RestorePlan {
   return {
     target,
     mode: 'new_database',
-    jobs: opts.jobs ?? defaultJobs(),
+    // The CPUs are shared by the databases drilled at once: --parallel 2 on 4 CPUs restores each with 2 jobs.
+    jobs: opts.jobs ?? Math.max(1, Math.floor(defaultJobs() / opts.parallel)),
     atomic: false,
     workDir: opts.workDir,
     keepArtifact: false,

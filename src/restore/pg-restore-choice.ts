@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { execa } from 'execa';
 import { LocalToolError } from '../errors.js';
 import { canRead, minPgRestoreMajor, type ArchiveHeader } from './archive.js';
@@ -10,10 +11,23 @@ export interface PgRestoreBinary extends PgToolVersion {
   path: string;
 }
 
-async function versionOf(path: string, env: Env): Promise<PgRestoreBinary | undefined> {
-  const r = await execa(path, ['--version'], { env, extendEnv: false, reject: false, stdin: 'ignore' });
-  const m = r.exitCode === 0 ? /(\d+)(?:\.(\d+))?/.exec(String(r.stdout)) : null;
-  return m ? { path, major: Number(m[1]), minor: Number(m[2] ?? 0), text: String(r.stdout).trim() } : undefined;
+/**
+ * Versions already asked in this process, by file and its modification time: a drill restores many
+ * databases, and every `--version` is a process (through Debian's pg_wrapper, a Perl one).
+ */
+const probed = new Map<string, Promise<PgRestoreBinary | undefined>>();
+
+function versionOf(path: string, env: Env): Promise<PgRestoreBinary | undefined> {
+  const key = `${path}\0${statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0}`;
+  let found = probed.get(key);
+  if (!found) {
+    found = execa(path, ['--version'], { env, extendEnv: false, reject: false, stdin: 'ignore' }).then((r) => {
+      const m = r.exitCode === 0 ? /(\d+)(?:\.(\d+))?/.exec(String(r.stdout)) : null;
+      return m ? { path, major: Number(m[1]), minor: Number(m[2] ?? 0), text: String(r.stdout).trim() } : undefined;
+    });
+    probed.set(key, found);
+  }
+  return found;
 }
 
 /**
@@ -25,25 +39,25 @@ export async function findPgRestore(env: Env): Promise<PgRestoreBinary> {
     const found = await versionOf(path, env);
     if (found) return found;
   }
-  const installed = await installedPgRestores(env);
+  const installed = await everyPgRestore(env, installDirs());
   if (installed[0]) return installed[0];
   throw new LocalToolError('pg_restore was not found on PATH or in the usual PostgreSQL install directories.', PG_CLIENT_INSTALL_HINT);
 }
 
-/** Every pg_restore of the install directories that runs, newest major first. */
-async function installedPgRestores(env: Env): Promise<PgRestoreBinary[]> {
-  const found = await Promise.all(programsIn('pg_restore', installDirs()).map((p) => versionOf(p, env)));
+/** Every pg_restore of `dirs` that runs, newest major first. */
+async function everyPgRestore(env: Env, dirs: string[]): Promise<PgRestoreBinary[]> {
+  const found = await Promise.all(programsIn('pg_restore', dirs).map((p) => versionOf(p, env)));
   return found.filter((b): b is PgRestoreBinary => b !== undefined).sort((a, b) => b.major - a.major || b.minor - a.minor);
 }
 
 /**
  * The pg_restore that restores this archive (cli-contract 7, step 0): the one found first where it
- * reads the archive's format, else the newest installed one that does. None is exit 11 naming the
+ * reads the archive's format, else the newest one on PATH or installed that does. None is exit 11 naming the
  * archive's format and the client major it takes.
  */
 export async function pgRestoreFor(header: ArchiveHeader, first: PgRestoreBinary, env: Env): Promise<PgRestoreBinary> {
   if (canRead(header, first.major)) return first;
-  const others = await installedPgRestores(env);
+  const others = await everyPgRestore(env, [...pathDirs(env), ...installDirs()]);
   const reader = others.find((b) => canRead(header, b.major));
   if (reader) return reader;
   const needed = minPgRestoreMajor(header);

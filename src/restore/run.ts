@@ -150,7 +150,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     const header = await readArchiveHeader(artifact.path);
     const pgRestore = await pgRestoreFor(header, pre.pgRestore, deps.env);
     facts.pgRestoreVersion = pgRestore.text;
-    const toc = await readToc(artifact.path, pgRestore.path, deps.env, scrubber);
+    const toc = await readToc(artifact.path, pgRestore.path, deps.env, scrubber, signal);
     assertArchiveFits(toc, header, pre, plan.target, plan.scratch ? 'fail' : 'warn', (m) => ui.warn(m));
 
     clock.enter('restore');

@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { LocalToolError } from '../errors.js';
+import { InterruptedError, LocalToolError } from '../errors.js';
 import type { SecretScrubber } from '../secrets.js';
 
 type Env = Record<string, string | undefined>;
@@ -94,8 +94,9 @@ export function hasTableData(toc: Toc): boolean {
 }
 
 /** `pg_restore -l` of the verified archive, read once per run. */
-export async function readToc(archivePath: string, pgRestore: string, env: Env, scrubber: SecretScrubber): Promise<Toc> {
-  const r = await execa(pgRestore, ['-l', archivePath], { env, extendEnv: false, reject: false, stdin: 'ignore' });
+export async function readToc(archivePath: string, pgRestore: string, env: Env, scrubber: SecretScrubber, signal: AbortSignal): Promise<Toc> {
+  const r = await execa(pgRestore, ['-l', archivePath], { env, extendEnv: false, reject: false, stdin: 'ignore', cancelSignal: signal });
+  if (signal.aborted) throw new InterruptedError('Interrupted while reading the archive\'s table of contents.');
   if (r.exitCode !== 0) {
     throw new LocalToolError(`pg_restore -l could not list the archive: ${scrubber.scrub(String(r.stderr).trim().split('\n')[0] ?? '')}`);
   }

@@ -144,19 +144,14 @@ export async function autoScratchServer(h: RestoreHarness, workDir: string): Pro
 
 /**
  * The scratch cluster's password, read while the run has it on disk: in a PGPASSFILE of the run
- * (`*:*:*:postgres:<password>`), or before that in the pwfile initdb reads in the cluster's directory.
+ * (`*:*:*:postgres:<password>`). None before the cluster is up: initdb runs without one.
  */
-export async function scratchPassword(tmp: string, workDir: string): Promise<string | undefined> {
+export async function scratchPassword(tmp: string): Promise<string | undefined> {
   for (const dir of await readdir(tmp).catch(() => [] as string[])) {
     if (!dir.startsWith('svc-pgpass-')) continue;
     const line = (await readFile(join(tmp, dir, 'pgpass'), 'utf8').catch(() => '')).split('\n')[0] ?? '';
     const fields = line.split(/(?<!\\):/);
     if (fields.length === 5 && fields[3] === 'postgres') return fields[4]!.replace(/\\(.)/g, '$1');
-  }
-  for (const dir of await readdir(workDir).catch(() => [] as string[])) {
-    if (!dir.startsWith('svc-drill-')) continue;
-    const password = (await readFile(join(workDir, dir, 'pwfile'), 'utf8').catch(() => '')).trim();
-    if (password) return password;
   }
   return undefined;
 }
