@@ -61,7 +61,7 @@ const COMMANDS: Array<Group | { name: string; leaf: (program: Command, host: Com
     name: 'restore',
     description: 'Restore jobs, executed locally by this client',
     register: registerRestore,
-    examples: ['svc restore create --backup bj_123 --target postgresql://app@localhost/restored', 'svc restore get rj_123 --watch'],
+    examples: ['svc restore create --backup bj_123 --target postgresql://localhost/restored', 'svc restore get rj_123 --watch'],
   },
   {
     name: 'recovery',
@@ -153,7 +153,7 @@ export function buildProgram(host: CommandHost, argv?: readonly string[], helpWi
           'svc databases list',
           'svc backups trigger db_123 --wait',
           'svc evidence get bj_123',
-          'svc restore create --backup bj_123 --target postgresql://app@localhost/restored',
+          'svc restore create --backup bj_123 --target postgresql://localhost/restored',
         ]),
         ...wrapWords(
           `Environment: ${environmentSummary()}.`,
