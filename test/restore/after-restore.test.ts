@@ -8,10 +8,10 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixture } from '../support/fixtures.js';
 import { pgSkipReason } from '../support/pg-cluster.js';
-import { BACKUP_ID, RestoreHarness } from '../support/restore-harness.js';
+import { BACKUP_ID, useRestoreHarness } from '../support/restore-harness.js';
 
 const skip = pgSkipReason();
 if (skip) console.warn(`test/restore/after-restore.test.ts skipped: ${skip}`);
@@ -19,11 +19,7 @@ if (skip) console.warn(`test/restore/after-restore.test.ts skipped: ${skip}`);
 const PHASES = ['preflight', 'createRestore', 'download', 'verify', 'restore', 'analyze', 'check'];
 
 describe.skipIf(!!skip)('after pg_restore: ANALYZE, the object check and the receipt', () => {
-  const h = new RestoreHarness({ settings: { autovacuum: 'off' } });
-  beforeAll(() => h.start(), 120_000);
-  afterAll(() => h.stop());
-  beforeEach(() => h.reset());
-  afterEach(() => h.expectNoSecretsLeft());
+  const h = useRestoreHarness({ settings: { autovacuum: 'off' } });
 
   async function restore(database: string, extra: string[] = [], env: Record<string, string> = {}) {
     await h.dropDatabase(database);

@@ -7,11 +7,11 @@
  */
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseTocListing, relationEntries } from '../../src/restore/toc.js';
 import { pgSkipReason } from '../support/pg-cluster.js';
 import { artifactInfo, dumpDatabase, quoteIdent } from '../support/seed.js';
-import { BACKUP_ID, RestoreHarness } from '../support/restore-harness.js';
+import { BACKUP_ID, useRestoreHarness } from '../support/restore-harness.js';
 
 const skip = pgSkipReason();
 if (skip) console.warn(`test/restore/archive-kinds.test.ts skipped: ${skip}`);
@@ -101,11 +101,7 @@ ALTER DEFAULT PRIVILEGES IN SCHEMA app GRANT SELECT ON TABLES TO PUBLIC;
 COMMENT ON TABLE app.customers IS 'who buys';`;
 
 describe.skipIf(!!skip)('the object check reads pg_restore -l as pg_restore writes it', () => {
-  const h = new RestoreHarness();
-  beforeAll(() => h.start(), 120_000);
-  afterAll(() => h.stop());
-  beforeEach(() => h.reset());
-  afterEach(() => h.expectNoSecretsLeft());
+  const h = useRestoreHarness();
 
   /** A database made by `sql`, dumped with pg_dump -Fc and served as the backup's artifact. */
   async function artifactOf(source: string, sql: string): Promise<{ listing: string }> {

@@ -1,18 +1,14 @@
 import { readdir } from 'node:fs/promises';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pgSkipReason } from '../support/pg-cluster.js';
-import { BACKUP_ID, RestoreHarness } from '../support/restore-harness.js';
+import { BACKUP_ID, useRestoreHarness } from '../support/restore-harness.js';
 
 const skip = pgSkipReason();
 if (skip) console.warn(`test/restore-pg/artifact-faults.test.ts skipped: ${skip}`);
 
 describe.skipIf(!!skip)('restore create: a faulty artifact store, a real pg_restore and PostgreSQL', () => {
-  const h = new RestoreHarness();
-  beforeAll(() => h.start(), 120_000);
-  afterAll(() => h.stop());
-  beforeEach(() => h.reset());
-  afterEach(() => h.expectNoSecretsLeft());
+  const h = useRestoreHarness();
 
   const create = (database: string, workDir: string) =>
     h.cli(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir], { env: { SVC_TARGET_DSN: h.dsn(database, true) } });

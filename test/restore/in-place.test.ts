@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { execa } from 'execa';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pgSkipReason } from '../support/pg-cluster.js';
-import { BACKUP_ID, DSN_PASSWORD, RestoreHarness } from '../support/restore-harness.js';
+import { BACKUP_ID, DSN_PASSWORD, useRestoreHarness } from '../support/restore-harness.js';
 
 const skip = pgSkipReason();
 if (skip) console.warn(`test/restore-pg/in-place.test.ts skipped: ${skip}`);
@@ -20,11 +20,7 @@ DROP INDEX orders_placed_at_idx;
 const DEPENDENT_VIEW = 'CREATE VIEW big_orders AS SELECT id, amount FROM orders WHERE amount > 900;';
 
 describe.skipIf(!!skip)('restore create --in-place against a real PostgreSQL', () => {
-  const h = new RestoreHarness();
-  beforeAll(() => h.start(), 120_000);
-  afterAll(() => h.stop());
-  beforeEach(() => h.reset());
-  afterEach(() => h.expectNoSecretsLeft());
+  const h = useRestoreHarness();
 
   const inPlace = (database: string, workDir: string, ...extra: string[]) =>
     h.cli(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--work-dir', workDir, ...extra], { env: { SVC_TARGET_DSN: h.dsn(database, true) } });

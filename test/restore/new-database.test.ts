@@ -3,9 +3,9 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findPgBinDir, pgSkipReason } from '../support/pg-cluster.js';
-import { API_TOKEN, BACKUP_ID, DSN_PASSWORD, LOCK_TOKEN, RestoreHarness, SEED_FIXTURE, SERVER_BINDIR_ENV, SOURCE_DB, toolMajor } from '../support/restore-harness.js';
+import { API_TOKEN, BACKUP_ID, DSN_PASSWORD, LOCK_TOKEN, useRestoreHarness, SEED_FIXTURE, SERVER_BINDIR_ENV, SOURCE_DB, toolMajor } from '../support/restore-harness.js';
 import { artifactInfo } from '../support/seed.js';
 import { asWrittenBy } from '../support/archive-versions.js';
 
@@ -13,11 +13,7 @@ const skip = pgSkipReason();
 if (skip) console.warn(`test/restore-pg/new-database.test.ts skipped: ${skip}`);
 
 describe.skipIf(!!skip)('restore create / restore run, new_database, against a real PostgreSQL', () => {
-  const h = new RestoreHarness();
-  beforeAll(() => h.start(), 120_000);
-  afterAll(() => h.stop());
-  beforeEach(() => h.reset());
-  afterEach(() => h.expectNoSecretsLeft());
+  const h = useRestoreHarness();
 
   const create = (database: string, workDir: string, ...extra: string[]) =>
     h.cli(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir, ...extra], { env: { SVC_TARGET_DSN: h.dsn(database, true) } });

@@ -7,10 +7,10 @@
  */
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt, spawnSvc } from '../support/built-cli.js';
+import { describe, expect, it } from 'vitest';
+import { spawnSvc } from '../support/built-cli.js';
 import { pgSkipReason } from '../support/pg-cluster.js';
-import { BACKUP_ID, processesMentioning, RestoreHarness, waitFor } from '../support/restore-harness.js';
+import { BACKUP_ID, processesMentioning, useRestoreHarness, waitFor } from '../support/restore-harness.js';
 
 const skip = pgSkipReason();
 if (skip) console.warn(`test/restore/operator-path.test.ts skipped: ${skip}`);
@@ -19,13 +19,7 @@ if (skip) console.warn(`test/restore/operator-path.test.ts skipped: ${skip}`);
 const SEED_OBJECTS = 19;
 
 describe.skipIf(!!skip)('partial databases, pg_restore progress and the heartbeat', () => {
-  const h = new RestoreHarness();
-  beforeAll(async () => {
-    await Promise.all([ensureBuilt(), h.start()]);
-  }, 300_000);
-  afterAll(() => h.stop());
-  beforeEach(() => h.reset());
-  afterEach(() => h.expectNoSecretsLeft());
+  const h = useRestoreHarness({ built: true });
 
   /** A pg_restore in front of the harness's: `body` is sh run for a restore ($REAL is the real one). */
   async function shim(name: string, body: string): Promise<string> {

@@ -1,10 +1,10 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { pgSkipReason } from '../support/pg-cluster.js';
-import { ensureBuilt, spawnSvc } from '../support/built-cli.js';
+import { spawnSvc } from '../support/built-cli.js';
 import { hang, json } from '../support/loopback-server.js';
-import { BACKUP_ID, processesMentioning, RestoreHarness, waitFor } from '../support/restore-harness.js';
+import { BACKUP_ID, processesMentioning, useRestoreHarness, waitFor } from '../support/restore-harness.js';
 import { blackHole, holdLock, lockWaiter, psqlGate, releaseAll } from '../support/restore-signals.js';
 
 const skip = pgSkipReason();
@@ -35,15 +35,8 @@ interface Caught {
  * with nothing to wait for, so no signal can be aimed at it.
  */
 describe.skipIf(!!skip)('a signal in each phase of a restore (built CLI as a subprocess, real PostgreSQL)', () => {
-  const h = new RestoreHarness();
-
-  beforeAll(async () => {
-    await Promise.all([ensureBuilt(), h.start()]);
-  }, 300_000);
-  afterAll(() => h.stop());
-  beforeEach(() => h.reset());
+  const h = useRestoreHarness({ built: true });
   afterEach(() => releaseAll());
-  afterEach(() => h.expectNoSecretsLeft());
 
   const notTouched = (where: string) => `Interrupted before the download. The target ${where} was not touched.`;
   const noSessionIn = (db: string) =>

@@ -1,9 +1,9 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { pgSkipReason } from '../support/pg-cluster.js';
-import { ensureBuilt, spawnSvc } from '../support/built-cli.js';
-import { BACKUP_ID, DSN_PASSWORD, processesMentioning, RestoreHarness, waitFor } from '../support/restore-harness.js';
+import { spawnSvc } from '../support/built-cli.js';
+import { BACKUP_ID, DSN_PASSWORD, processesMentioning, useRestoreHarness, waitFor } from '../support/restore-harness.js';
 import { holdLock as holdLockIn, lockWaiter as lockWaiterIn, releaseAll } from '../support/restore-signals.js';
 
 const skip = pgSkipReason();
@@ -15,14 +15,7 @@ if (skip) console.warn(`test/restore-pg/sigint.test.ts skipped: ${skip}`);
  * in, and exit 130. pg_restore is held mid-restore by a lock another session keeps.
  */
 describe.skipIf(!!skip)('SIGINT during a restore (built CLI as a subprocess)', () => {
-  const h = new RestoreHarness();
-
-  beforeAll(async () => {
-    await Promise.all([ensureBuilt(), h.start()]);
-  }, 300_000);
-  afterAll(() => h.stop());
-  beforeEach(() => h.reset());
-  afterEach(() => h.expectNoSecretsLeft());
+  const h = useRestoreHarness({ built: true });
   afterEach(() => releaseAll());
 
   const childEnv = (database: string) => h.env({ SVC_TARGET_DSN: h.dsn(database, true) });

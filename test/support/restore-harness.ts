@@ -14,13 +14,14 @@ import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { startCluster, type PgCluster } from './pg-cluster.js';
 import { artifactInfo, describeDatabase, dumpDatabase, quoteIdent, seedDatabase, SEED_DATABASE, type ArtifactInfo, type DatabaseDescription } from './seed.js';
 import { startArtifactServer, type ArtifactRequest, type ArtifactServer } from './artifact-server.js';
 import { fixture, FIXTURES_DIR } from './fixtures.js';
 import { LoopbackServer } from './loopback-server.js';
-import { spawnSvc } from './built-cli.js';
+import { ensureBuilt, spawnSvc } from './built-cli.js';
 import { runCli, type CliRun, type RunOptions } from './run-cli.js';
 import { expectNoSecretsLeft, leaksIn, needles, type Secrets } from './secret-scan.js';
 
@@ -426,4 +427,20 @@ export class RestoreHarness {
 /** A token unlike any other, for idempotency keys and the like. */
 export function uniqueName(prefix: string): string {
   return `${prefix}_${randomBytes(3).toString('hex')}`;
+}
+
+/**
+ * The harness of the enclosing describe: started once (with the CLI built when a test runs
+ * `bin/svc` as a subprocess), reset before each test, and after each test proved to have left
+ * no secret in any output or file.
+ */
+export function useRestoreHarness(opts: { settings?: Record<string, string>; built?: boolean } = {}): RestoreHarness {
+  const h = new RestoreHarness({ settings: opts.settings });
+  beforeAll(async () => {
+    await Promise.all([h.start(), opts.built ? ensureBuilt() : undefined]);
+  }, 300_000);
+  afterAll(() => h.stop());
+  beforeEach(() => h.reset());
+  afterEach(() => h.expectNoSecretsLeft());
+  return h;
 }
