@@ -76,10 +76,13 @@ describe('the token from SVC_API_KEY (the built CLI)', () => {
 
   const keychainBindings = (modules: string[]) => modules.filter((m) => /[\\/]node_modules[\\/](@napi-rs[\\/]keyring|keytar)[\\/]/.test(m));
 
-  /** Whether a keychain binding is installed here at all (npm ci --omit=optional leaves both out). */
+  /**
+   * Whether a keychain binding loads here at all: npm ci --omit=optional leaves keytar out, and
+   * @napi-rs/keyring's JavaScript in but not its native package, so it resolves and fails to load.
+   */
   const bindingInstalled = ['@napi-rs/keyring', 'keytar'].some((name) => {
     try {
-      createRequire(join(ROOT, 'package.json')).resolve(name);
+      createRequire(join(ROOT, 'package.json'))(name);
       return true;
     } catch {
       return false;
