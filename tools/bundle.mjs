@@ -48,6 +48,30 @@ const http2OnFirstUseForUndici = {
   },
 };
 
+/**
+ * With splitting, esbuild puts each module in a chunk by the set of entries (the lazy chunks count)
+ * that reach it, so what every start-up loads came out as ten small chunks, each one more file for
+ * Node's ES-module loader to resolve (a realpath), read, compile and link: 3-4 ms of every start on
+ * Node 20. Every lazy chunk of svc's own sources here also imports src/main.ts (which it runs under
+ * anyway), so all that main reaches is reached by every entry alike and lands in one chunk.
+ */
+const oneStartChunk = {
+  name: 'one-start-chunk',
+  setup(b) {
+    b.onResolve({ filter: /^\./ }, async (args) => {
+      if (args.kind !== 'dynamic-import' || args.namespace !== 'file' || !args.importer.startsWith(`${root}src/`)) return undefined;
+      const r = await b.resolve(args.path, { kind: 'import-statement', resolveDir: args.resolveDir });
+      if (r.errors.length) return { errors: r.errors };
+      return { path: r.path, namespace: 'svc-lazy-entry' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'svc-lazy-entry' }, (args) => ({
+      contents: `import ${JSON.stringify(`${root}src/main.ts`)};\nexport * from ${JSON.stringify(args.path)};`,
+      resolveDir: root,
+      loader: 'js',
+    }));
+  },
+};
+
 const result = await build({
   absWorkingDir: root,
   // --jq's worker thread (src/output/jq-worker.mjs) is started from a file: an entry of its own,
@@ -66,7 +90,7 @@ const result = await build({
   // Native keychain bindings and jq's WebAssembly build are resolved at run time from node_modules,
   // where they are installed at all: they load files next to themselves.
   external: ['keytar', '@napi-rs/keyring', 'jq-web'],
-  plugins: [lazyChildProcessForCommander, http2OnFirstUseForUndici],
+  plugins: [lazyChildProcessForCommander, http2OnFirstUseForUndici, oneStartChunk],
   // The shell completion scripts (src/commands/completion/shells/) are imported as their text.
   loader: { '.bash': 'text', '.zsh': 'text', '.fish': 'text', '.ps1': 'text' },
   define: { __SVC_VERSION__: JSON.stringify(version) },
