@@ -9,11 +9,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../support/fixtures.js';
 import { pgSkipReason } from '../support/pg-cluster.js';
 import { quoteIdent } from '../support/seed.js';
-import { BACKUP_ID, RestoreHarness } from '../support/restore-harness.js';
+import { BACKUP_ID, useRestoreHarness } from '../support/restore-harness.js';
 
 const skip = pgSkipReason();
 if (skip) console.warn(`test/restore/common-word-passwords.test.ts skipped: ${skip}`);
@@ -21,16 +21,12 @@ if (skip) console.warn(`test/restore/common-word-passwords.test.ts skipped: ${sk
 const PASSWORDS = ['postgres', 'true', '1', 'null', 'a'];
 
 describe.skipIf(!!skip)('a DSN password that is a common word never corrupts output', () => {
-  const h = new RestoreHarness();
+  const h = useRestoreHarness();
   beforeAll(async () => {
-    await h.start();
     for (const pw of PASSWORDS) {
       await h.cluster.psql(`CREATE ROLE ${quoteIdent(`pw_${pw}`)} LOGIN CREATEDB PASSWORD '${pw}'`);
     }
-  }, 120_000);
-  afterAll(() => h.stop());
-  beforeEach(() => h.reset());
-  afterEach(() => h.expectNoSecretsLeft());
+  });
 
   const user = (pw: string) => `pw_${pw}`;
   const database = (pw: string, what: string) => `pwdb_${pw}_${what}`;

@@ -6,23 +6,20 @@
  */
 import { readdir } from 'node:fs/promises';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { fixture } from '../support/fixtures.js';
 import { pgSkipReason } from '../support/pg-cluster.js';
-import { BACKUP_ID, RestoreHarness } from '../support/restore-harness.js';
+import { BACKUP_ID, useRestoreHarness } from '../support/restore-harness.js';
 
 const skip = pgSkipReason();
 if (skip) console.warn(`test/restore/dry-run.test.ts skipped: ${skip}`);
 
 describe.skipIf(!!skip)('restore create --dry-run, against a real PostgreSQL and the service', () => {
-  const h = new RestoreHarness();
-  beforeAll(() => h.start(), 120_000);
-  afterAll(() => h.stop());
-  beforeEach(async () => {
-    await h.reset();
+  const h = useRestoreHarness();
+  // After the harness's reset, which clears the handlers of the last test.
+  beforeEach(() => {
     h.api.use(http.get('*/api/v1/profile', () => HttpResponse.json(fixture('profile'), { headers: { 'X-Request-ID': 'req_profile_1' } })));
   });
-  afterEach(() => h.expectNoSecretsLeft());
 
   async function dryRun(database: string) {
     const workDir = await h.workDir();

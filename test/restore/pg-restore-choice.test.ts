@@ -7,19 +7,17 @@
 import { chmod, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../support/built-cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { findPgBinDir, pgSkipReason } from '../support/pg-cluster.js';
-import { BACKUP_ID, RestoreHarness } from '../support/restore-harness.js';
+import { BACKUP_ID, useRestoreHarness } from '../support/restore-harness.js';
 
 const skip = pgSkipReason();
 if (skip) console.warn(`test/restore/pg-restore-choice.test.ts skipped: ${skip}`);
 
 describe.skipIf(!!skip)('which pg_restore restores the archive', () => {
-  const h = new RestoreHarness();
+  const h = useRestoreHarness({ built: true });
   let oldDir = '';
   beforeAll(async () => {
-    await Promise.all([h.start(), ensureBuilt()]);
     // A pg_restore 11 first on PATH: it says so for --version and, like the real one, cannot read
     // an archive of format 1.14 (pg_dump 12 to 15). Used for anything, it fails the restore.
     oldDir = join(h.scratch, 'old-pg-restore');
@@ -36,10 +34,7 @@ describe.skipIf(!!skip)('which pg_restore restores the archive', () => {
       ].join('\n'),
     );
     await chmod(join(oldDir, 'pg_restore'), 0o755);
-  }, 120_000);
-  afterAll(() => h.stop());
-  beforeEach(() => h.reset());
-  afterEach(() => h.expectNoSecretsLeft());
+  });
 
   it('PATH\'s pg_restore 11 cannot read the archive; /usr/lib/postgresql/<major>/bin/pg_restore can: the restore succeeds with it, and the receipt says which', async () => {
     const env = h.env();
