@@ -6,13 +6,17 @@ import { quoteConninfo } from './pg-tools.js';
 import type { RestorePlan } from './plan.js';
 import { RestoreProgress } from './restore-progress.js';
 
-/** pg_restore's flags for each mode (cli-contract 7.6). The connection comes from the environment. */
-export function pgRestoreArgs(plan: Pick<RestorePlan, 'mode' | 'jobs' | 'atomic'>, database: string, archivePath: string): string[] {
+/**
+ * pg_restore's flags for each mode (cli-contract 7.6). The connection comes from the environment.
+ * `list` is a `-L` file (restore-list.ts): only its entries, in its order.
+ */
+export function pgRestoreArgs(plan: Pick<RestorePlan, 'mode' | 'jobs' | 'atomic'>, database: string, archivePath: string, list?: string): string[] {
   // --verbose: one line per object restored, read for progress (restore-progress.ts).
   const args = ['--verbose', '--no-owner', '--no-privileges', '--exit-on-error'];
   if (plan.mode === 'in_place') args.push('--clean', '--if-exists');
   if (plan.atomic) args.push('--single-transaction');
   else if (plan.jobs > 1) args.push(`--jobs=${plan.jobs}`);
+  if (list) args.push(`--use-list=${list}`);
   args.push(`--dbname=dbname=${quoteConninfo(database)}`, archivePath);
   return args;
 }
