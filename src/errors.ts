@@ -100,6 +100,10 @@ export const ERROR_CODES = {
     hint: 'Check the network (and HTTPS_PROXY / NO_PROXY), then run the restore again.',
   },
   local_tool_failed: { exit: ExitCode.localTool, hint: undefined },
+  metrics_push_failed: {
+    exit: ExitCode.unavailable,
+    hint: 'Check the --pushgateway URL and that the Pushgateway runs (and HTTPS_PROXY / NO_PROXY); the drill itself ran, and its report and exit code stand.',
+  },
   drill_failed: {
     exit: ExitCode.drillFailed,
     hint: 'The report (stdout, or drill.md with --report) names each failed database, its failed check and why.',

@@ -6,6 +6,8 @@ import { drillRow, writeReport } from '../../drill/report-files.js';
 import { parseDuration } from '../../drill/duration.js';
 import { runDrill, type DrillOptions } from '../../drill/run-drill.js';
 import { parseShard } from '../../drill/shard.js';
+import type { DrillDocument } from '../../drill/document.js';
+import { checkPushgatewayUrl } from '../../drill/pushgateway.js';
 import { note, table, type Column } from '../../output/writer.js';
 import { DEFAULT_CONNECTIONS, MAX_CONNECTIONS } from '../../restore/plan.js';
 import { parseTarget } from '../../restore/target.js';
@@ -33,11 +35,16 @@ export interface DrillFlags {
   connections?: string;
   workDir?: string;
   analyze?: boolean;
+  metricsFile?: string;
+  pushgateway?: string;
 }
 
 export interface DrillCommandOptions extends DrillOptions {
   /** The raw --scratch DSN: a secret whenever it carries a password. */
   rawScratch?: string;
+  /** --metrics-file and --pushgateway (cli-contract 9.14). */
+  metricsFile?: string;
+  pushgateway?: string;
 }
 
 export const MAX_PARALLEL = 8;
@@ -56,6 +63,9 @@ export function options(ids: string[], flags: DrillFlags, env: Env): DrillComman
   const pgBindir = flags.pgBindir ?? env.SVC_PG_BINDIR;
   if (rawScratch !== undefined && flags.pgBindir !== undefined) throw new UsageError('--pg-bindir is for --scratch auto; a scratch DSN names a server that runs already.');
   const server = rawScratch === undefined ? undefined : parseTarget(rawScratch, env);
+  if (flags.dryRun && (flags.metricsFile !== undefined || flags.pushgateway !== undefined)) {
+    throw new UsageError('--metrics-file and --pushgateway record what a drill proved; a --dry-run restores nothing.');
+  }
   return {
     databases: flags.all ? 'all' : given,
     backupJobId: flags.backup === undefined ? undefined : requireId(flags.backup, '--backup'),
@@ -73,6 +83,8 @@ export function options(ids: string[], flags: DrillFlags, env: Env): DrillComman
     connections: flags.connections === undefined ? DEFAULT_CONNECTIONS : positiveInt(flags.connections, '--connections', MAX_CONNECTIONS),
     workDir: resolve(flags.workDir ?? tmpdir()),
     analyze: flags.analyze !== false,
+    metricsFile: flags.metricsFile === undefined ? undefined : resolve(requireId(flags.metricsFile, '--metrics-file')),
+    pushgateway: flags.pushgateway === undefined ? undefined : checkPushgatewayUrl(flags.pushgateway),
   };
 }
 
@@ -119,9 +131,50 @@ export async function run(opts: DrillCommandOptions, session: Session): Promise<
     note(summary, d.failed ? 'yellow' : undefined),
     ...(opts.reportDir ? [note(`Report: ${opts.reportDir}/drill.md, drill.json, junit.xml and receipts/.`)] : []),
   ]);
+  await publishMetrics(opts, doc, session);
   if (d.failed) {
     const failed = d.databases.filter((x) => x.result === 'failed').map((x) => `${x.databaseId} (${x.failure?.check})`);
     const what = opts.dryRun ? 'would fail: no backup to drill for' : 'failed for';
     throw new CliError('drill_failed', `The drill ${what} ${failed.length} of ${d.databases.length} database(s): ${failed.join(', ')}.`);
   }
+}
+
+/**
+ * The results for monitoring (cli-contract 9.14), after the result is on stdout: the metrics file and
+ * the Pushgateway each get their chance, and a failure of either is said after the other was tried.
+ * A drill that failed still exits 13 (the first thing an operator must see); a failed push alone is
+ * its own exit code, so a nightly job whose results never reached monitoring does not look green.
+ */
+async function publishMetrics(opts: DrillCommandOptions, doc: DrillDocument, session: Session): Promise<void> {
+  if (opts.dryRun) return;
+  const scrub = (text: string) => session.secrets.scrub(text);
+  const errors: CliError[] = [];
+  if (opts.metricsFile) {
+    const { writeMetricsFile } = await import('../../drill/metrics-file.js');
+    await writeMetricsFile(opts.metricsFile, doc, scrub).catch((err: CliError) => errors.push(err));
+  }
+  if (opts.pushgateway) {
+    const { pushDrillMetrics } = await import('../../drill/pushgateway.js');
+    const { ctx, settings } = session;
+    await pushDrillMetrics(opts.pushgateway, opts.shard, doc, {
+      env: ctx.env,
+      timeoutMs: settings.timeoutMs,
+      maxRetries: settings.maxRetries,
+      sleep: ctx.sleep,
+      random: ctx.random,
+      signal: ctx.signal,
+      onRetry: (m) => session.ui.info(`Pushgateway: ${m}`),
+      log: settings.verbose ? (line) => session.ui.debug(line) : undefined,
+    }).then(
+      () => session.ui.info(`Metrics pushed to ${opts.pushgateway} (group shard=${opts.shard ? `${opts.shard.index}_of_${opts.shard.count}` : 'all'}).`),
+      (err: CliError) => errors.push(err),
+    );
+  }
+  if (!errors.length) return;
+  if (doc.drill.failed) {
+    for (const err of errors) session.ui.warn(err.message);
+    return;
+  }
+  for (const err of errors.slice(0, -1)) session.ui.warn(err.message);
+  throw errors.at(-1);
 }

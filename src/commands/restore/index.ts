@@ -79,6 +79,8 @@ export function registerRestore(restore: Command, host: CommandHost): void {
     .option('--parallel <n>', 'databases drilled at once, 1 to 8 (default 1)')
     .option('--shard <i/n>', "this runner's share: sorted by id, the k-th database belongs to shard (k mod n) + 1")
     .option('--report <dir>', 'write drill.json, drill.md, junit.xml and receipts/<databaseId>.json there')
+    .option('--metrics-file <file>', "write the results for Prometheus (node_exporter's textfile collector: name it *.prom in its directory)")
+    .option('--pushgateway <url>', 'push the results to a Prometheus Pushgateway (group job=svc_restore_drill, shard=<i>_of_<n> or all)')
     .option('--keep', 'keep the scratch databases (and the cluster) for inspection, and print how to reach them')
     .option('--dry-run', 'print the plan (databases, backups, their age, the server binaries) and create nothing')
     .option('--jobs <n>', 'parallel pg_restore jobs per database (default: CPUs, at most 4)')
@@ -92,6 +94,8 @@ export function registerRestore(restore: Command, host: CommandHost): void {
         'svc restore drill --all --parallel 2 --max-age 26h --report drill-report',
         'svc restore drill db_orders --check checks/orders.sql --before 2026-11-24T14:32:00Z',
         'svc restore drill --all --shard 2/8 --report "report-2"',
+        'svc restore drill --all --metrics-file /var/lib/node_exporter/svc_drill.prom',
+        'svc restore drill --all --pushgateway http://pushgateway:9091',
         'svc restore drill --all --dry-run --jq ".drill.databases[].backupJobId"',
         'svc restore drill db_orders --scratch postgresql://drill@scratch/postgres',
       ),
