@@ -53,5 +53,22 @@ export interface DrillDocument {
     databases: DatabaseDrill[];
     passed: number;
     failed: number;
+    /** Only in the document `svc restore drill merge` writes. */
+    merge?: MergeNotes;
   };
 }
+
+/** What a merge found besides the databases: the shards it read, the ones it lacks, the databases reported twice. */
+export interface MergeNotes {
+  /** Each shard read, "i/n", in order. */
+  shards: string[];
+  /** Shards of the split that no report was given for ("3/8"). */
+  missingShards: string[];
+  /** Report directories given without a drill.json. */
+  missingReports: string[];
+  /** Database ids that more than one report holds: the one from the report that finished last is kept. */
+  duplicates: string[];
+  /** From the earliest shard's start to the latest one's end. */
+  span: { from: string; to: string } | null;
+}
+

@@ -2,7 +2,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeJsonFile } from '../config/json-file.js';
 import { humanSeconds } from './duration.js';
-import type { DatabaseDrill, DrillDocument } from './document.js';
+import type { DatabaseDrill, DrillDocument, MergeNotes } from './document.js';
 
 /** A database id as a file name: kept where it is plain, percent-encoded otherwise (an id may hold any character). */
 export function receiptFileName(databaseId: string): string {
@@ -28,6 +28,15 @@ export function drillRow(d: DatabaseDrill): { database: string; backup: string; 
 /** A Markdown table cell: no pipe or newline may break the row. */
 const cell = (text: string) => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
+/** What a merged report adds: the shards it holds, and loudly what it lacks. */
+function mergeLines(m: MergeNotes): string[] {
+  const lines = [`Merged from ${m.shards.length} shard(s): ${m.shards.join(', ')}.`];
+  const missing = [...m.missingShards, ...m.missingReports];
+  if (missing.length) lines.push(`**Missing: ${missing.map(cell).join(', ')}**: those databases are not in this report.`);
+  if (m.duplicates.length) lines.push(`Reported by more than one shard (the later report is kept): ${m.duplicates.map(cell).join(', ')}.`);
+  return [...lines.flatMap((l) => [l, '']).slice(0, -1), ''];
+}
+
 /** drill.md: fit for a CI job summary; one row per database, then each failure with its detail. */
 export function drillMarkdown(doc: DrillDocument): string {
   const d = doc.drill;
@@ -36,6 +45,7 @@ export function drillMarkdown(doc: DrillDocument): string {
     '',
     `${d.passed} passed, ${d.failed} failed${d.shard ? ` (shard ${d.shard})` : ''}; ${d.startedAt} to ${d.finishedAt}; scratch ${d.scratch}${d.serverVersion ? ` (PostgreSQL ${d.serverVersion})` : ''}.`,
     '',
+    ...(d.merge ? mergeLines(d.merge) : []),
     '| Database | Backup | Backup age | Recovery time | Result | Failed check |',
     '|---|---|---|---|---|---|',
     ...d.databases.map((db) => {

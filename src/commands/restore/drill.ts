@@ -1,14 +1,14 @@
 import { resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { CliError, UsageError } from '../../errors.js';
-import type { DatabaseDrill } from '../../drill/document.js';
-import { drillRow, writeReport } from '../../drill/report-files.js';
+import { writeReport } from '../../drill/report-files.js';
+import { drillColumns as columns } from './drill-table.js';
 import { parseDuration } from '../../drill/duration.js';
 import { runDrill, type DrillOptions } from '../../drill/run-drill.js';
 import { parseShard } from '../../drill/shard.js';
 import type { DrillDocument } from '../../drill/document.js';
 import { checkPushgatewayUrl } from '../../drill/pushgateway.js';
-import { note, table, type Column } from '../../output/writer.js';
+import { note, table } from '../../output/writer.js';
 import { DEFAULT_CONNECTIONS, MAX_CONNECTIONS } from '../../restore/plan.js';
 import { parseTarget } from '../../restore/target.js';
 import type { Session } from '../../session.js';
@@ -88,21 +88,6 @@ export function options(ids: string[], flags: DrillFlags, env: Env): DrillComman
   };
 }
 
-/**
- * The database's id and its name in columns of their own, so that on a narrow terminal the name
- * gives way (shortened, then left out) and the id stays whole; then the recovery time, the age and
- * the backup's id are left out, before the result and the failed check.
- */
-const columns: Column<DatabaseDrill>[] = [
-  { header: 'DATABASE', value: (d) => d.databaseId },
-  { header: 'NAME', value: (d) => (d.name && d.name !== d.databaseId ? d.name : '-'), shrink: true, drop: 1 },
-  { header: 'BACKUP', value: (d) => drillRow(d).backup, drop: 3 },
-  // The age a drill proved and the recovery time it took appear for every database (never dropped).
-  { header: 'AGE', value: (d) => drillRow(d).age },
-  { header: 'RECOVERY', value: (d) => drillRow(d).recovery },
-  { header: 'RESULT', value: (d) => d.result },
-  { header: 'FAILED CHECK', short: 'FAILED', value: (d) => drillRow(d).failed, drop: 2 },
-];
 
 /** `svc restore drill`: the drill, its table on stdout (or the drill document with --json), the report files; exit 13 when any database failed. */
 export async function run(opts: DrillCommandOptions, session: Session): Promise<void> {

@@ -64,7 +64,7 @@ export function registerRestore(restore: Command, host: CommandHost): void {
     .addHelpText('after', examples('curl ... -X POST $SVC_BASE_URL/api/v1/restores ... > restore.json && svc restore run --target "$DSN" < restore.json'))
     .action(verb(host, () => import('./run.js')));
 
-  restore
+  const drill = restore
     .command('drill')
     .description('Prove that backups restore: each into a throwaway scratch database, checked, reported (exit 13 if any fails)')
     .argument('[databaseIds...]', 'the databases to drill (or --all)')
@@ -107,4 +107,18 @@ export function registerRestore(restore: Command, host: CommandHost): void {
       ),
     )
     .action(verb(host, () => import('./drill.js')));
+
+  drill
+    .command('merge')
+    .description("One organization's report from its shards' reports (exit 13 if a database failed or a shard is missing)")
+    .argument('<reportDirs...>', "the shards' --report directories")
+    .option('--report <dir>', 'write the merged drill.json, drill.md, junit.xml and receipts/ there')
+    .addHelpText('after', examples('svc restore drill merge report-1 report-2 report-3 report-4 --report report'))
+    .addHelpText(
+      'after',
+      prose(
+        "Each shard's drill.json is checked against its schema (docs/drill.schema.json). The merge names any shard of the split (from the shards' i/n) that has no report, and any database reported twice (the later report is kept).",
+      ),
+    )
+    .action(verb(host, () => import('./drill-merge.js')));
 }
