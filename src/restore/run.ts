@@ -19,6 +19,7 @@ import { pgRestoreFor } from './pg-restore-choice.js';
 import { PhaseClock } from './phase-clock.js';
 import { defaultJobs, type Phase, type RestorePlan } from './plan.js';
 import { preflight, type PreflightResult } from './preflight.js';
+import { UserFiles } from '../output/user-file.js';
 import { buildReceipt, writeReceipt, type Receipt, type ReceiptFacts } from './receipt.js';
 import { RunScope } from './scope.js';
 import { redactedDsn } from './target.js';
@@ -209,7 +210,11 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     if (!dryRun) {
       receipt ??= finish();
       deps.onReceipt?.(receipt);
-      if (plan.receiptPath) await writeReceipt(plan.receiptPath, receipt);
+      // A restore that succeeded has its receipt written by the command, after its result is printed
+      // (cli-contract 7.15); a failed one here, without hiding the failure behind a file error.
+      if (plan.receiptPath && failure) {
+        await writeReceipt(plan.receiptPath, receipt, new UserFiles(scrubber)).catch((err: unknown) => deps.reporter.warn(err instanceof Error ? err.message : String(err)));
+      }
     }
     await scope.dispose();
     setExitNote(undefined);

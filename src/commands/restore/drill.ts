@@ -6,6 +6,7 @@ import { drillRow, writeReport } from '../../drill/report-files.js';
 import { parseDuration } from '../../drill/duration.js';
 import { runDrill, type DrillOptions } from '../../drill/run-drill.js';
 import { parseShard } from '../../drill/shard.js';
+import { UserFiles } from '../../output/user-file.js';
 import { note, table, type Column } from '../../output/writer.js';
 import { DEFAULT_CONNECTIONS, MAX_CONNECTIONS } from '../../restore/plan.js';
 import { parseTarget } from '../../restore/target.js';
@@ -109,7 +110,6 @@ export async function run(opts: DrillCommandOptions, session: Session): Promise<
     heartbeat: !session.ctx.stderrIsTTY,
     note: (text) => ui.info(text),
   });
-  if (opts.reportDir) await writeReport(opts.reportDir, doc);
   const d = doc.drill;
   const summary = opts.dryRun
     ? `Dry run: ${d.passed} database(s) have a backup to drill, ${d.failed} have none. Nothing was created.`
@@ -117,8 +117,14 @@ export async function run(opts: DrillCommandOptions, session: Session): Promise<
   await session.out.render(doc, [
     table(d.databases, columns, 'No database to drill (an empty organization, or an empty shard).'),
     note(summary, d.failed ? 'yellow' : undefined),
-    ...(opts.reportDir ? [note(`Report: ${opts.reportDir}/drill.md, drill.json, junit.xml and receipts/.`)] : []),
   ]);
+  // The result is printed before the report is written: a report that cannot be written (a full
+  // disk, a planted link) is exit 2 naming it, and the drill's result is still there to read.
+  if (opts.reportDir) {
+    await writeReport(opts.reportDir, doc, new UserFiles(session.secrets));
+    // A note for a person, as the summary is: --json and --jq keep stderr for errors.
+    if (!session.settings.json) ui.info(`Report: ${opts.reportDir}/drill.md, drill.json, junit.xml and receipts/.`);
+  }
   if (d.failed) {
     const failed = d.databases.filter((x) => x.result === 'failed').map((x) => `${x.databaseId} (${x.failure?.check})`);
     const what = opts.dryRun ? 'would fail: no backup to drill for' : 'failed for';
