@@ -68,7 +68,10 @@ async function databasesOf(api: ApiClient, opts: DrillOptions): Promise<Array<{ 
       return { body: r.data as Record<string, unknown>, requestId: r.requestId };
     };
     const all = (await holdPages({ first: await page(undefined), itemsKey: 'databases', startCursor: undefined, fetchPage: page })).databases as Array<{ id: string; name: string }>;
-    return shardOf(all, opts.shard).map((d) => ({ id: d.id, name: d.name }));
+    // A service that lists a database twice (a page boundary that moved) gets it drilled once:
+    // twice would create two restore jobs and overwrite its receipt.
+    const unique = [...new Map(all.map((d) => [d.id, d] as const)).values()];
+    return shardOf(unique, opts.shard).map((d) => ({ id: d.id, name: d.name }));
   }
   const mine = shardOf(opts.databases.map((id) => ({ id })), opts.shard);
   // A name where the service has the database; an unknown id fails its own drill at backup_selected.
@@ -169,7 +172,7 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
       drilled = await mapPool(databases, opts.parallel, (db) =>
         drillDatabase(
           {
-            api, scratch, rule, checks, maxAgeSeconds: opts.maxAgeSeconds, keep: opts.keep, now: host.now, progress: lines.progress, deps,
+            api, scratch, rule, checks, maxAgeSeconds: opts.maxAgeSeconds, keep: opts.keep, now: host.now, progress: lines.progress, command: host.command, deps,
             plan: (target) => drillPlan(opts, target),
             pgEnv: async () => scratchEnv,
           },

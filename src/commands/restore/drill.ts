@@ -6,6 +6,7 @@ import { drillRow, writeReport } from '../../drill/report-files.js';
 import { parseDuration } from '../../drill/duration.js';
 import { runDrill, type DrillOptions } from '../../drill/run-drill.js';
 import { parseShard } from '../../drill/shard.js';
+import { terminalLine } from '../../output/terminal-text.js';
 import { UserFiles } from '../../output/user-file.js';
 import { note, table, type Column } from '../../output/writer.js';
 import { DEFAULT_CONNECTIONS, MAX_CONNECTIONS } from '../../restore/plan.js';
@@ -106,7 +107,9 @@ export async function run(opts: DrillCommandOptions, session: Session): Promise<
     api: () => session.api(),
     deps: { ...restoreDeps(session), reporter: quiet },
     now: () => session.now(),
-    progress: (id, text) => ui.info(`${id}: ${text}`),
+    // One line each, whatever a database's name or a check's row holds: none can forge another's.
+    progress: (id, text) => ui.info(terminalLine(`${id}: ${text}`)),
+    command: (id, label, command) => ui.command(terminalLine(`${id}: ${label}: `), command, '    '),
     heartbeat: !session.ctx.stderrIsTTY,
     note: (text) => ui.info(text),
   });
