@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { markdownCode, markdownText, xmlText as xml } from '../output/report-text.js';
-import type { UserFiles } from '../output/user-file.js';
+import { refuseLinks, type UserFiles } from '../output/user-file.js';
 import { humanSeconds } from './duration.js';
 import type { DatabaseDrill, DrillDocument } from './document.js';
 
@@ -79,12 +79,18 @@ export function drillJunit(doc: DrillDocument): string {
   ].join('\n');
 }
 
+/** The files of --report DIR that every drill writes, and receipts/. */
+export const reportPaths = (dir: string) => ['receipts', 'drill.json', 'drill.md', 'junit.xml'].map((f) => join(dir, f));
+
 /**
  * --report DIR: drill.json, drill.md, junit.xml and receipts/<databaseId>.json (cli-contract 9,
  * step 7), each through the user-file writer (7.15). The document is scrubbed before Markdown and
  * XML are made of it, so a redaction is escaped like any text; the writer scrubs the bytes again.
  */
 export async function writeReport(dir: string, doc: DrillDocument, files: UserFiles): Promise<void> {
+  const receipts = doc.drill.databases.filter((db) => db.receipt).map((db) => join(dir, 'receipts', receiptFileName(db.databaseId)));
+  // Every link refused before any file is replaced: a report is written whole or not at all.
+  await refuseLinks([...reportPaths(dir), ...receipts]);
   await files.directory(join(dir, 'receipts'));
   await files.json(join(dir, 'drill.json'), doc);
   const scrubbed = files.scrubbed(doc);

@@ -6,6 +6,7 @@ import { getDatabase, listDatabases } from '../api/operations/databases.js';
 import { getProfile } from '../api/operations/profile.js';
 import { holdPages } from '../api/paginate.js';
 import { ApiError, CliError, InterruptedError, UsageError } from '../errors.js';
+import { refuseLinks } from '../output/user-file.js';
 import { mapPool } from '../pool.js';
 import type { SelectionRule } from '../restore/backup-selection.js';
 import { findPgRestore } from '../restore/pg-restore-choice.js';
@@ -20,6 +21,7 @@ import type { DatabaseDrill, DrillDocument } from './document.js';
 import { drillDatabase } from './drill-database.js';
 import { dryRunLine } from './dry-run.js';
 import { progressLines, type ProgressSink } from './progress-lines.js';
+import { reportPaths } from './report-files.js';
 import { autoScratch, dsnScratch, type Scratch } from './scratch.js';
 import { findServerBinaries, type ServerBinaries } from './server-binaries.js';
 import { shardOf, type Shard } from './shard.js';
@@ -98,6 +100,7 @@ async function preflight(opts: DrillOptions, env: Env): Promise<ServerBinaries |
     } catch {
       throw new UsageError(`--report ${opts.reportDir} cannot be created or written to.`, 'Name a writable directory for the report.');
     }
+    await refuseLinks(reportPaths(opts.reportDir));
   }
   await assertWritableDir(opts.workDir);
   await assertFreeSpace(opts.workDir, 0);

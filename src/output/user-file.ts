@@ -64,6 +64,11 @@ export class UserFiles {
 
 const isCliError = (err: unknown): err is CliError => err instanceof CliError;
 
+/** Exit 2 for the first of `paths` that is a symbolic link: checked before long work, so a drill does not run only to be refused. */
+export async function refuseLinks(paths: Iterable<string>): Promise<void> {
+  for (const path of paths) await refuseLink(path);
+}
+
 async function refuseLink(path: string): Promise<void> {
   const st = await lstat(path).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return undefined;
