@@ -129,7 +129,7 @@ export async function run(opts: DrillCommandOptions, session: Session): Promise<
     if (!session.settings.json) ui.info(`Report: ${opts.reportDir}/drill.md, drill.json, junit.xml and receipts/.`);
   }
   if (d.failed) {
-    const failed = d.databases.filter((x) => x.result === 'failed').map((x) => `${x.databaseId} (${x.failure?.check})`);
+    const failed = d.databases.filter((x) => x.result === 'failed').map((x) => terminalLine(`${x.databaseId} (${x.failure?.check})`));
     const what = opts.dryRun ? 'would fail: no backup to drill for' : 'failed for';
     throw new CliError('drill_failed', `The drill ${what} ${failed.length} of ${d.databases.length} database(s): ${failed.join(', ')}.`);
   }
