@@ -2,7 +2,7 @@
  * `restore create --receipt FILE` (cli-contract 7.15, issue 22 items 5 and 9): a symbolic link at
  * FILE is refused with exit 2 before anything is created, its target untouched; a receipt that
  * cannot be written is exit 2 naming the path and the cause, after the result is on stdout, never
- * "Unexpected failure ... a bug in svc". Against a real PostgreSQL (test/support/restore-harness.ts).
+ * "Unexpected failure ... a bug in svc"; for a failed restore, a warning beside the restore's own error. Against a real PostgreSQL (test/support/restore-harness.ts).
  */
 import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -46,5 +46,17 @@ describe.skipIf(!!skip)('restore create --receipt FILE: written safely, or exit 
     expect(error).toMatchObject({ code: 'file_not_written', message: `Could not write ${receipt}: a directory is in the way (EISDIR).` });
     expect(r.stderr).not.toContain('bug in svc');
     await h.dropDatabase('receipt_blocked');
+  });
+
+  it("a failed restore whose receipt cannot be written keeps the restore's own exit code and error, and warns naming the path", async () => {
+    const workDir = await h.workDir();
+    const receipt = join(workDir, 'receipt.json');
+    mkdirSync(receipt);
+    // The service hands out a digest the artifact does not have: exit 10.
+    h.coords.expectedSha256 = 'f'.repeat(64);
+    const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir, '--receipt', receipt], { env: { SVC_TARGET_DSN: h.dsn('receipt_failed', true) } });
+    expect(r.code, r.stderr).toBe(10);
+    expect(r.stderr).toContain(`warning: Could not write ${receipt}: a directory is in the way (EISDIR).`);
+    expect(r.stderr).not.toContain('bug in svc');
   });
 });
