@@ -3,6 +3,7 @@ import type { Prompter } from '../context.js';
 import { isCliError } from '../errors.js';
 import { setExitNote } from '../exit-note.js';
 import { exitCodeForSignal } from '../exit-codes.js';
+import { UserFiles } from '../output/user-file.js';
 import type { SecretScrubber } from '../secrets.js';
 import { countProgress } from '../ui/progress.js';
 import type { Reporter } from '../ui/reporter.js';
@@ -19,7 +20,6 @@ import { pgRestoreFor } from './pg-restore-choice.js';
 import { PhaseClock } from './phase-clock.js';
 import { defaultJobs, type Phase, type RestorePlan } from './plan.js';
 import { preflight, type PreflightResult } from './preflight.js';
-import { UserFiles } from '../output/user-file.js';
 import { buildReceipt, writeReceipt, type Receipt, type ReceiptFacts } from './receipt.js';
 import { RunScope } from './scope.js';
 import { redactedDsn } from './target.js';
@@ -213,7 +213,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
       // A restore that succeeded has its receipt written by the command, after its result is printed
       // (cli-contract 7.15); a failed one here, without hiding the failure behind a file error.
       if (plan.receiptPath && failure) {
-        await writeReceipt(plan.receiptPath, receipt, new UserFiles(scrubber)).catch((err: unknown) => deps.reporter.warn(err instanceof Error ? err.message : String(err)));
+        await writeReceipt(plan.receiptPath, receipt, new UserFiles(scrubber)).catch((err: unknown) => ui.warn(err instanceof Error ? err.message : String(err)));
       }
     }
     await scope.dispose();
