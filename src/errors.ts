@@ -74,6 +74,14 @@ export const ERROR_CODES = {
     hint: 'Set TMPDIR to a writable directory with free space, then run the restore again.',
   },
   insufficient_space: { exit: ExitCode.usage, hint: 'Free some space or pass --work-dir on a larger disk.' },
+  file_is_link: {
+    exit: ExitCode.usage,
+    hint: 'Remove the link (or name another path), then run the command again: svc writes its files only as regular files.',
+  },
+  file_not_written: {
+    exit: ExitCode.usage,
+    hint: 'The result above stands; free some space or fix the permissions (or name another path), then run the command again to get the file.',
+  },
   missing_scope: { exit: ExitCode.permission, hint: 'Ask an organization admin for a token with the required scope.' },
   no_eligible_backup: {
     exit: ExitCode.precondition,

@@ -9,7 +9,7 @@ import type { Phase, RestorePlan } from '../restore/plan.js';
 import type { Receipt } from '../restore/receipt.js';
 import { runRestore, type RestoreDeps, type RestoreOutcome } from '../restore/run.js';
 import type { Target } from '../restore/target.js';
-import { humanSeconds } from './duration.js';
+import { humanSeconds, humanSecondsApart } from './duration.js';
 import { CHECK_ORDER, type DatabaseDrill, type DrillCheck } from './document.js';
 import { dataPresent } from './data-present.js';
 import { scratchName, type Scratch } from './scratch.js';
@@ -33,6 +33,7 @@ export interface DrillRun {
   keep: boolean;
   now: () => Date;
   progress: (databaseId: string, text: string) => void;
+  command: (databaseId: string, label: string, command: string) => void;
 }
 
 const timed = async <T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> => {
@@ -192,7 +193,8 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
     if (run.maxAgeSeconds !== undefined) {
       const age = result.backupAgeSeconds;
       const ok = age !== null && age <= run.maxAgeSeconds;
-      const detail = age === null ? 'the backup has no completion time' : `backup age ${humanSeconds(age)}, at most ${humanSeconds(run.maxAgeSeconds)}`;
+      const [shown, most] = humanSecondsApart(age ?? 0, run.maxAgeSeconds);
+      const detail = age === null ? 'the backup has no completion time' : `backup age ${shown}, at most ${most}`;
       record('max_age', ok ? 'passed' : 'failed', 0, detail);
       if (!ok) fail('max_age', 'max_age_exceeded', ERROR_CODES.max_age_exceeded.exit, `The newest restorable backup is older than --max-age: ${detail}.`);
     }
@@ -212,7 +214,7 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
   }
   if (createdAt !== undefined && restored) result.recoveryTimeMs = Math.round(performance.now() - createdAt);
 
-  if (run.keep && restored) for (const line of run.scratch.howToReach(name)) run.progress(id, `kept: ${line}`);
+  if (run.keep && restored) for (const line of run.scratch.howToReach(name)) run.command(id, 'kept', line);
   else await dropScratch(run, id, name);
   result.service = await service;
   const verdict = result.result === 'passed' ? `passed: recovery time ${((result.recoveryTimeMs ?? 0) / 1000).toFixed(1)}s, backup age ${humanSeconds(result.backupAgeSeconds ?? 0)}` : `failed at ${result.failure?.check}: ${result.failure?.message}`;

@@ -1,4 +1,4 @@
-import { writeJsonFile } from '../config/json-file.js';
+import type { UserFiles } from '../output/user-file.js';
 import { VERSION } from '../version.js';
 import type { BackupSelection } from './backup-selection.js';
 import type { Inventory, ObjectKind } from './inventory.js';
@@ -86,7 +86,7 @@ export function buildReceipt(
   };
 }
 
-/** Written whole (temp file + rename), mode 0644: it is meant to be kept and shared. */
-export async function writeReceipt(path: string, receipt: Receipt): Promise<void> {
-  await writeJsonFile(path, receipt, 0o644);
+/** --receipt FILE, through the user-file writer (cli-contract 7.15): scrubbed, whole, 0644, never through a link. */
+export async function writeReceipt(path: string, receipt: Receipt, files: UserFiles): Promise<void> {
+  await files.json(path, receipt);
 }

@@ -41,9 +41,10 @@ export function expectNoSecrets(text: string, extra: (string | undefined)[] = []
   }
 }
 
-/** The paths a run named: its work dir, receipt and report dir. */
+/** The paths a run named: its work dir, and every file svc writes for the user (receipt, report dir, metrics file). */
+const WRITTEN = new Set(['--work-dir', '--receipt', '--report', '--metrics-file']);
 function pathsIn(args: string[]): string[] {
-  return args.flatMap((a, i) => (a === '--work-dir' || a === '--receipt' || a === '--report' ? [args[i + 1] ?? ''] : [])).filter(Boolean);
+  return args.flatMap((a, i) => (WRITTEN.has(a) ? [args[i + 1] ?? ''] : [])).filter(Boolean);
 }
 
 /**

@@ -51,5 +51,5 @@ export async function run(opts: CreateOptions, session: Session): Promise<void> 
   };
   const result = await runRestore(plan, { check, ...(opts.dryRun ? {} : { create }) }, restoreDeps(session));
   if (result.dryRun) renderDryRun(session, plan, result.check, result.preflight);
-  else renderOutcome(session, plan, result.outcome);
+  else await renderOutcome(session, plan, result.outcome);
 }

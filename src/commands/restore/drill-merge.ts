@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { CliError, UsageError } from '../../errors.js';
 import { mergeReports } from '../../drill/merge.js';
 import { writeReport } from '../../drill/report-files.js';
+import { UserFiles } from '../../output/user-file.js';
 import { note, table } from '../../output/writer.js';
 import type { Session } from '../../session.js';
 import { requireId } from '../shared/args.js';
@@ -36,7 +37,7 @@ export async function run(opts: MergeOptions, session: Session): Promise<void> {
   for (const dir of merge.missingReports) ui.warn(`${dir} holds no drill.json: that shard's report is missing.`);
   if (merge.missingShards.length) ui.warn(`Missing shard(s): ${merge.missingShards.join(', ')}: their databases were not drilled, or their reports were not given.`);
   if (merge.duplicates.length) ui.warn(`Reported by more than one shard (the later report is kept): ${merge.duplicates.join(', ')}.`);
-  await writeReport(opts.reportDir, doc);
+  await writeReport(opts.reportDir, doc, new UserFiles(session.secrets));
   await session.out.render(doc, [
     table(databases, drillColumns, 'No database in these reports.'),
     note(`${passed} passed, ${failed} failed, across ${merge.shards.length} shard(s).`, failed || merge.missingShards.length ? 'yellow' : undefined),

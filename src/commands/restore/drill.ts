@@ -8,6 +8,8 @@ import { runDrill, type DrillOptions } from '../../drill/run-drill.js';
 import { parseShard } from '../../drill/shard.js';
 import type { DrillDocument } from '../../drill/document.js';
 import { checkPushgatewayUrl } from '../../drill/pushgateway.js';
+import { terminalLine } from '../../output/terminal-text.js';
+import { UserFiles } from '../../output/user-file.js';
 import { note, table } from '../../output/writer.js';
 import { DEFAULT_CONNECTIONS, MAX_CONNECTIONS } from '../../restore/plan.js';
 import { parseTarget } from '../../restore/target.js';
@@ -102,11 +104,12 @@ export async function run(opts: DrillCommandOptions, session: Session): Promise<
     api: () => session.api(),
     deps: { ...restoreDeps(session), reporter: quiet },
     now: () => session.now(),
-    progress: (id, text) => ui.info(`${id}: ${text}`),
+    // One line each, whatever a database's name or a check's row holds: none can forge another's.
+    progress: (id, text) => ui.info(terminalLine(`${id}: ${text}`)),
+    command: (id, label, command) => ui.command(terminalLine(`${id}: ${label}: `), command, '    '),
     heartbeat: !session.ctx.stderrIsTTY,
     note: (text) => ui.info(text),
   });
-  if (opts.reportDir) await writeReport(opts.reportDir, doc);
   const d = doc.drill;
   const summary = opts.dryRun
     ? `Dry run: ${d.passed} database(s) have a backup to drill, ${d.failed} have none. Nothing was created.`
@@ -114,11 +117,25 @@ export async function run(opts: DrillCommandOptions, session: Session): Promise<
   await session.out.render(doc, [
     table(d.databases, columns, 'No database to drill (an empty organization, or an empty shard).'),
     note(summary, d.failed ? 'yellow' : undefined),
-    ...(opts.reportDir ? [note(`Report: ${opts.reportDir}/drill.md, drill.json, junit.xml and receipts/.`)] : []),
   ]);
-  await publishMetrics(opts, doc, session);
+  // The result is printed before the report is written: a report that cannot be written (a full
+  // disk, a planted link) is exit 2 naming it, and the drill's result is still there to read. The
+  // metrics are published whatever became of the report.
+  const files = new UserFiles(session.secrets);
+  let unwritten: unknown;
+  if (opts.reportDir) {
+    try {
+      await writeReport(opts.reportDir, doc, files);
+      // A note for a person, as the summary is: --json and --jq keep stderr for errors.
+      if (!session.settings.json) ui.info(`Report: ${opts.reportDir}/drill.md, drill.json, junit.xml and receipts/.`);
+    } catch (err) {
+      unwritten = err;
+    }
+  }
+  await publishMetrics(opts, doc, session, files);
+  if (unwritten) throw unwritten;
   if (d.failed) {
-    const failed = d.databases.filter((x) => x.result === 'failed').map((x) => `${x.databaseId} (${x.failure?.check})`);
+    const failed = d.databases.filter((x) => x.result === 'failed').map((x) => terminalLine(`${x.databaseId} (${x.failure?.check})`));
     const what = opts.dryRun ? 'would fail: no backup to drill for' : 'failed for';
     throw new CliError('drill_failed', `The drill ${what} ${failed.length} of ${d.databases.length} database(s): ${failed.join(', ')}.`);
   }
@@ -130,13 +147,12 @@ export async function run(opts: DrillCommandOptions, session: Session): Promise<
  * A drill that failed still exits 13 (the first thing an operator must see); a failed push alone is
  * its own exit code, so a nightly job whose results never reached monitoring does not look green.
  */
-async function publishMetrics(opts: DrillCommandOptions, doc: DrillDocument, session: Session): Promise<void> {
+async function publishMetrics(opts: DrillCommandOptions, doc: DrillDocument, session: Session, files: UserFiles): Promise<void> {
   if (opts.dryRun) return;
-  const scrub = (text: string) => session.secrets.scrub(text);
   const errors: CliError[] = [];
   if (opts.metricsFile) {
     const { writeMetricsFile } = await import('../../drill/metrics-file.js');
-    await writeMetricsFile(opts.metricsFile, doc, scrub).catch((err: CliError) => errors.push(err));
+    await writeMetricsFile(opts.metricsFile, doc, files).catch((err: CliError) => errors.push(err));
   }
   if (opts.pushgateway) {
     const { pushDrillMetrics } = await import('../../drill/pushgateway.js');

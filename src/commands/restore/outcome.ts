@@ -1,9 +1,11 @@
 import { formatBytes, timestampWithAge } from '../../output/format.js';
 import { fields, note, text } from '../../output/writer.js';
+import { UserFiles } from '../../output/user-file.js';
 import { objectCounts } from '../../restore/inventory.js';
 import { pgRestoreArgs } from '../../restore/pg-restore.js';
 import { PHASES, type RestorePlan } from '../../restore/plan.js';
 import type { PreflightResult } from '../../restore/preflight.js';
+import { writeReceipt } from '../../restore/receipt.js';
 import type { RestoreOutcome, ServiceCheck } from '../../restore/run.js';
 import { redactedDsn } from '../../restore/target.js';
 import type { Session } from '../../session.js';
@@ -41,7 +43,7 @@ function nextStep(plan: RestorePlan): string {
  * needs first (whose data, from when, the largest tables, how to connect, what next), then the
  * figures, then the service's view of the job as context: API v1 gives no way to update it from here.
  */
-export function renderOutcome(session: Session, plan: RestorePlan, outcome: RestoreOutcome): Promise<void> {
+export async function renderOutcome(session: Session, plan: RestorePlan, outcome: RestoreOutcome): Promise<void> {
   const { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, restoreJob: job } = outcome;
   const modeText = plan.mode === 'in_place' ? `in place${plan.atomic ? ' (one transaction)' : ` (--jobs ${plan.jobs}, not atomic)`}` : 'new database';
   const { receipt } = outcome;
@@ -51,7 +53,7 @@ export function renderOutcome(session: Session, plan: RestorePlan, outcome: Rest
     ? `${timestampWithAge(selection.completedAt, session.now())}, when the backup completed: nothing written after its dump is in it`
     : undefined;
   const doc = { restoreJob: job, execution: { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, receipt }, backupSelection: receipt.backupSelection };
-  return session.out.render(doc, [
+  await session.out.render(doc, [
     text(`Restored ${backup} into ${redactedDsn(plan.target)} (${plan.mode === 'in_place' ? 'in place' : 'new database'}) in ${(durationMs / 1000).toFixed(1)}s.`, 'green'),
     fields([
       ['data as of', asOf],
@@ -77,6 +79,8 @@ export function renderOutcome(session: Session, plan: RestorePlan, outcome: Rest
       'dim',
     ),
   ]);
+  // After the result: a receipt that cannot be written is exit 2 naming it, the restore stands (cli-contract 7.15).
+  if (plan.receiptPath) await writeReceipt(plan.receiptPath, receipt, new UserFiles(session.secrets));
 }
 
 /** What a dry run found: the plan the real run would follow. Nothing was created, downloaded or restored. */
