@@ -115,6 +115,13 @@ describe('tools/list: what the token and the live catalog allow', () => {
     await finish(s);
   });
 
+  it('the tools as clients see them (names, descriptions, annotations, schemas) match the reviewed snapshot: a rename is a diff (__toolsnaps__)', async () => {
+    const s = await open([], sb.env('full'));
+    const { tools } = await s.client.listTools();
+    await expect(`${JSON.stringify(tools, null, 2)}\n`).toMatchFileSnapshot('__toolsnaps__/svc-mcp-tools.json');
+    await finish(s);
+  });
+
   it("a read-only agent token (databases:read): only the tools whose route scope it holds", async () => {
     const s = await open([], sb.env('read-only'));
     expect(await names(s)).toEqual([
