@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp, type McpSession } from '../support/mcp-client.js';
-import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
+import { pgSkipReason, type PgCluster } from '../support/pg-cluster.js';
 import { expectNoSecretsLeft } from '../support/secret-scan.js';
-import { cleanEnv, cleanupE2e, ensureBuilt, registerSecret, ROOT, startE2eSandbox, svc, tempDir, type E2eSandbox } from './helpers.js';
+import { cleanEnv, cleanupE2e, ROOT, startE2eWithCluster, svc, tempDir, type E2eSandbox } from './helpers.js';
 
 const skip = pgSkipReason();
 if (skip) console.warn(`test/e2e/mcp-plan.test.ts skipped: ${skip}`);
@@ -28,11 +28,7 @@ describe.skipIf(!!skip)('an agent from `svc mcp config claude`: list, candidate,
   const sessions: McpSession[] = [];
 
   beforeAll(async () => {
-    registerSecret(password, 'dsnPasswords');
-    const [built, sandbox, pg] = await Promise.allSettled([ensureBuilt(), startE2eSandbox(), startCluster({ password })]);
-    if (sandbox.status === 'fulfilled') sb = sandbox.value;
-    if (pg.status === 'fulfilled') cluster = pg.value;
-    for (const r of [built, sandbox, pg]) if (r.status === 'rejected') throw r.reason;
+    ({ sb, cluster } = await startE2eWithCluster(password));
     // The user's machine: a saved login (profile "agent", no keychain here: the 0600 file), and the
     // target's password in ~/.pgpass, where libpq finds it: neither goes through the agent.
     env = cleanEnv();

@@ -25,6 +25,8 @@ export class RecordingTransport implements Transport {
   stdout = '';
   stderr = '';
   sent: string[] = [];
+  /** Both directions in order: what the client sent (→) and each message the server wrote (←). */
+  exchange: Array<{ dir: '→' | '←'; message: JSONRPCMessage }> = [];
   /** Lines of stdout that were not JSON-RPC. */
   strays: string[] = [];
   child!: ChildProcessWithoutNullStreams;
@@ -52,6 +54,7 @@ export class RecordingTransport implements Transport {
           continue;
         }
         if (!message) break;
+        this.exchange.push({ dir: '←', message });
         this.onmessage?.(message);
       }
     });
@@ -66,6 +69,7 @@ export class RecordingTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     const line = serializeMessage(message);
     this.sent.push(line);
+    this.exchange.push({ dir: '→', message });
     if (!this.child.stdin.writable) throw new Error('the server has exited');
     this.child.stdin.write(line);
   }
@@ -96,9 +100,9 @@ export interface McpSession {
  * elicitation capability and answers every request so (accept answers confirm: true); without it,
  * the client cannot elicit.
  */
-export async function connectMcp(args: string[], env: Record<string, string>, opts: { elicit?: Elicit } = {}): Promise<McpSession> {
+export async function connectMcp(args: string[], env: Record<string, string>, opts: { elicit?: Elicit; clientName?: string } = {}): Promise<McpSession> {
   const transport = new RecordingTransport(args, env);
-  const client = new Client({ name: 'svc-e2e', version: '1.0.0' }, { capabilities: opts.elicit ? { elicitation: { form: {} } } : {} });
+  const client = new Client({ name: opts.clientName ?? 'svc-e2e', version: '1.0.0' }, { capabilities: opts.elicit ? { elicitation: { form: {} } } : {} });
   const elicitations: string[] = [];
   if (opts.elicit) {
     const answer = opts.elicit;
