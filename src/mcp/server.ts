@@ -17,11 +17,11 @@ export interface ServeOptions {
   tools: string[] | undefined;
 }
 
-/** Ids go into URL paths: the commands' own check (not empty, not a dot segment) applies to them too. */
-function checkIds(args: Record<string, unknown>): void {
-  for (const [key, value] of Object.entries(args)) {
-    if ((key.endsWith('Id') || key === 'cursor') && typeof value === 'string') requireId(value, key);
-  }
+/** Ids go into URL paths: the commands' own check (trimmed, not empty, not a dot segment) applies to them too. */
+function checkIds(args: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(args).map(([key, value]) => [key, (key.endsWith('Id') || key === 'cursor') && typeof value === 'string' ? requireId(value, key) : value]),
+  );
 }
 
 /**
@@ -101,8 +101,7 @@ function register(server: McpServer, spec: ToolSpec, base: ToolContext): void {
     async (args: Record<string, unknown>, extra: { signal: AbortSignal }) => {
       const signal = AbortSignal.any([base.signal, extra.signal]);
       try {
-        checkIds(args);
-        return okResult(await spec.call(args, { ...base, signal }), base.session.secrets);
+        return okResult(await spec.call(checkIds(args), { ...base, signal }), base.session.secrets);
       } catch (err) {
         return errorResult(err, base.session.secrets);
       }
