@@ -1,5 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { McpServer as McpServerType } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { getProfile } from '../api/operations/profile.js';
 import { requireId } from '../commands/shared/args.js';
 import { fetchCatalog } from '../commands/tools/catalog.js';
@@ -38,6 +37,7 @@ export async function serveMcp(session: Session, opts: ServeOptions): Promise<vo
   for (const s of skipped) if (opts.tools) session.ui.warn(`${s.name} is not served: ${s.why}.`);
   if (!chosen.length) throw new UsageError('No tool is left to serve.', 'Check --tools and --read-only against the token\'s scopes (svc auth status).');
 
+  const { McpServer, StdioServerTransport } = await import('./sdk.js');
   const server = new McpServer({ name: 'svc', version: VERSION }, { instructions: INSTRUCTIONS });
   const gate: Gate = {
     get canAsk() {
@@ -82,7 +82,7 @@ export async function serveMcp(session: Session, opts: ServeOptions): Promise<vo
   }
 }
 
-function register(server: McpServer, spec: ToolSpec, base: ToolContext): void {
+function register(server: McpServerType, spec: ToolSpec, base: ToolContext): void {
   server.registerTool(
     spec.name,
     {
