@@ -59,7 +59,7 @@ export async function serveMcp(session: Session, opts: ServeOptions): Promise<vo
       return answer.action === 'accept' && answer.content?.confirm === true ? 'accepted' : 'declined';
     },
   };
-  for (const spec of chosen) register(server, spec, { session, api, catalog, gate, signal: ctx.signal });
+  for (const spec of chosen) register(server, spec, { session, api, gate, signal: ctx.signal });
 
   const transport = new StdioServerTransport(ctx.stdin, ctx.stdout);
   const closed = new Promise<void>((resolve) => {

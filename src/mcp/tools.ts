@@ -13,7 +13,6 @@ import { getEvidenceResponse, listEvidenceResponse } from '../api/schemas/eviden
 import { getProfileResponse } from '../api/schemas/profile.js';
 import { recoveryCandidateResponse, recoverySummaryResponse, recoveryWindowProofResponse } from '../api/schemas/recovery.js';
 import { getRestoreResponse } from '../api/schemas/restores.js';
-import type { ToolCatalog } from '../api/schemas/tools.js';
 import type { Session } from '../session.js';
 import type * as z from '../zod.js';
 import { agentToolsOutput, listAgentTools } from './agent-tools.js';
@@ -27,7 +26,6 @@ import { PROOF_CAVEAT } from './wording.js';
 export interface ToolContext {
   session: Session;
   api: ApiClient;
-  catalog: ToolCatalog;
   gate: Gate;
   signal: AbortSignal;
 }

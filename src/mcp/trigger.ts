@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { triggerBackup } from '../api/operations/backups.js';
 import { triggerBackupResponse } from '../api/schemas/backups.js';
 import { idempotencyKeySchema } from '../commands/shared/args.js';
-import { humanGate } from '../commands/tools/catalog.js';
+import { fetchCatalog, humanGate, toolKind } from '../commands/tools/catalog.js';
+import { CliError } from '../errors.js';
 import * as z from '../zod.js';
 import type { ConfirmationChallenge } from './gate.js';
 import type { ToolContext } from './tools.js';
@@ -18,18 +19,24 @@ export const triggerBackupOutput = z.strictObject({
 });
 
 /**
- * trigger_backup: the live svc.backup.trigger (registered only where the catalog has it live). One
+ * trigger_backup: the live svc.backup.trigger (registered only where the catalog had it live at
+ * start, and asked again at each call: the live catalog decides, api-v1.md 4.3 rule 2). One
  * idempotency key per logical request: the caller's, or one made here and returned, so the agent's
  * retry (and the client's own retries below it) never start a second backup. A human gate on the
- * catalog entry is asked through elicitation before anything is sent (api-v1.md 4.3 rule 3).
+ * catalog entry is asked through elicitation before anything is sent (rule 3).
  */
 export async function triggerBackupTool(
   args: { databaseId: string; idempotencyKey?: string },
-  { api, catalog, gate, signal }: ToolContext,
+  { api, session, gate, signal }: ToolContext,
 ): Promise<Record<string, unknown>> {
   const idempotencyKey = args.idempotencyKey ?? randomUUID();
-  const entry = catalog.tools.find((t) => t.name === 'svc.backup.trigger');
-  const gateName = entry ? humanGate(entry) : '-';
+  const entry = (await fetchCatalog(session)).tools.find((t) => t.name === 'svc.backup.trigger');
+  if (!entry || toolKind(entry) !== 'live') {
+    throw new CliError('tool_not_found', `The service's catalog no longer has svc.backup.trigger live (${entry ? toolKind(entry) : 'absent'}): nothing was sent.`, {
+      hint: 'list_agent_tools shows the live catalog.',
+    });
+  }
+  const gateName = humanGate(entry);
   if (gateName !== '-') {
     const message = `Start an ad-hoc backup of database ${args.databaseId}? The service's catalog puts a human gate (${gateName}) on svc.backup.trigger.`;
     if (!gate.canAsk) {

@@ -336,6 +336,31 @@ describe('the live catalog decides trigger_backup: advisory and no-live-route to
   });
 });
 
+describe('the live catalog is asked again at each trigger_backup call (a loopback stand-in whose catalog changes)', () => {
+  let api: LoopbackServer;
+  afterAll(() => api?.stop());
+
+  it('svc.backup.trigger live at start, advisory by the call: a tool error, and no POST', async () => {
+    api = await new LoopbackServer().start();
+    const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES_DIR, 'api', `${name}.json`), 'utf8'));
+    let catalogs = 0;
+    api.otherwise((ex) => {
+      if (ex.url.pathname === '/api/v1/profile') return json(200, fixture('profile'));
+      if (ex.url.pathname !== '/api/v1/mcp/tools') return undefined;
+      const catalog = fixture('tools');
+      if (++catalogs > 1) catalog.tools = catalog.tools.map((t: { name: string }) => (t.name === 'svc.backup.trigger' ? { ...t, callable: false } : t));
+      return json(200, catalog);
+    });
+    const s = await open(['--tools', 'trigger_backup'], cleanEnv({ SVC_BASE_URL: api.baseUrl, SVC_API_KEY: sb.token('full') }));
+    expect(await names(s)).toEqual(['trigger_backup']);
+    const e = toolError(await s.client.callTool({ name: 'trigger_backup', arguments: { databaseId: 'db_orders' } }));
+    expect(e).toMatchObject({ code: 'tool_not_found', message: expect.stringContaining('no longer has svc.backup.trigger live (advisory): nothing was sent') });
+    expect(api.exchanges.filter((x) => x.method === 'POST')).toEqual([]);
+    expect(api.unhandled).toEqual([]);
+    await finish(s);
+  });
+});
+
 describe('a human gate on the live catalog entry: asked through elicitation, never passed without a person (rule 3)', () => {
   let gated: E2eSandbox;
   beforeAll(async () => {
