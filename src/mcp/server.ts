@@ -70,14 +70,16 @@ export async function serveMcp(session: Session, opts: ServeOptions): Promise<vo
   ctx.stdin.once('end', () => void server.close());
   const names = chosen.map((t) => t.name).join(', ');
   session.ui.info(`svc mcp serve: ${chosen.length} tools for ${data.profile.organizationSlug} on stdio (${names}).`);
+  let stop: () => void = () => {};
   const interrupted = new Promise<never>((_, reject) => {
-    const stop = () => reject(new InterruptedError('Interrupted; the MCP server stopped.'));
+    stop = () => reject(new InterruptedError('Interrupted; the MCP server stopped.'));
     if (ctx.signal.aborted) stop();
     else ctx.signal.addEventListener('abort', stop, { once: true });
   });
   try {
     await Promise.race([closed, interrupted]);
   } finally {
+    ctx.signal.removeEventListener('abort', stop);
     await server.close();
   }
 }
