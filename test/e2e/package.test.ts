@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, ROOT, waitForOutput } from '../support/built-cli.js';
+import { cleanEnv, cleanupBuiltCli, ROOT, waitForOutput } from '../support/built-cli.js';
 import { manSkipReason, renderMan } from '../support/man.js';
 
 const VERSION = (await import('../../package.json', { with: { type: 'json' } })).default.version;
@@ -45,6 +45,8 @@ describe('npm pack, npm install -g, svc', () => {
 
   afterAll(() => {
     if (work) rmSync(work, { recursive: true, force: true });
+    // The HOMEs and TMPDIRs cleanEnv() made for the installed svc's runs.
+    cleanupBuiltCli();
   });
 
   it('holds the bundle, the man page, the fixtures the sandbox serves, README, CHANGELOG and LICENSE, and nothing else', () => {
