@@ -134,6 +134,8 @@ export interface ErrorDetails {
   status?: number;
   requiredScope?: string;
   nextAction?: string;
+  /** A 429's or 503's Retry-After, in whole seconds: when the caller may try again. */
+  retryAfterSeconds?: number;
 }
 
 export type ErrorExtra = Omit<ErrorDetails, 'code'>;

@@ -207,12 +207,14 @@ export class ApiClient {
         { status, requestId },
       );
     }
+    const { retryAfterMs } = statusVerdict(status, header(headers, 'retry-after'));
     return new ApiError(status, err?.code, err?.message ?? `HTTP ${status} from ${method} ${path}.`, {
       requestId,
       requiredScope: err?.requiredScope,
       nextAction: err?.nextAction,
+      ...(retryAfterMs === undefined ? {} : { retryAfterSeconds: Math.ceil(retryAfterMs / 1000) }),
       hint: errorHint(status, method, {
-        retryAfterMs: statusVerdict(status, header(headers, 'retry-after')).retryAfterMs,
+        retryAfterMs,
         tokenSource: this.#config.tokenSource,
         notFound,
       }),

@@ -83,11 +83,11 @@ export async function renderOutcome(session: Session, plan: RestorePlan, outcome
   if (plan.receiptPath) await writeReceipt(plan.receiptPath, receipt, new UserFiles(session.secrets));
 }
 
-/** What a dry run found: the plan the real run would follow. Nothing was created, downloaded or restored. */
-export function renderDryRun(session: Session, plan: RestorePlan, check: ServiceCheck | undefined, pre: PreflightResult): void {
+/** The --json document of a dry run: the plan the real run would follow (and what the agent server's plan_restore returns). */
+export function dryRunDocument(plan: RestorePlan, check: ServiceCheck | undefined, pre: PreflightResult) {
   const backupJobId = check?.selection?.backupJobId ?? null;
   const artifactBytes = check?.artifactBytes;
-  const doc = {
+  return {
     dryRun: true,
     backupJobId,
     backupSelection: check?.selection ?? null,
@@ -101,10 +101,16 @@ export function renderDryRun(session: Session, plan: RestorePlan, check: Service
     pgRestore: pre.pgRestore.text,
     pgRestoreArgs: pgRestoreArgs(plan, plan.target.database, '<artifact>'),
   };
+}
+
+/** What a dry run found: the plan the real run would follow. Nothing was created, downloaded or restored. */
+export function renderDryRun(session: Session, plan: RestorePlan, check: ServiceCheck | undefined, pre: PreflightResult): void {
+  const doc = dryRunDocument(plan, check, pre);
+  const { backupJobId, artifactBytes } = doc;
   session.out.render(doc, [
     text('Dry run: the restore could start. Nothing was created, downloaded or restored.', 'green'),
     fields([
-      ['backup job', `${backupJobId} (completed${artifactBytes === undefined ? '' : `, artifact ${formatBytes(artifactBytes)}`})`],
+      ['backup job', `${backupJobId} (completed${artifactBytes === null ? '' : `, artifact ${formatBytes(artifactBytes)}`})`],
       ['target', doc.targetRedactedDsn],
       ['mode', plan.mode === 'in_place' ? `in_place (${plan.atomic ? 'single transaction' : `--jobs ${plan.jobs}, not atomic`})` : 'new_database'],
       ['create database', pre.createDatabase ? 'yes (TEMPLATE template0)' : 'no (exists and is empty)'],
