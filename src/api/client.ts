@@ -151,7 +151,7 @@ export class ApiClient {
 
     const response = await withRetries<Response>(
       { maxRetries: this.#config.maxRetries, sleep: this.#config.sleep, random: this.#config.random, signal: this.#config.signal, onRetry: this.#config.onRetry },
-      (n) => this.#attempt(method, url, path, headers, payload, n, what, notFound),
+      (n) => this.#budget.paced((answered) => this.#attempt(method, url, path, headers, payload, n, what, notFound, answered)),
     );
     return { status: response.status, text: response.text, requestId: header(response.headers, 'x-request-id'), path };
   }
@@ -164,21 +164,8 @@ export class ApiClient {
     return url.href;
   }
 
+  /** One attempt, once the budget allows it (see sendRaw); the response's headers go back to the budget as soon as they arrive. */
   async #attempt(
-    method: string,
-    url: string,
-    path: string,
-    headers: Record<string, string>,
-    body: string | undefined,
-    n: number,
-    what: string,
-    notFound: NotFound | undefined,
-  ): Promise<Attempt<Response>> {
-    return this.#budget.paced((answered) => this.#attemptPaced(method, url, path, headers, body, n, what, notFound, answered));
-  }
-
-  /** One attempt, once the budget allows it; the response's headers go back to the budget as soon as they arrive. */
-  async #attemptPaced(
     method: string,
     url: string,
     path: string,
