@@ -28,8 +28,10 @@ export interface DatabaseDrill {
   exitCode: number;
   failure?: DrillFailure;
   backupJobId: string | null;
+  /** When the backup's dump started: its data is as of then (cli-contract 7.10). */
+  backupStartedAt: string | null;
   backupCompletedAt: string | null;
-  /** The recovery point this drill proved: now minus the backup's completedAt. */
+  /** The recovery point this drill proved: now minus the backup's startedAt (its completedAt where it has none). */
   backupAgeSeconds: number | null;
   restoreJobId: string | null;
   /** The recovery time this drill achieved: from createRestore to the last check. */

@@ -17,6 +17,9 @@ export interface Receipt {
   backupJobId: string | null;
   /** How the backup was chosen (cli-contract 7, step 0); null for `restore run`, which is handed a job. */
   backupSelection: BackupSelection | null;
+  /** When the backup's dump started (its data is as of then, cli-contract 7.10) and completed; null where unknown. */
+  backupStartedAt: string | null;
+  backupCompletedAt: string | null;
   mode: 'new_database' | 'in_place';
   targetRedactedDsn: string;
   artifact: {
@@ -67,6 +70,8 @@ export function buildReceipt(
     restoreJobId: facts.restoreJobId ?? null,
     backupJobId: facts.backupJobId ?? null,
     backupSelection: facts.selection ?? null,
+    backupStartedAt: facts.selection?.startedAt ?? null,
+    backupCompletedAt: facts.selection?.completedAt ?? null,
     mode: base.mode,
     targetRedactedDsn: base.targetRedactedDsn,
     artifact: {

@@ -205,14 +205,15 @@ describe.skipIf(!!skip)('svc restore drill: the files it writes and the text it 
 
   it('item 10: --max-age just under the backup age names the two with the precision that tells them apart', async () => {
     const got = await svc(['backups', 'get', 'bj_0007', '--json'], { env: h.sb.env('full') });
-    const age = Math.round((Date.now() - Date.parse((JSON.parse(got.stdout) as { completedAt: string }).completedAt)) / 1000);
+    // The recovery point runs from the backup's start (cli-contract 7.10).
+    const age = Math.round((Date.now() - Date.parse((JSON.parse(got.stdout) as { startedAt: string }).startedAt)) / 1000);
     // The age cut to its two largest units (what the detail used to show for both).
     const unit = age >= 86_400 ? 3600 : age >= 3600 ? 60 : 1;
     const maxAge = Math.floor(age / unit) * unit;
     const r = await h.drill(['db_orders', '--max-age', `${maxAge}s`, '--json']);
     expect(r.code, r.stderr).toBe(13);
     const detail = r.doc!.databases[0]!.checks.find((c) => c.name === 'max_age')!.detail!;
-    const [, shown, most] = /^backup age (\S+), at most (\S+)$/.exec(detail) ?? [];
+    const [, shown, most] = /^backup age (\S+) \(from its start\), at most (\S+)$/.exec(detail) ?? [];
     expect(shown, detail).toBeDefined();
     expect(shown).not.toBe(most);
     expect(shown!.startsWith(most!), detail).toBe(true);

@@ -3,7 +3,7 @@ import type { DatabaseDrill, DrillDocument } from '../../src/drill/document.js';
 import { drillMetrics, lastSuccesses, LAST_SUCCESS } from '../../src/drill/metrics.js';
 
 const db = (over: Partial<DatabaseDrill>): DatabaseDrill => ({
-  databaseId: 'db_a', name: 'a', result: 'passed', exitCode: 0, backupJobId: 'bj_1', backupCompletedAt: null, backupAgeSeconds: 3600,
+  databaseId: 'db_a', name: 'a', result: 'passed', exitCode: 0, backupJobId: 'bj_1', backupStartedAt: null, backupCompletedAt: null, backupAgeSeconds: 3600,
   restoreJobId: 'rj_1', recoveryTimeMs: 1500, phases: { restore: 1200 }, checks: [], receipt: null, service: null, ...over,
 });
 const doc = (databases: DatabaseDrill[]): DrillDocument => ({

@@ -27,7 +27,8 @@ const check = (name: DrillCheck['name'], status: DrillCheck['status'], durationM
 function receipt(id: string, backupJobId: string): Receipt {
   return {
     svcVersion: '0.1.0', nodeVersion: '20.20.0', pgRestoreVersion: 'pg_restore (PostgreSQL) 15.18', targetServerVersion: '15.18', restoreJobId: `rj_${id}`, backupJobId,
-    backupSelection: { rule: 'latest', backupJobId, completedAt: '2026-11-24T01:00:00Z' }, mode: 'new_database', targetRedactedDsn: `postgresql://postgres@127.0.0.1:5432/svc_drill_${id}_0a1b2c3d`,
+    backupSelection: { rule: 'latest', backupJobId, startedAt: '2026-11-24T00:40:00Z', completedAt: '2026-11-24T01:00:00Z' },
+    backupStartedAt: '2026-11-24T00:40:00Z', backupCompletedAt: '2026-11-24T01:00:00Z', mode: 'new_database', targetRedactedDsn: `postgresql://postgres@127.0.0.1:5432/svc_drill_${id}_0a1b2c3d`,
     artifact: { bytes: 95129, expectedSha256: 'a'.repeat(64), computedSha256: 'a'.repeat(64), verified: true }, connections: 8,
     phasesMs: { preflight: 5, createRestore: 4, download: 9, verify: 3, restore: 120, analyze: 30, check: 12 }, objects: { TABLE: 2, VIEW: 1, 'MATERIALIZED VIEW': 0, SEQUENCE: 3, INDEX: 2 },
     tableRowEstimates: { 'public.orders': 5000 }, startedAt: '2026-11-24T07:00:00.000Z', endedAt: '2026-11-24T07:00:00.300Z', outcome: 'restored', failure: null,
@@ -36,7 +37,7 @@ function receipt(id: string, backupJobId: string): Receipt {
 
 function passed(id: string, name: string | null, extra: DrillCheck[] = []): DatabaseDrill {
   return {
-    databaseId: id, name, result: 'passed', exitCode: 0, backupJobId: 'bj_0007', backupCompletedAt: '2026-11-24T01:00:00Z', backupAgeSeconds: 22_000,
+    databaseId: id, name, result: 'passed', exitCode: 0, backupJobId: 'bj_0007', backupStartedAt: '2026-11-24T00:40:00Z', backupCompletedAt: '2026-11-24T01:00:00Z', backupAgeSeconds: 22_000,
     restoreJobId: `rj_${id}`, recoveryTimeMs: 1234, phases: { restore: 120 },
     checks: [check('backup_selected', 'passed', 7, 'Using bj_0007.'), check('artifact_verified', 'passed', 16), check('restore_clean', 'passed', 150), check('objects_present', 'passed', 12), check('data_present', 'passed', 3), ...extra],
     receipt: receipt(id, 'bj_0007'), service: { proofStatus: 'verified', custodyStatus: 'complete' },

@@ -1,6 +1,7 @@
 import { formatBytes, timestampWithAge } from '../../output/format.js';
 import { fields, note, text } from '../../output/writer.js';
 import { UserFiles } from '../../output/user-file.js';
+import { AGE_FROM_COMPLETION, recoveryPoint } from '../../restore/backup-selection.js';
 import { objectCounts } from '../../restore/inventory.js';
 import { pgRestoreArgs } from '../../restore/pg-restore.js';
 import { PHASES, type RestorePlan } from '../../restore/plan.js';
@@ -49,10 +50,19 @@ export async function renderOutcome(session: Session, plan: RestorePlan, outcome
   const { receipt } = outcome;
   const selection = receipt.backupSelection;
   const backup = selection ? `backup ${selection.backupJobId} of ${job.databaseId}` : `the backup of ${job.databaseId}`;
-  const asOf = selection?.completedAt
-    ? `${timestampWithAge(selection.completedAt, session.now())}, when the backup completed: nothing written after its dump is in it`
+  const point = selection ? recoveryPoint(selection) : undefined;
+  const asOf = point
+    ? point.from === 'startedAt'
+      ? `${timestampWithAge(point.at, session.now())}, when the backup's dump started: nothing written after that is in it`
+      : `${timestampWithAge(point.at, session.now())}, when the backup completed (${AGE_FROM_COMPLETION}): nothing written after its dump is in it`
     : undefined;
-  const doc = { restoreJob: job, execution: { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, receipt }, backupSelection: receipt.backupSelection };
+  const doc = {
+    restoreJob: job,
+    execution: { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, receipt },
+    backupSelection: receipt.backupSelection,
+    backupStartedAt: receipt.backupStartedAt,
+    backupCompletedAt: receipt.backupCompletedAt,
+  };
   await session.out.render(doc, [
     text(`Restored ${backup} into ${redactedDsn(plan.target)} (${plan.mode === 'in_place' ? 'in place' : 'new database'}) in ${(durationMs / 1000).toFixed(1)}s.`, 'green'),
     fields([
@@ -91,6 +101,8 @@ export function dryRunDocument(plan: RestorePlan, check: ServiceCheck | undefine
     dryRun: true,
     backupJobId,
     backupSelection: check?.selection ?? null,
+    backupStartedAt: check?.selection?.startedAt ?? null,
+    backupCompletedAt: check?.selection?.completedAt ?? null,
     artifactBytes: artifactBytes ?? null,
     targetRedactedDsn: redactedDsn(plan.target),
     mode: plan.mode,
