@@ -39,10 +39,23 @@ export function tokenKey(login: Login): string {
   return login.profile === DEFAULT_PROFILE ? login.baseUrl : `${login.profile}@${login.baseUrl}`;
 }
 
+/**
+ * Why the keychain could not be used, in a few words (cli-contract 4, v4): a binding's error is raw
+ * D-Bus text over several lines, which tells a person nothing they can act on.
+ */
+export function keychainCause(message: string): string {
+  if (/(Could not|Failed to) connect|autolaunch|DBUS_SESSION_BUS_ADDRESS|dbus-launch|\/bus: No such file/i.test(message)) return 'no D-Bus session bus';
+  if (/org\.freedesktop\.secrets|ServiceUnknown|No such interface|not provided by any \.service/i.test(message)) return 'no Secret Service is running';
+  if (/is not installed/i.test(message)) return 'no keychain binding is installed';
+  // svc's own words ("the keychain did not answer within 3s", "the keychain refused: ..."), first line only.
+  const first = message.split('\n')[0]!.trim();
+  return first.length > 100 ? `${first.slice(0, 99)}…` : first || 'an unknown error';
+}
+
 function keychainTrouble(err: unknown, warn: Warn, ctx: StoreContext, then: string): void {
   if (!(err instanceof KeychainUnavailable)) throw err;
   // A missing keychain is the normal headless case; only a hung or refusing one is worth a warning.
-  if (!NO_KEYCHAIN.test(err.message)) warn(`Keychain unavailable (${err.message}); ${then} ${credentialsPath(ctx.env)}.`);
+  if (!NO_KEYCHAIN.test(err.message)) warn(`Keychain unavailable (${keychainCause(err.message)}); ${then} ${credentialsPath(ctx.env)}.`);
 }
 
 /** The token stored for a login (keychain, then the 0600 file), ignoring SVC_API_KEY. */
@@ -83,8 +96,7 @@ export async function storeToken(ctx: StoreContext, login: Login, token: string,
     if (!(err instanceof KeychainUnavailable)) throw err;
     await writeFileToken(ctx.env, key, token);
     warn(
-      `No usable keychain (${err.message}): the token is stored in ${credentialsPath(ctx.env)} with mode 0600.\n` +
-        '  For the OS keychain on Linux, run a Secret Service (gnome-keyring, KeePassXC) in your session; macOS and Windows have one built in.',
+      `No usable keychain (${keychainCause(err.message)}): the token is stored in ${credentialsPath(ctx.env)} with mode 0600; for the OS keychain on Linux, run a Secret Service (gnome-keyring, KeePassXC) in your session.`,
     );
     return 'file';
   }

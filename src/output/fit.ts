@@ -12,6 +12,8 @@ export interface ColumnFit {
 }
 
 export interface FittedTable {
+  /** The indices of the columns kept, in order. */
+  kept: number[];
   header: string[];
   rows: string[][];
 }
@@ -62,6 +64,7 @@ export function fitTable(columns: ColumnFit[], rows: string[][], width: number, 
     widths.set(widest, current(widest) - 1);
   }
   return {
+    kept,
     header: kept.map((i) => header[i]!),
     rows: rows.map((row) => kept.map((i) => (columns[i]!.shrink ? truncate(row[i] ?? '', current(i)) : (row[i] ?? '')))),
   };

@@ -46,3 +46,14 @@ export function yesNo(value: boolean): string {
 export function orDash(value: string | number | null | undefined): string {
   return value === null || value === undefined || value === '' ? '-' : String(value);
 }
+
+/**
+ * The colour of a state in a table or a key/value block: green for what went well, red for what
+ * failed, yellow for what needs a look (degraded, paused, drifted).
+ */
+export function stateStyle(state: string): 'green' | 'red' | 'yellow' | undefined {
+  if (['completed', 'passed', 'active', 'verified', 'complete'].includes(state)) return 'green';
+  if (state.startsWith('failed') || ['timed_out', 'cancelled'].includes(state)) return 'red';
+  if (['degraded', 'paused', 'connection_drifted', 'broken', 'partial'].includes(state)) return 'yellow';
+  return undefined;
+}

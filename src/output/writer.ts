@@ -11,6 +11,8 @@ export type { Field } from './fields.js';
 /** A table column: its header, its cells, and how it gives way on a narrow terminal (output/fit.ts). */
 export interface Column<T> extends ColumnFit {
   value: (row: T) => string;
+  /** A colour for the cell (a failed or degraded state), on a terminal that shows colour. */
+  style?: (row: T) => Style | undefined;
 }
 
 /**
@@ -19,12 +21,13 @@ export interface Column<T> extends ColumnFit {
  * (cli-contract 4), so `svc ... | wc -l` counts data only.
  */
 export type Block =
-  | { kind: 'table'; rows: unknown[]; columns: Column<any>[]; empty: string }
+  | { kind: 'table'; rows: unknown[]; columns: Column<any>[]; empty: string; headers?: boolean }
   | { kind: 'fields'; title?: string; fields: Field[] }
   | { kind: 'text'; text: string; style?: Style }
   | { kind: 'note'; text: string; style?: Style; commands?: boolean };
 
-export const table = <T>(rows: T[], columns: Column<T>[], empty: string): Block => ({ kind: 'table', rows, columns, empty });
+/** A table; `headers: false` (--no-headers) leaves its header row out, for scripts that count or cut its lines. */
+export const table = <T>(rows: T[], columns: Column<T>[], empty: string, opts: { headers?: boolean } = {}): Block => ({ kind: 'table', rows, columns, empty, ...opts });
 export const fields = (items: Field[], title?: string): Block => ({ kind: 'fields', fields: items, title });
 export const text = (value: string, style?: Style): Block => ({ kind: 'text', text: value, style });
 export const note = (value: string, style?: Style): Block => ({ kind: 'note', text: value, style });
@@ -187,7 +190,7 @@ export class Writer {
       case 'fields':
         return this.#fields(block.fields, block.title);
       case 'table':
-        return this.#table(block.rows, block.columns);
+        return this.#table(block.rows, block.columns, block.headers !== false);
     }
   }
 
@@ -203,13 +206,20 @@ export class Writer {
    * A table fitted to the terminal (output/fit.ts); where no table fits, each row as a key/value
    * block of its own, so that no id or state is cut.
    */
-  #table(rows: unknown[], columns: Column<any>[]): string {
+  #table(rows: unknown[], columns: Column<any>[], headers: boolean): string {
     const { drawTable, paint, width } = this.opts;
     if (!drawTable) throw new Error('Writer: human output needs a table drawer (Session.open loads it)');
     const cells = rows.map((row) => columns.map((c) => terminalLine(c.value(row))));
-    if (width === undefined) return drawTable(columns.map((c) => c.header), cells, paint);
-    const fitted = fitTable(columns, cells, width, GAP);
-    if (fitted) return drawTable(fitted.header, fitted.rows, paint);
-    return cells.map((row) => this.#fields(columns.map((c, i): Field => [c.header.toLowerCase(), row[i]]), undefined)).join('\n\n');
+    const fitted = width === undefined ? { kept: columns.map((_, i) => i), header: columns.map((c) => c.header), rows: cells } : fitTable(columns, cells, width, GAP);
+    if (!fitted) return cells.map((row) => this.#fields(columns.map((c, i): Field => [c.header.toLowerCase(), row[i]]), undefined)).join('\n\n');
+    // Colour after fitting, so widths are measured on the plain text.
+    const painted = fitted.rows.map((row, r) =>
+      row.map((cell, k) => {
+        const style = columns[fitted.kept[k]!]!.style?.(rows[r]);
+        return style ? paint(style, cell) : cell;
+      }),
+    );
+    const drawn = drawTable(fitted.header, painted, paint);
+    return headers ? drawn : drawn.split('\n').slice(1).join('\n');
   }
 }

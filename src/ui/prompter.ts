@@ -11,7 +11,8 @@ export const clackPrompter: Prompter = {
     const clack = await import('@clack/prompts');
     const until = promptSignal(process.stdin, signal);
     try {
-      const value = await clack.password({ message, mask: '*', signal: until.signal });
+      // No mask character at all: a `*` per key would show the token's length (cli-contract 4, v4).
+      const value = await clack.password({ message, mask: '', signal: until.signal });
       return clack.isCancel(value) ? undefined : value;
     } finally {
       until.dispose();

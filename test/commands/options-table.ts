@@ -56,7 +56,7 @@ export function withGlobals(rows: OkRow[]): Array<[name: string, argv: string[],
  * options without paging flags are `base`: each flag alone, all together, and the boundaries.
  */
 export function pagingRows(argv: string[], base: Record<string, unknown>, env: Env = {}): OkRow[] {
-  const opts = (page: { limit?: number; cursor?: string; all?: boolean }) => ({ ...base, limit: undefined, cursor: undefined, all: false, ...page });
+  const opts = (page: { limit?: number; cursor?: string; all?: boolean; headers?: boolean }) => ({ ...base, limit: undefined, cursor: undefined, all: false, headers: true, ...page });
   return [
     ['defaults: first page, server-chosen size', argv, opts({}), env],
     ['--limit 1', [...argv, '--limit', '1'], opts({ limit: 1 }), env],
@@ -65,6 +65,7 @@ export function pagingRows(argv: string[], base: Record<string, unknown>, env: E
     ['--cursor with spaces around is trimmed', [...argv, '--cursor', ' c_page2 '], opts({ cursor: 'c_page2' }), env],
     ['--all', [...argv, '--all'], opts({ all: true }), env],
     ['--limit, --cursor and --all', [...argv, '--all', '--cursor', 'c_page2', '--limit', '50'], opts({ limit: 50, cursor: 'c_page2', all: true }), env],
+    ['--no-headers', [...argv, '--no-headers'], opts({ headers: false }), env],
   ];
 }
 

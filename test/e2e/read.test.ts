@@ -116,13 +116,13 @@ const cases: ReadCase[] = [
   {
     argv: ['recovery', 'summary', 'db_orders'],
     human: [/^summary: +A verified recovery window exists\.$/m, /^Latest recovery window$/m, /^ {2}window: +rw_0003$/m, /^ {2}proof status: +verified$/m],
-    notes: [/^Next: svc restore create --window rw_0003 --target postgresql:\/\/USER@HOST:5432\/NEW_DATABASE$/m],
+    notes: [/^ {2}svc restore create --window rw_0003 --target postgresql:\/\/USER@HOST:5432\/NEW_DATABASE$/m],
     json: (d) => expect(d).toMatchObject({ databaseId: 'db_orders', latest: { windowId: 'rw_0003', proofStatus: 'verified' } }),
   },
   {
     argv: ['recovery', 'candidate', 'db_orders', '--incident-time', '2026-11-21T10:00:00Z'],
     human: [/^incident time: +2026-11-21T10:00:00Z/m, /^Recommended candidate$/m, /^ {2}gap before incident: +0s$/m],
-    notes: [/^Next: svc restore create --window rw_0003 --target postgresql:\/\/USER@HOST:5432\/NEW_DATABASE$/m],
+    notes: [/^ {2}svc restore create --window rw_0003 --target postgresql:\/\/USER@HOST:5432\/NEW_DATABASE$/m],
     json: (d) => expect(d).toMatchObject({ incidentTime: '2026-11-21T10:00:00Z', recommended: { windowId: 'rw_0003', gapBeforeIncidentSeconds: 0 } }),
   },
   {

@@ -25,7 +25,7 @@ function widthOf(t: { header: string[]; rows: string[][] }): number {
 
 describe('fitTable', () => {
   it('leaves a table that fits as it is', () => {
-    expect(fitTable(COLUMNS, ROWS, 100, 2)).toEqual({ header: COLUMNS.map((c) => c.header), rows: ROWS });
+    expect(fitTable(COLUMNS, ROWS, 100, 2)).toEqual({ kept: COLUMNS.map((_, i) => i), header: COLUMNS.map((c) => c.header), rows: ROWS });
   });
 
   it('shortens a header before it leaves anything out', () => {

@@ -1,6 +1,6 @@
 import { listDatabaseBackups } from '../../api/operations/backups.js';
 import type { BackupJobSummary } from '../../api/schemas/backups.js';
-import { relativeAge } from '../../output/format.js';
+import { relativeAge, stateStyle } from '../../output/format.js';
 import type { Column } from '../../output/writer.js';
 import type { Session } from '../../session.js';
 import { requireId } from '../shared/args.js';
@@ -13,7 +13,7 @@ export interface BackupsListOptions extends PageOptions {
 
 const columns = (now: Date): Column<BackupJobSummary>[] => [
   { header: 'ID', value: (b) => b.id },
-  { header: 'STATE', value: (b) => b.state },
+  { header: 'STATE', value: (b) => b.state, style: (b) => stateStyle(b.state) },
   { header: 'TRIGGER', value: (b) => b.trigger, drop: 3 },
   { header: 'ATTEMPT', value: (b) => String(b.attempt), drop: 1 },
   { header: 'ENQUEUED', value: (b) => relativeAge(b.enqueuedAt, now), drop: 4 },
@@ -32,5 +32,7 @@ export function run(opts: BackupsListOptions, session: Session): Promise<void> {
     columns: columns(session.now()),
     empty: `No backup jobs for ${databaseId}. Start one with: svc backups trigger ${databaseId}`,
     after: () => [notProofNote()],
+    // Newest first, as gh lists runs, whatever order a page came in (cli-contract 4, v4).
+    order: (a, b) => Date.parse(b.enqueuedAt) - Date.parse(a.enqueuedAt) || (a.id < b.id ? 1 : -1),
   });
 }

@@ -1,6 +1,6 @@
 import { listDatabases } from '../../api/operations/databases.js';
 import type { ProtectedDatabaseSummary } from '../../api/schemas/databases.js';
-import { relativeAge } from '../../output/format.js';
+import { relativeAge, stateStyle } from '../../output/format.js';
 import type { Column } from '../../output/writer.js';
 import type { Session } from '../../session.js';
 import { pageOptions, runList, type PageFlags, type PageOptions } from '../shared/paging.js';
@@ -10,7 +10,7 @@ const columns = (now: Date): Column<ProtectedDatabaseSummary>[] => [
   { header: 'ID', value: (d) => d.id },
   { header: 'NAME', value: (d) => d.name, shrink: true },
   { header: 'PROVIDER', value: (d) => d.provider, drop: 3 },
-  { header: 'STATE', value: (d) => d.state },
+  { header: 'STATE', value: (d) => d.state, style: (d) => stateStyle(d.state) },
   { header: 'REGION', value: (d) => d.dataResidency, drop: 1 },
   { header: 'RETENTION', value: (d) => `${d.retentionPolicyDays}d`, drop: 2 },
   {

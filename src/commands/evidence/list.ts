@@ -1,7 +1,7 @@
 import { listEvidence } from '../../api/operations/evidence.js';
 import type { EvidenceItem, ProofSemantics } from '../../api/schemas/evidence.js';
 import { formatBytes, relativeAge } from '../../output/format.js';
-import type { Column } from '../../output/writer.js';
+import { note, type Column } from '../../output/writer.js';
 import type { Session } from '../../session.js';
 import { requireId } from '../shared/args.js';
 import { pageOptions, runList, type PageFlags, type PageOptions } from '../shared/paging.js';
@@ -35,6 +35,13 @@ export function run(opts: EvidenceListOptions, session: Session): Promise<void> 
     itemsKey: 'evidence',
     columns: columns(session.now()),
     empty: databaseId ? `No evidence for ${databaseId} (or no such database in this organization).` : 'No evidence recorded yet.',
-    after: (body) => [proofSemanticsNote(body.proofSemantics as ProofSemantics)],
+    after: (body) => [
+      note(
+        databaseId
+          ? `Every row is evidence of ${databaseId}'s backups.`
+          : 'These rows mix the backups of every database (an evidence item names no database): add --database <databaseId> for one database.',
+      ),
+      proofSemanticsNote(body.proofSemantics as ProofSemantics),
+    ],
   });
 }

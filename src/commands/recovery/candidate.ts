@@ -1,6 +1,6 @@
 import { getRecoveryCandidate } from '../../api/operations/recovery.js';
 import { timestampWithAge } from '../../output/format.js';
-import { fields, text } from '../../output/writer.js';
+import { fields, note, text } from '../../output/writer.js';
 import type { Session } from '../../session.js';
 import { isoTimestamp, requireId } from '../shared/args.js';
 import { nextCommand, verdictBlock, windowBlock } from './window.js';
@@ -14,15 +14,24 @@ export function options([id]: string[], flags: { incidentTime?: string }): Recov
   return { databaseId: requireId(id, 'database id'), incidentTime: isoTimestamp(flags.incidentTime, '--incident-time') };
 }
 
+/**
+ * One recommendation on the screen (cli-contract 4, v4): the candidate's, the service's answer for
+ * this incident time. The window's own recommended action (what getRecoverySummary says of the
+ * window's health, "No action needed." for a sound one) is left out of the block and, where it
+ * differs, said on stderr as what it is.
+ */
 export async function run(opts: RecoveryCandidateOptions, session: Session): Promise<void> {
   const { data } = await (await session.api()).send(getRecoveryCandidate(opts.databaseId, opts.incidentTime));
   const now = session.now();
+  const candidate = data.recommended;
+  const differs = candidate && candidate.recommendedAction !== data.recommendedAction;
   session.out.render(data, [
     fields([['incident time', timestampWithAge(data.incidentTime, now)]]),
     verdictBlock(data),
-    data.recommended
-      ? windowBlock(data.recommended, now, 'Recommended candidate')
-      : text('No restore-ready candidate before the incident time.', 'yellow'),
-    nextCommand(opts.databaseId, data.recommended, session.ctx.env, data.incidentTime),
+    candidate ? windowBlock(candidate, now, 'Recommended candidate', { withAction: false }) : text('No restore-ready candidate before the incident time.', 'yellow'),
+    ...(differs
+      ? [note(`The service's summary of window ${candidate.windowId} says "${candidate.recommendedAction}": that is the window's own state (svc recovery summary ${opts.databaseId}), not a step for this incident.`)]
+      : []),
+    ...nextCommand(opts.databaseId, candidate, session.ctx.env, data.incidentTime),
   ]);
 }

@@ -1,9 +1,9 @@
 import type { RecoveryWindowDecision } from '../../api/schemas/recovery.js';
 import { orDash, timestampWithAge, yesNo } from '../../output/format.js';
-import { fields, note, type Block } from '../../output/writer.js';
+import { commandsNote, fields, note, type Block, type Field } from '../../output/writer.js';
 
 /** A recovery window decision as a key/value block: summary, candidate and proof show the same. */
-export function windowBlock(w: RecoveryWindowDecision, now: Date, title: string): Block {
+export function windowBlock(w: RecoveryWindowDecision, now: Date, title: string, opts: { withAction?: boolean } = {}): Block {
   return fields(
     [
       ['window', w.windowId],
@@ -19,7 +19,7 @@ export function windowBlock(w: RecoveryWindowDecision, now: Date, title: string)
       ['export available', yesNo(w.exportAvailable)],
       ['reason', w.reason ?? undefined],
       ['summary', w.summary],
-      ['recommended action', w.recommendedAction],
+      ...(opts.withAction === false ? [] : [['recommended action', w.recommendedAction] as Field]),
     ],
     title,
   );
@@ -41,22 +41,29 @@ function targetPart(env: Record<string, string | undefined>): string {
 /**
  * The next command, in full (issue 18: the incident path without copying ids): restore the
  * recommended window's baseline backup, or, where no window is restorable, the newest backup of the
- * database (before the incident, for a candidate). Said on stderr, beside the data.
+ * database (before the incident, for a candidate). Said on stderr, beside the data: a line saying
+ * what it does, then the command alone on its lines, broken only as shell continuations, so that
+ * what is pasted runs (cli-contract 4, v4).
  */
 export function nextCommand(
   databaseId: string,
   window: RecoveryWindowDecision | null,
   env: Record<string, string | undefined>,
   incidentTime?: string,
-): Block {
+): Block[] {
   const target = targetPart(env);
   const restore =
     window?.restoreAvailable
       ? `svc restore create --window ${window.windowId}${target}`
       : `svc restore create --database ${databaseId} ${incidentTime ? `--before ${incidentTime}` : '--latest'}${target}`;
   const why = window?.restoreAvailable
-    ? `restores window ${window.windowId}'s baseline backup into a new database`
-    : `restores the newest completed backup${incidentTime ? ' from before the incident' : ''}, since no recovery window is restorable`;
+    ? `restore window ${window.windowId}'s baseline backup into a new database`
+    : `restore the newest completed backup${incidentTime ? ' from before the incident' : ''}, since no recovery window is restorable`;
   const envNote = env.SVC_TARGET_DSN ? ' (the target from SVC_TARGET_DSN)' : '';
-  return note(`Next: ${restore}\n  ${why}${envNote}; add --dry-run to check it first. To rehearse without touching anything: svc restore drill ${databaseId}`, 'dim');
+  return [
+    note(`Next: ${why}${envNote}; add --dry-run to check it first:`, 'dim'),
+    commandsNote([`  ${restore}`]),
+    note('To rehearse without touching anything:', 'dim'),
+    commandsNote([`  svc restore drill ${databaseId}`]),
+  ];
 }

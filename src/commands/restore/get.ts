@@ -4,6 +4,7 @@ import type { Session } from '../../session.js';
 import { positiveSeconds, requireId } from '../shared/args.js';
 import { assertSucceeded, POLL_INTERVAL_MS, pollUntilDone, type PollSpec } from '../shared/poll.js';
 import { restoreJobBlocks } from './job-view.js';
+import { note, type Block } from '../../output/writer.js';
 
 const RESTORE_TERMINAL = new Set<RestoreJobState>(['completed', 'failed_terminal', 'cancelled', 'timed_out']);
 const RESTORE_FAILED = new Set<RestoreJobState>(['failed_terminal', 'cancelled', 'timed_out']);
@@ -24,7 +25,7 @@ export async function run(opts: GetRestoreOptions, session: Session): Promise<vo
   const fetch = async () => (await api.send(getRestore(opts.restoreJobId))).data;
   if (opts.watchTimeoutMs === undefined) {
     const data = await fetch();
-    session.out.render(data, restoreJobBlocks(data.restoreJob, session.now()));
+    session.out.render(data, [...restoreJobBlocks(data.restoreJob, session.now()), ...serviceViewNote(data.restoreJob)]);
     return;
   }
   const spec: PollSpec<{ restoreJob: RestoreJob }> = {
@@ -42,4 +43,19 @@ export async function run(opts: GetRestoreOptions, session: Session): Promise<vo
   const body = await pollUntilDone(session, spec);
   await session.out.render(body, restoreJobBlocks(body.restoreJob, session.now()));
   assertSucceeded(spec, body);
+}
+
+/**
+ * What the service's record is (cli-contract 4, v4): it tracks the job svc created; the restore itself
+ * ran on the machine that ran svc, and API v1 has no operation to tell the service how it went. A
+ * job still `queued` or with `verified restore: no` says nothing about that local run.
+ */
+function serviceViewNote(job: RestoreJob): Block[] {
+  const said = [job.state === 'completed' ? '' : `"state: ${job.state}"`, job.proof.verifiedRestore ? '' : '"verified restore: no"'].filter(Boolean);
+  if (!said.length) return [];
+  return [
+    note(
+      `This is the service's record of the job: svc restores on the machine it runs on, and API v1 has no operation to tell the service the outcome, so ${said.join(' and ')} ${said.length > 1 ? 'do' : 'does'} not say how the local restore went. The run's own output and its receipt (--receipt) are the local proof.`,
+    ),
+  ];
 }

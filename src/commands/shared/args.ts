@@ -23,18 +23,21 @@ const positiveIntString = z.pipe(z.pipe(z.string().check(z.regex(/^\d+$/)), z.tr
 
 export interface PageOptions extends PageParams {
   all: boolean;
+  /** False with --no-headers: the table without its header row. */
+  headers: boolean;
 }
 
 export interface PageFlags {
   limit?: string;
   cursor?: string;
   all?: boolean;
+  headers?: boolean;
 }
 
 export function pageOptions(flags: PageFlags): PageOptions {
   const limit = flags.limit === undefined ? undefined : positiveInt(flags.limit, '--limit', 10_000);
   const cursor = flags.cursor === undefined ? undefined : requireId(flags.cursor, '--cursor');
-  return { limit, cursor, all: flags.all === true };
+  return { limit, cursor, all: flags.all === true, headers: flags.headers !== false };
 }
 
 /** An ISO 8601 time with a zone: --incident-time, --before (and the agent server's same inputs). */

@@ -18,6 +18,8 @@ export interface ListSpec<Item> {
   empty: string;
   /** Blocks after the table, e.g. proof semantics. */
   after?: (body: Record<string, unknown>) => Block[];
+  /** The order of the table's rows (the --json document keeps the service's). */
+  order?: (a: Item, b: Item) => number;
 }
 
 /** The walk's merged list written to stdout as its pages arrive, pretty or compact (cli-contract 6). */
@@ -52,7 +54,8 @@ export async function runList<Item>(session: Session, page: PageOptions, spec: L
   }
   const body = page.all ? await holdPages(walk) : first.body;
   const items = body[spec.itemsKey] as Item[];
-  await session.out.render(body, [table(items, spec.columns, spec.empty), ...(spec.after?.(body) ?? [])]);
+  const rows = spec.order ? [...items].sort(spec.order) : items;
+  await session.out.render(body, [table(rows, spec.columns, spec.empty, { headers: page.headers }), ...(spec.after?.(body) ?? [])]);
   const next = body.nextCursor;
   if (!page.all && typeof next === 'string' && next) {
     session.ui.info(`More results: add --cursor ${next}, or --all for every page.`);

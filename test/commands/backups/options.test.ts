@@ -4,8 +4,8 @@ import { expectOptions, expectUsage, idRefusals, pagingRefusals, pagingRows, wit
 describe('backups list options()', () => {
   const ok: OkRow[] = [
     ...pagingRows(['backups', 'list', 'db_orders'], { databaseId: 'db_orders' }),
-    ['paging flags before the id', ['backups', 'list', '--limit', '3', 'db_orders'], { databaseId: 'db_orders', limit: 3, cursor: undefined, all: false }],
-    ['the id trimmed', ['backups', 'list', ' db_orders '], { databaseId: 'db_orders', limit: undefined, cursor: undefined, all: false }],
+    ['paging flags before the id', ['backups', 'list', '--limit', '3', 'db_orders'], { databaseId: 'db_orders', limit: 3, cursor: undefined, all: false, headers: true }],
+    ['the id trimmed', ['backups', 'list', ' db_orders '], { databaseId: 'db_orders', limit: undefined, cursor: undefined, all: false, headers: true }],
   ];
   it.each(ok)('%s', (_name, argv, expected, env) => expectOptions(argv, expected, env));
 

@@ -48,7 +48,7 @@ describe('svc complete -- (what a Tab offers)', () => {
 
   it("a verb's flags, then the global ones (accepted after the verb too)", async () => {
     const flags = await tab('databases', 'list', '--');
-    expect(flags.slice(0, 4)).toEqual(['--limit', '--cursor', '--all', '--help']);
+    expect(flags.slice(0, 5)).toEqual(['--limit', '--cursor', '--all', '--no-headers', '--help']);
     expect(flags).toEqual(expect.arrayContaining(['--json', '--jq', '--profile', '--base-url', '--quiet', '--verbose', '--timeout', '--max-retries', '--no-color']));
     expect(flags).not.toContain('--version');
   });

@@ -2,7 +2,7 @@ import { describe, it } from 'vitest';
 import { expectOptions, expectUsage, idRefusals, pagingRefusals, pagingRows, withGlobals, type OkRow, type UsageRow } from '../options-table.js';
 
 describe('evidence list options()', () => {
-  const page = { limit: undefined, cursor: undefined, all: false };
+  const page = { limit: undefined, cursor: undefined, all: false, headers: true };
   const ok: OkRow[] = [
     ...pagingRows(['evidence', 'list'], { databaseId: undefined }),
     ['--database', ['evidence', 'list', '--database', 'db_orders'], { ...page, databaseId: 'db_orders' }],
@@ -10,7 +10,7 @@ describe('evidence list options()', () => {
     [
       '--database with the paging flags',
       ['evidence', 'list', '--database', 'db_orders', '--limit', '3', '--cursor', 'c_2', '--all'],
-      { limit: 3, cursor: 'c_2', all: true, databaseId: 'db_orders' },
+      { limit: 3, cursor: 'c_2', all: true, headers: true, databaseId: 'db_orders' },
     ],
   ];
   it.each(ok)('%s', (_name, argv, expected, env) => expectOptions(argv, expected, env));

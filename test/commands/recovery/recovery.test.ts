@@ -43,8 +43,8 @@ const summaryCases: Case[] = [
     ],
     // The next command in full, on stderr: restore the window, no id to copy.
     stderr: [
-      /^Next: svc restore create --window rw_0003 --target postgresql:\/\/USER@HOST:5432\/NEW_DATABASE$/m,
-      /^ {2}restores window rw_0003's baseline backup into a new database; add --dry-run to check it first\. To rehearse without touching anything: svc restore drill db_orders$/m,
+      // What it does, then the command alone on its line (pasted, it runs), then the rehearsal.
+      /^Next: restore window rw_0003's baseline backup into a new database; add --dry-run to check it first:\n {2}svc restore create --window rw_0003 --target postgresql:\/\/USER@HOST:5432\/NEW_DATABASE\nTo rehearse without touching anything:\n {2}svc restore drill db_orders$/m,
     ],
   },
   {
@@ -127,7 +127,12 @@ const candidateCases: Case[] = [
       /gap before incident:\s+900s/,
       /schema digest:\s+4d2f1c0b9a8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4/,
     ],
-    stderr: [/^Next: svc restore create --window rw_0003 --target postgresql:\/\/USER@HOST:5432\/NEW_DATABASE$/m],
+    stderr: [
+      /^ {2}svc restore create --window rw_0003 --target postgresql:\/\/USER@HOST:5432\/NEW_DATABASE$/m,
+      // One recommendation: the window's own "No action needed." is context on stderr, not a second one.
+      /^The service's summary of window rw_0003 says "No action needed\.": that is the window's own state \(svc recovery summary db_orders\), not a step for this incident\.$/m,
+    ],
+    stdoutNot: [/No action needed/],
   },
   {
     name: 'human: with SVC_TARGET_DSN set, the next command runs as printed',
@@ -136,7 +141,7 @@ const candidateCases: Case[] = [
     routes: [{ path: CANDIDATE_PATH, fixture: 'recovery-candidate' }],
     requests: [CANDIDATE_REQUEST],
     code: 0,
-    stderr: [/^Next: svc restore create --window rw_0003$/m, /\(the target from SVC_TARGET_DSN\)/],
+    stderr: [/^ {2}svc restore create --window rw_0003$/m, /\(the target from SVC_TARGET_DSN\)/],
   },
   {
     name: 'an offset incident time is passed through unchanged; no candidate is said plainly',
