@@ -33,6 +33,8 @@ export interface DrillFlags {
   connections?: string;
   workDir?: string;
   analyze?: boolean;
+  /** commander's --no-rows-check sets this false. */
+  rowsCheck?: boolean;
 }
 
 export interface DrillCommandOptions extends DrillOptions {
@@ -73,6 +75,7 @@ export function options(ids: string[], flags: DrillFlags, env: Env): DrillComman
     connections: flags.connections === undefined ? DEFAULT_CONNECTIONS : positiveInt(flags.connections, '--connections', MAX_CONNECTIONS),
     workDir: resolve(flags.workDir ?? tmpdir()),
     analyze: flags.analyze !== false,
+    rowsCheck: flags.rowsCheck !== false,
   };
 }
 
