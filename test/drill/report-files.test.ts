@@ -35,7 +35,7 @@ function passed(id: string, name: string | null, extra: DrillCheck[] = []): Data
   return {
     databaseId: id, name, result: 'passed', exitCode: 0, backupJobId: 'bj_0007', backupCompletedAt: '2026-11-24T01:00:00Z', backupAgeSeconds: 22_000,
     restoreJobId: `rj_${id}`, recoveryTimeMs: 1234, phases: { restore: 120 },
-    checks: [check('backup_selected', 'passed', 7, 'Using bj_0007.'), check('artifact_verified', 'passed', 16), check('restore_clean', 'passed', 150), check('objects_present', 'passed', 12), check('data_present', 'passed', 3), ...extra],
+    checks: [check('backup_selected', 'passed', 7, 'Using bj_0007.'), check('artifact_verified', 'passed', 16), check('restore_clean', 'passed', 150), check('objects_present', 'passed', 12), check('data_present', 'passed', 3), check('rows_match', 'passed', 5, '2 table(s), 6,000 row(s), each as many as the archive holds'), ...extra],
     receipt: receipt(id, 'bj_0007'), service: { proofStatus: 'verified', custodyStatus: 'complete' },
   };
 }
@@ -51,7 +51,7 @@ function document(): DrillDocument {
     ...passed('db_analytics', 'analytics'),
     result: 'failed', exitCode: 7, failure: { check: 'backup_selected', code: 'no_eligible_backup', message: 'No completed backup with an artifact of analytics (db_analytics): there is nothing to restore.' },
     backupJobId: null, backupCompletedAt: null, backupAgeSeconds: null, restoreJobId: null, recoveryTimeMs: null, phases: {}, receipt: null, service: null,
-    checks: [check('backup_selected', 'failed', 5, 'No completed backup with an artifact of analytics (db_analytics): there is nothing to restore.'), ...['artifact_verified', 'restore_clean', 'objects_present', 'data_present'].map((c) => check(c as DrillCheck['name'], 'skipped', 0, 'no backup selected'))],
+    checks: [check('backup_selected', 'failed', 5, 'No completed backup with an artifact of analytics (db_analytics): there is nothing to restore.'), ...['artifact_verified', 'restore_clean', 'objects_present', 'data_present', 'rows_match'].map((c) => check(c as DrillCheck['name'], 'skipped', 0, 'no backup selected'))],
   };
   const twoFailed = passed('db_two', 'db_two');
   twoFailed.checks[4] = check('data_present', 'failed', 4, 'no restored table has a row');
@@ -121,7 +121,7 @@ describe('junit.xml, read by a real XML parser', () => {
     writeFileSync(path, drillJunit(doc));
     const suite = await readJunit(path);
     expectJunitMatchesDocument(suite, doc);
-    expect(suite.attributes).toMatchObject({ tests: '29', failures: '4', skipped: '4', timestamp: '2026-11-24T07:00:00.000Z' });
+    expect(suite.attributes).toMatchObject({ tests: '34', failures: '4', skipped: '5', timestamp: '2026-11-24T07:00:00.000Z' });
     // The suite's time is the sum of its cases.
     expect(Number(suite.attributes.time)).toBeCloseTo(suite.cases.reduce((a, c) => a + Number(c.time), 0), 3);
   });
