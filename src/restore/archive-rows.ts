@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { execa } from 'execa';
+import { InterruptedError } from '../errors.js';
 import type { SecretScrubber } from '../secrets.js';
 import { writeRestoreList } from './restore-list.js';
 import type { Toc } from './toc.js';
@@ -154,8 +155,8 @@ export function parseCopyHeader(text: string): { schema: string; name: string } 
 }
 
 export interface ArchiveRowCount {
-  /** Settles once the count is done; never rejects (a failure is `{ failed }`). */
-  result: Promise<ArchiveRowsResult>;
+  /** The counts once done (a failure to count is `{ failed }`); throws only when the run was interrupted. */
+  counts: () => Promise<ArchiveRowsResult>;
   /** Ends the counting process (when the run stops early) and waits for it. */
   stop: () => Promise<void>;
 }
@@ -169,6 +170,7 @@ export function countArchiveRows(pgRestore: string, archivePath: string, toc: To
   const own = new AbortController();
   const cancel = AbortSignal.any([signal, own.signal]);
   let settled: Promise<unknown> = Promise.resolve();
+  // Never rejects, so a count that ends while nobody awaits it yet is no unhandled rejection.
   const result = (async (): Promise<ArchiveRowsResult> => {
     const ids = toc.entries.filter((e) => e.tableoid === 0 && e.desc === 'TABLE DATA').map((e) => e.dumpId);
     if (ids.length === 0) return { tables: new Map(), uncounted: 0 };
@@ -210,7 +212,11 @@ export function countArchiveRows(pgRestore: string, archivePath: string, toc: To
     }
   })().catch((err: unknown) => ({ failed: err instanceof Error ? err.message : String(err) }));
   return {
-    result,
+    counts: async () => {
+      const counted = await result;
+      if (signal.aborted) throw new InterruptedError('Interrupted while the archive\'s rows were counted.');
+      return counted;
+    },
     stop: async () => {
       own.abort();
       await result;

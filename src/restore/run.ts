@@ -187,7 +187,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     }
     clock.enter('check');
     facts.inventory = await checkTarget(toc, plan.target.database, pgEnv, scrubber, signal);
-    const rows = await archiveRows?.result;
+    const rows = await archiveRows?.counts();
 
     if (plan.keepArtifact) scope.keep(dir);
     const durationMs = clock.total();

@@ -8,13 +8,13 @@
  * those 10 rows, exits 0, and every other check passes: only rows_match can tell. db_billing's
  * backups serve the committed billing dump, which restores whole.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Receipt } from '../../src/restore/receipt.js';
 import { DrillE2e } from '../support/drill-e2e.js';
-import { pgSkipReason, startCluster } from '../support/pg-cluster.js';
+import { findPgBinDir, pgSkipReason, startCluster } from '../support/pg-cluster.js';
 import { writeSandboxDataWithArtifact } from '../support/sandbox-data.js';
 import { dumpDatabase, seedDatabase } from '../support/seed.js';
 
@@ -127,5 +127,42 @@ describe.skipIf(!!skip)('rows_match: each restored table holds the rows the arch
     expect(db.checks.map((c) => c.name)).toEqual(['backup_selected', 'artifact_verified', 'restore_clean', 'objects_present', 'data_present', 'rows_match']);
     expect(receiptOf(report, 'db_orders').rowsMatch).toBeNull();
     expect(readFileSync(join(report, 'junit.xml'), 'utf8')).toContain('<testcase classname="db_orders" name="rows_match" time="0.000">\n    <skipped message="turned off (--no-rows-check)"/>');
+  });
+
+  it('a restore that fails while the archive is still being counted ends the counting pg_restore with it, not at exit', async () => {
+    // pg_restore on PATH: the counting one (--data-only) holds until it is killed, and notes when;
+    // the restore itself notes when it starts, waits until its count has started, then fails.
+    const shim = join(data, 'shim');
+    mkdirSync(join(shim, 'bin'), { recursive: true });
+    const file = (name: string) => join(shim, name);
+    writeFileSync(
+      join(shim, 'bin', 'pg_restore'),
+      [
+        '#!/bin/sh',
+        `if [ "$1" = --data-only ]; then echo x >> '${file('counting')}'; trap "date +%s%N >> '${file('killed')}'; exit 143" TERM INT; while :; do sleep 0.05; done; fi`,
+        'if [ "$1" = --verbose ]; then',
+        `  date +%s%N >> '${file('restores')}'; n=$(wc -l < '${file('restores')}'); i=0`,
+        `  while [ "$(cat '${file('counting')}' 2>/dev/null | wc -l)" -lt "$n" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done`,
+        "  echo 'pg_restore: error: the test says no' >&2; exit 1",
+        'fi',
+        `exec '${join(findPgBinDir()!, 'pg_restore')}' "$@"`,
+        '',
+      ].join('\n'),
+    );
+    chmodSync(join(shim, 'bin', 'pg_restore'), 0o755);
+    const r = await h.drill(['db_billing', 'db_orders', '--parallel', '1', '--json'], { env: { PATH: `${join(shim, 'bin')}:${process.env.PATH}` } });
+    expect(r.code, r.stderr).toBe(13);
+    for (const db of r.doc!.databases) {
+      expect(db.failure).toMatchObject({ check: 'restore_clean' });
+      expect(db.failure!.message).toContain('the test says no');
+      expect(db.checks.find((c) => c.name === 'rows_match')).toMatchObject({ status: 'skipped', detail: 'nothing restored' });
+    }
+    const times = (name: string) => readFileSync(file(name), 'utf8').trim().split('\n').map(BigInt);
+    const [killed, restores] = [times('killed'), times('restores')];
+    expect(killed).toHaveLength(2);
+    expect(restores).toHaveLength(2);
+    // The first database's count was ended before the second database's restore began.
+    expect(killed[0]! < restores[1]!, `killed ${killed.join(', ')}; restores began ${restores.join(', ')}`).toBe(true);
+    // h.drill has checked that no process whose command line names the work dir (the archive's path) is left.
   });
 });

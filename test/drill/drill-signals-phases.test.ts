@@ -168,6 +168,11 @@ describe.skipIf(!!skip)('a signal in each phase of a drill (built CLI as a subpr
         },
       };
     },
+    /** The restore goes on while the second pg_restore, which counts the archive's rows for rows_match, waits at a gate. */
+    async counting() {
+      const gate = await toolGate(h, 'pg_restore', join(h.shimDir, 'pg_restore'), '[ "$1" = --data-only ]');
+      return { env: gate.env, tool: true, reached: () => gate.reached() };
+    },
     /**
      * pg_restore is done; both ANALYZE sessions (--jobs 2: two groups of tables) wait at a psql gate,
      * and one of them takes 2 s to stop once told: svc must wait for it, not leave it running.
