@@ -1,5 +1,5 @@
 /**
- * Rows 9 to 11: `svc restore drill`, each against a baseline measured in the same run, interleaved,
+ * Rows 9 to 12: `svc restore drill`, each against a baseline measured in the same run, interleaved,
  * medians.
  *  - Row 9: one drill of a ~10 MiB pg_dump -Fc (the seed database plus bulk tables, bench/lib/dump-fixture.mjs)
  *    served by `svc sandbox --data` as bj_0007's artifact, against the same job as a hand-written
@@ -16,6 +16,10 @@
  *  - Row 11: `--parallel 2` against `--parallel 1` on four small databases (test/support/big-org.ts's data
  *    set: db_orders, db_billing and two generated ones, whose backups serve the committed fixture dumps).
  *    Target: at least 1.5x as fast.
+ *  - Row 12: the cost of rows_match: the drill of row 9 (--jobs 2) with the check, against the same with
+ *    --no-rows-check: a second pg_restore reads the verified file while the restore runs and counts its
+ *    rows, then count(*) per table in the scratch database. Target: at most 1.15x.
+ *    `node --import tsx bench/drill.mjs --rows-match-only [--quick]` runs this row alone.
  * As root, the scratch clusters (svc's and the script's) run as the postgres user, as svc runs them.
  * Everything lives in one temp dir; every cluster is stopped and the dir removed at the end, on
  * failure and on Ctrl-C (a net stops any postmaster still running under it).
@@ -126,7 +130,7 @@ t5=$(now)
 echo "steps cluster=$(( (t1 - t0) / 1000000 )) api_download=$(( (t2 - t1) / 1000000 )) restore=$(( (t3 - t2) / 1000000 )) analyze=$(( (t4 - t3) / 1000000 )) stop=$(( (t5 - t4) / 1000000 ))" >&2
 `;
 
-export async function run({ quick, log }) {
+export async function run({ quick, log, rowsMatchOnly = process.argv.includes('--rows-match-only') }) {
   requireBuilt();
   requireTools(['curl', 'sha256sum', 'tee', 'sed', 'date', 'mktemp', 'psql', 'pg_restore', 'createdb']);
   const binaries = await findServerBinaries(undefined, process.env);
@@ -143,23 +147,57 @@ export async function run({ quick, log }) {
   const rowsPerTable = await seedBulk(source, SOURCE_DB, DUMP_MIB, (m) => log(`drill: ${m}`));
   const { dataDir, info } = await sandboxDataWithDump(source, SOURCE_DB, dir);
   await source.stop();
-  log(`drill: dump is ${fmtMiB(info.sizeBytes)}; starting svc sandbox with it, and one with four small databases`);
-  writeBigOrgData(join(dir, 'org'), { databases: 3 + 2 });
+  log(`drill: dump is ${fmtMiB(info.sizeBytes)}; starting svc sandbox with it${rowsMatchOnly ? '' : ', and one with four small databases'}`);
   const sandbox = async (data) =>
     (await startHelper(NODE, [SVC, 'sandbox', '--port', '0', '--data', data, '--json', '--quiet'], { label: 'svc sandbox', env: { ...baseEnv, HOME: home, XDG_CONFIG_HOME: home } })).info;
-  const [big, org] = await Promise.all([sandbox(dataDir), sandbox(join(dir, 'org'))]);
   const tokenOf = (sb) => sb.tokens.find((t) => t.name === 'drill').token;
+  if (rowsMatchOnly) return [rowsMatchRow(await sandbox(dataDir))];
+  writeBigOrgData(join(dir, 'org'), { databases: 3 + 2 });
+  const [big, org] = await Promise.all([sandbox(dataDir), sandbox(join(dir, 'org'))]);
 
-  const svcDrill = (sb, work, ids, extra, out) => () => {
-    const r = timed(NODE, [SVC, 'restore', 'drill', ...ids, '--work-dir', work, '--json', ...extra], {
-      env: { ...baseEnv, HOME: home, XDG_CONFIG_HOME: home, SVC_BASE_URL: sb.baseUrl, SVC_API_KEY: tokenOf(sb) },
+  function svcDrill(sb, work, ids, extra, out) {
+    return () => {
+      const r = timed(NODE, [SVC, 'restore', 'drill', ...ids, '--work-dir', work, '--json', ...extra], {
+        env: { ...baseEnv, HOME: home, XDG_CONFIG_HOME: home, SVC_BASE_URL: sb.baseUrl, SVC_API_KEY: tokenOf(sb) },
+      });
+      const doc = JSON.parse(r.stdout).drill;
+      if (doc.failed !== 0 || doc.passed !== ids.length) throw new Error(`svc restore drill: ${doc.failed} of ${ids.length} failed: ${r.stdout.slice(0, 2000)}`);
+      assertEmpty(work, 'svc restore drill');
+      out?.push({ ms: r.ms, doc });
+      return r.ms;
+    };
+  }
+
+  /** Row 12: rows_match on against off, the same drill of the 10 MiB dump, interleaved. */
+  function rowsMatchRow(sb) {
+    const rmWork = clusterDir(join(dir, 'work-rows'), user);
+    const withRuns = [];
+    const withoutRuns = [];
+    const n = quick ? 5 : 11;
+    log(`drill: ${n} interleaved rounds of svc restore drill --jobs 2, with rows_match and with --no-rows-check (${fmtMiB(info.sizeBytes)} dump)`);
+    const t = rounds(n, {
+      without: svcDrill(sb, rmWork, [DRILLED], ['--jobs', '2', '--no-rows-check'], withoutRuns),
+      with: svcDrill(sb, rmWork, [DRILLED], ['--jobs', '2'], withRuns),
     });
-    const doc = JSON.parse(r.stdout).drill;
-    if (doc.failed !== 0 || doc.passed !== ids.length) throw new Error(`svc restore drill: ${doc.failed} of ${ids.length} failed: ${r.stdout.slice(0, 2000)}`);
-    assertEmpty(work, 'svc restore drill');
-    out?.push({ ms: r.ms, doc });
-    return r.ms;
-  };
+    const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
+    const db = (r) => r.doc.databases[0];
+    const med = (list, f) => median(list.map(f));
+    const phase = (name) => (r) => db(r).phases[name] ?? 0;
+    const check = db(withRuns[0]).checks.find((c) => c.name === 'rows_match');
+    if (check?.status !== 'passed') throw new Error(`rows_match did not pass: ${JSON.stringify(check)}`);
+    return timeRow(
+      `restore drill with rows_match, ${fmtMiB(info.sizeBytes)} dump (wall)`,
+      median(t.with),
+      median(t.without),
+      1.15,
+      fmtMs,
+      `baseline: the same drill with --no-rows-check; --jobs 2; ${n} runs each, interleaved. rows_match: ${check.detail}. ` +
+        `Medians with / without: restore phase (pg_restore, and the counting pg_restore beside it) ${s(med(withRuns, phase('restore')))} / ${s(med(withoutRuns, phase('restore')))}, ` +
+        `check phase (the object check, then the wait for the count) ${s(med(withRuns, phase('check')))} / ${s(med(withoutRuns, phase('check')))}, ` +
+        `count(*) per table (the rows_match check) ${s(med(withRuns, (r) => db(r).checks.find((c) => c.name === 'rows_match').durationMs))}; ` +
+        `recovery time ${s(med(withRuns, (r) => db(r).recoveryTimeMs))} / ${s(med(withoutRuns, (r) => db(r).recoveryTimeMs))}`,
+    );
+  }
 
   // Row 9.
   const work = clusterDir(join(dir, 'work'), user);
@@ -254,6 +292,7 @@ export async function run({ quick, log }) {
   const svcC = t2.svc;
   const parallelRatio = median(t3.serial) / median(t3.parallel);
   const perDb = (runs) => s(median(runs.flatMap((r) => r.doc.databases.map((d) => d.recoveryTimeMs))));
+  const rowsMatch = rowsMatchRow(big);
   return [
     timeRow(
       `restore drill, ${fmtMiB(info.sizeBytes)} dump (wall)`,
@@ -287,6 +326,7 @@ export async function run({ quick, log }) {
         `ratio = --parallel 1 wall / --parallel 2 wall; ${PARALLEL_DBS.join(', ')} (the committed fixture dumps: ${fixtureSizes}), ` +
         `one scratch cluster per run; ${n3} runs each. Median recovery time per database: ${perDb(serialRuns)} one at a time, ${perDb(parallelRuns)} two at a time`,
     }),
+    rowsMatch,
   ];
 }
 

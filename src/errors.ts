@@ -117,6 +117,7 @@ export const ERROR_CODES = {
     hint: 'The report (stdout, or drill.md with --report) names each failed database, its failed check and why.',
   },
   no_data: { exit: ExitCode.drillFailed, hint: undefined },
+  rows_mismatch: { exit: ExitCode.drillFailed, hint: undefined },
   max_age_exceeded: { exit: ExitCode.drillFailed, hint: undefined },
   sql_check_failed: { exit: ExitCode.drillFailed, hint: undefined },
   job_failed: { exit: ExitCode.jobFailed, hint: undefined },

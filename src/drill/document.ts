@@ -2,7 +2,7 @@ import type { Phase } from '../restore/plan.js';
 import type { Receipt } from '../restore/receipt.js';
 
 /** The checks of a drill, in the order the contract lists them (cli-contract 9, step 4); SQL checks follow as `check:<name>`. */
-export const CHECK_ORDER = ['backup_selected', 'artifact_verified', 'restore_clean', 'objects_present', 'data_present', 'max_age'] as const;
+export const CHECK_ORDER = ['backup_selected', 'artifact_verified', 'restore_clean', 'objects_present', 'data_present', 'rows_match', 'max_age'] as const;
 export type BuiltInCheck = (typeof CHECK_ORDER)[number];
 
 export interface DrillCheck {

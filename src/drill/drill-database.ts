@@ -12,6 +12,7 @@ import type { Target } from '../restore/target.js';
 import { humanSeconds, humanSecondsApart } from './duration.js';
 import { CHECK_ORDER, type DatabaseDrill, type DrillCheck } from './document.js';
 import { dataPresent } from './data-present.js';
+import { rowsMatch } from './rows-match.js';
 import { scratchName, type Scratch } from './scratch.js';
 import { runCheck, type SqlCheck } from './sql-checks.js';
 
@@ -30,6 +31,8 @@ export interface DrillRun {
   rule: (databaseId: string) => SelectionRule;
   checks: SqlCheck[];
   maxAgeSeconds: number | undefined;
+  /** rows_match runs (--no-rows-check turns it off). */
+  rowsCheck: boolean;
   keep: boolean;
   now: () => Date;
   progress: (databaseId: string, text: string) => void;
@@ -185,6 +188,17 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
         record('data_present', present.value ? 'passed' : 'failed', present.ms, present.value ? undefined : 'no restored table has a row');
         if (!present.value) fail('data_present', 'no_data', ERROR_CODES.no_data.exit, 'The archive holds table data, but no restored table has a row.');
       }
+    }
+    if (!run.rowsCheck) record('rows_match', 'skipped', 0, 'turned off (--no-rows-check)');
+    else if (!outcome) record('rows_match', 'skipped', 0, restored ? 'objects_present failed' : 'nothing restored');
+    else if (!outcome.tableData) record('rows_match', 'skipped', 0, 'the archive holds no table data');
+    else {
+      const archive = outcome.archiveRows ?? { failed: 'the archive was not counted' };
+      const rows = await timed(() => rowsMatch(archive, name, pgEnv!, run.deps.scrubber, run.deps.signal));
+      record('rows_match', rows.value.passed ? 'passed' : 'failed', rows.ms, rows.value.detail);
+      if (result.receipt) result.receipt.rowsMatch = rows.value.receipt;
+      if (rows.value.message) fail('rows_match', 'rows_mismatch', ERROR_CODES.rows_mismatch.exit, rows.value.message);
+      else if (!rows.value.passed) fail('rows_match', 'local_tool_failed', ERROR_CODES.local_tool_failed.exit, `The row check could not run: ${rows.value.detail}.`);
     }
     if (run.maxAgeSeconds !== undefined) {
       const age = result.backupAgeSeconds;

@@ -47,6 +47,8 @@ export interface DrillOptions {
   connections: number;
   workDir: string;
   analyze: boolean;
+  /** rows_match (off with --no-rows-check): the archive's rows are counted alongside each restore. */
+  rowsCheck: boolean;
 }
 
 /** What a drill needs from the command around it: the API, the restore engine's dependencies, progress on stderr. */
@@ -175,7 +177,7 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
       drilled = await mapPool(databases, opts.parallel, (db) =>
         drillDatabase(
           {
-            api, scratch, rule, checks, maxAgeSeconds: opts.maxAgeSeconds, keep: opts.keep, now: host.now, progress: lines.progress, command: host.command, deps,
+            api, scratch, rule, checks, maxAgeSeconds: opts.maxAgeSeconds, rowsCheck: opts.rowsCheck, keep: opts.keep, now: host.now, progress: lines.progress, command: host.command, deps,
             plan: (target) => drillPlan(opts, target),
             pgEnv: async () => scratchEnv,
           },
@@ -228,5 +230,6 @@ function drillPlan(opts: DrillOptions, target: Target): RestorePlan {
     receiptPath: undefined,
     keepPartial: opts.keep,
     scratch: true,
+    countArchiveRows: opts.rowsCheck,
   };
 }

@@ -39,6 +39,8 @@ export interface RestorePlan {
    * server older than the archive's source fails the restore instead of drawing a warning.
    */
   scratch: boolean;
+  /** Count the archive's rows per table while pg_restore runs (a drill's rows_match, cli-contract 9.11). */
+  countArchiveRows?: boolean;
 }
 
 /** The steps of a run, in order; the receipt times each one. */

@@ -35,11 +35,26 @@ export interface Receipt {
   objects: Record<ObjectKind, number> | null;
   /** pg_class.reltuples of each table after ANALYZE; null where never analysed (--no-analyze). */
   tableRowEstimates: Record<string, number | null> | null;
+  /** A drill's rows_match (cli-contract 9.11): totals and each table whose counts differ; null where the check did not run. */
+  rowsMatch: RowsMatchReceipt | null;
   startedAt: string;
   endedAt: string;
   outcome: 'restored' | 'failed';
   /** For a failed restore: where it stopped, its exit code and message. */
   failure: { phase: Phase; exitCode: number; message: string } | null;
+}
+
+export interface RowsMatchReceipt {
+  /** Tables compared: every COPY block's table of the archive. */
+  tables: number;
+  archiveRows: number;
+  restoredRows: number;
+  /** Each table whose restored count differs ("schema.table"); restored is null for a table not found. */
+  mismatches: Array<{ table: string; archive: number; restored: number | null }>;
+  /** Extension configuration tables among them, which may hold the extension's own rows too (restored >= archive). */
+  extensionTables: number;
+  /** TABLE DATA entries without a COPY block (a dump made with --inserts): not counted. */
+  uncounted: number;
 }
 
 /** What a run learns as it goes; the receipt is made from it at the end, whatever the end. */
@@ -84,6 +99,7 @@ export function buildReceipt(
     phasesMs: base.phasesMs,
     objects: facts.inventory?.counts ?? null,
     tableRowEstimates: facts.inventory?.rowEstimates ?? null,
+    rowsMatch: null,
     startedAt: base.startedAt.toISOString(),
     endedAt: base.endedAt.toISOString(),
     outcome: failure ? 'failed' : 'restored',

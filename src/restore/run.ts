@@ -9,6 +9,7 @@ import { countProgress } from '../ui/progress.js';
 import type { Reporter } from '../ui/reporter.js';
 import { readArchiveHeader } from './archive.js';
 import { assertArchiveFits } from './archive-fit.js';
+import { countArchiveRows, type ArchiveRowCount, type ArchiveRowsResult } from './archive-rows.js';
 import type { BackupSelection } from './backup-selection.js';
 import { confirmInPlace } from './confirm.js';
 import { fetchArtifact } from './fetch-artifact.js';
@@ -84,6 +85,8 @@ export interface RestoreOutcome {
   receipt: Receipt;
   /** Whether the archive holds table rows at all (a schema-only dump does not): what a drill's data check needs to know. */
   tableData: boolean;
+  /** The archive's rows per table, where the plan asked for them (a drill's rows_match). */
+  archiveRows?: ArchiveRowsResult;
   /** Only with --keep-artifact. */
   keptArtifactPath?: string;
 }
@@ -114,6 +117,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
   let failure: Receipt['failure'] = null;
   let receipt: Receipt | undefined;
   let created: { pgEnv: Env } | undefined;
+  let archiveRows: ArchiveRowCount | undefined;
   const finish = () =>
     (receipt = buildReceipt(
       { mode: plan.mode, targetRedactedDsn: redactedDsn(plan.target), startedAt, endedAt: deps.now(), phasesMs: clock.durations },
@@ -155,6 +159,8 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     assertArchiveFits(toc, header, pre, plan.target, plan.scratch ? 'fail' : 'warn', (m) => ui.warn(m));
 
     clock.enter('restore');
+    // Read alongside pg_restore, from the same verified file (cli-contract 9.11).
+    if (plan.countArchiveRows) archiveRows = countArchiveRows(pgRestore.path, artifact.path, toc, dir, deps.env, scrubber, signal);
     if (pre.createDatabase) {
       await createTargetDatabase(plan.target, pgEnv, scrubber, signal);
       created = { pgEnv };
@@ -182,6 +188,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     }
     clock.enter('check');
     facts.inventory = await checkTarget(toc, plan.target.database, pgEnv, scrubber, signal);
+    const rows = await archiveRows?.counts();
 
     if (plan.keepArtifact) scope.keep(dir);
     const durationMs = clock.total();
@@ -195,6 +202,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
       phases: clock.durations,
       receipt: finish(),
       tableData: hasTableData(toc),
+      archiveRows: rows,
       keptArtifactPath: plan.keepArtifact ? artifact.path : undefined,
     };
     return { dryRun: false, outcome };
@@ -206,6 +214,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     failure = { phase: clock.current, exitCode, message: scrubber.scrub(explained instanceof Error ? explained.message : String(explained)) };
     throw explained;
   } finally {
+    await archiveRows?.stop();
     // A receipt for failures too; not for a dry run, which restores nothing.
     if (!dryRun) {
       receipt ??= finish();

@@ -65,6 +65,7 @@ describe.skipIf(!!skip)(`svc restore drill on the server ${SERVER_BINDIR_ENV} na
       ['restore_clean', 'passed'],
       ['objects_present', 'passed'],
       ['data_present', 'passed'],
+      ['rows_match', 'passed'],
       ['check:seed_counts', 'passed'],
     ]);
     expect(db.receipt!.targetServerVersion).toMatch(new RegExp(`^${version.replace('.', '\\.')}\\b`));

@@ -23,7 +23,7 @@ const skip = pgSkipReason();
 if (skip) console.warn(`test/drill/drill-sandbox.test.ts skipped: ${skip}`);
 
 /** The contract's order of a database's built-in checks (cli-contract 9, step 4), without max_age. */
-const BUILT_IN = ['backup_selected', 'artifact_verified', 'restore_clean', 'objects_present', 'data_present'];
+const BUILT_IN = ['backup_selected', 'artifact_verified', 'restore_clean', 'objects_present', 'data_present', 'rows_match'];
 const SCRATCH_DB = /^svc_drill_db_orders_[0-9a-f]{8}$/;
 
 describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto', { timeout: 120_000 }, () => {

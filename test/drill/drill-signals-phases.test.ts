@@ -149,7 +149,7 @@ describe.skipIf(!!skip)('a signal in each phase of a drill (built CLI as a subpr
     },
     /** pg_restore runs and waits for a lock on pg_trigger (the foreign key's triggers), held in the scratch database. */
     async restore(scratch) {
-      const gate = await toolGate(h, 'pg_restore', join(h.shimDir, 'pg_restore'), '[ "$1" != --version ] && [ "$1" != -l ]');
+      const gate = await toolGate(h, 'pg_restore', join(h.shimDir, 'pg_restore'), '[ "$1" != --version ] && [ "$1" != -l ] && [ "$1" != --data-only ]');
       let lock: { release(): Promise<void> } | undefined;
       return {
         env: gate.env,
@@ -167,6 +167,11 @@ describe.skipIf(!!skip)('a signal in each phase of a drill (built CLI as a subpr
           if (scratch === 'dsn') expect(await h.cluster.psql("SELECT count(*) FROM pg_stat_activity WHERE datname LIKE 'svc\\_drill\\_%'")).toBe('0');
         },
       };
+    },
+    /** The restore goes on while the second pg_restore, which counts the archive's rows for rows_match, waits at a gate. */
+    async counting() {
+      const gate = await toolGate(h, 'pg_restore', join(h.shimDir, 'pg_restore'), '[ "$1" = --data-only ]');
+      return { env: gate.env, tool: true, reached: () => gate.reached() };
     },
     /**
      * pg_restore is done; both ANALYZE sessions (--jobs 2: two groups of tables) wait at a psql gate,
@@ -298,7 +303,7 @@ describe.skipIf(!!skip)('a signal in each phase of a drill (built CLI as a subpr
   it('--parallel 2 on an operator server, SIGTERM while both databases restore: exit 143, both scratch databases dropped', async () => {
     const dir = await workDir();
     const tmp = await mkdtemp(join(h.scratch, 'tmp-'));
-    const gate = await toolGate(h, 'pg_restore', join(h.shimDir, 'pg_restore'), '[ "$1" != --version ] && [ "$1" != -l ]', true);
+    const gate = await toolGate(h, 'pg_restore', join(h.shimDir, 'pg_restore'), '[ "$1" != --version ] && [ "$1" != -l ] && [ "$1" != --data-only ]', true);
     const child = drill([SECOND.databaseId, '--parallel', '2', '--scratch', h.dsn('postgres', true)], dir, tmp, gate.env);
     let stderr = '';
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));

@@ -31,7 +31,7 @@ function receipt(id: string, backupJobId: string): Receipt {
     backupStartedAt: '2026-11-24T00:40:00Z', backupCompletedAt: '2026-11-24T01:00:00Z', mode: 'new_database', targetRedactedDsn: `postgresql://postgres@127.0.0.1:5432/svc_drill_${id}_0a1b2c3d`,
     artifact: { bytes: 95129, expectedSha256: 'a'.repeat(64), computedSha256: 'a'.repeat(64), verified: true }, connections: 8,
     phasesMs: { preflight: 5, createRestore: 4, download: 9, verify: 3, restore: 120, analyze: 30, check: 12 }, objects: { TABLE: 2, VIEW: 1, 'MATERIALIZED VIEW': 0, SEQUENCE: 3, INDEX: 2 },
-    tableRowEstimates: { 'public.orders': 5000 }, startedAt: '2026-11-24T07:00:00.000Z', endedAt: '2026-11-24T07:00:00.300Z', outcome: 'restored', failure: null,
+    tableRowEstimates: { 'public.orders': 5000 }, rowsMatch: { tables: 2, archiveRows: 6000, restoredRows: 6000, mismatches: [], extensionTables: 0, uncounted: 0 }, startedAt: '2026-11-24T07:00:00.000Z', endedAt: '2026-11-24T07:00:00.300Z', outcome: 'restored', failure: null,
   };
 }
 
@@ -39,7 +39,7 @@ function passed(id: string, name: string | null, extra: DrillCheck[] = []): Data
   return {
     databaseId: id, name, result: 'passed', exitCode: 0, backupJobId: 'bj_0007', backupStartedAt: '2026-11-24T00:40:00Z', backupCompletedAt: '2026-11-24T01:00:00Z', backupAgeSeconds: 22_000,
     restoreJobId: `rj_${id}`, recoveryTimeMs: 1234, phases: { restore: 120 },
-    checks: [check('backup_selected', 'passed', 7, 'Using bj_0007.'), check('artifact_verified', 'passed', 16), check('restore_clean', 'passed', 150), check('objects_present', 'passed', 12), check('data_present', 'passed', 3), ...extra],
+    checks: [check('backup_selected', 'passed', 7, 'Using bj_0007.'), check('artifact_verified', 'passed', 16), check('restore_clean', 'passed', 150), check('objects_present', 'passed', 12), check('data_present', 'passed', 3), check('rows_match', 'passed', 5, '2 table(s), 6,000 row(s), each as many as the archive holds'), ...extra],
     receipt: receipt(id, 'bj_0007'), service: { proofStatus: 'verified', custodyStatus: 'complete' },
   };
 }
@@ -55,7 +55,7 @@ function document(): DrillDocument {
     ...passed('db_analytics', 'analytics'),
     result: 'failed', exitCode: 7, failure: { check: 'backup_selected', code: 'no_eligible_backup', message: 'No completed backup with an artifact of analytics (db_analytics): there is nothing to restore.' },
     backupJobId: null, backupCompletedAt: null, backupAgeSeconds: null, restoreJobId: null, recoveryTimeMs: null, phases: {}, receipt: null, service: null,
-    checks: [check('backup_selected', 'failed', 5, 'No completed backup with an artifact of analytics (db_analytics): there is nothing to restore.'), ...['artifact_verified', 'restore_clean', 'objects_present', 'data_present'].map((c) => check(c as DrillCheck['name'], 'skipped', 0, 'no backup selected'))],
+    checks: [check('backup_selected', 'failed', 5, 'No completed backup with an artifact of analytics (db_analytics): there is nothing to restore.'), ...['artifact_verified', 'restore_clean', 'objects_present', 'data_present', 'rows_match'].map((c) => check(c as DrillCheck['name'], 'skipped', 0, 'no backup selected'))],
   };
   const twoFailed = passed('db_two', 'db_two');
   twoFailed.checks[4] = check('data_present', 'failed', 4, 'no restored table has a row');
@@ -125,7 +125,7 @@ describe('junit.xml, read by a real XML parser', () => {
     writeFileSync(path, drillJunit(doc));
     const suite = await readJunit(path);
     expectJunitMatchesDocument(suite, doc);
-    expect(suite.attributes).toMatchObject({ tests: '29', failures: '4', skipped: '4', timestamp: '2026-11-24T07:00:00.000Z' });
+    expect(suite.attributes).toMatchObject({ tests: '34', failures: '4', skipped: '5', timestamp: '2026-11-24T07:00:00.000Z' });
     // The suite's time is the sum of its cases.
     expect(Number(suite.attributes.time)).toBeCloseTo(suite.cases.reduce((a, c) => a + Number(c.time), 0), 3);
   });

@@ -39,6 +39,8 @@ export interface DrillFlags {
   analyze?: boolean;
   metricsFile?: string;
   pushgateway?: string;
+  /** commander's --no-rows-check sets this false. */
+  rowsCheck?: boolean;
 }
 
 export interface DrillCommandOptions extends DrillOptions {
@@ -87,6 +89,7 @@ export function options(ids: string[], flags: DrillFlags, env: Env): DrillComman
     analyze: flags.analyze !== false,
     metricsFile: flags.metricsFile === undefined ? undefined : resolve(requireId(flags.metricsFile, '--metrics-file')),
     pushgateway: flags.pushgateway === undefined ? undefined : checkPushgatewayUrl(flags.pushgateway),
+    rowsCheck: flags.rowsCheck !== false,
   };
 }
 

@@ -87,6 +87,7 @@ export function registerRestore(restore: Command, host: CommandHost): void {
     .option('--connections <n>', 'parallel Range requests for an artifact of 64 MiB or more (1 to 16, default 8)')
     .option('--work-dir <dir>', 'where artifacts and the scratch cluster live (default: the OS temp dir)')
     .option('--no-analyze', 'skip ANALYZE after each restore')
+    .option('--no-rows-check', "skip rows_match, which counts the archive's rows per table alongside the restore and compares them with the restored tables")
     .addHelpText(
       'after',
       examples(
@@ -103,7 +104,7 @@ export function registerRestore(restore: Command, host: CommandHost): void {
     .addHelpText(
       'after',
       prose(
-        'A drill restores each database\'s chosen backup into a new svc_drill_* database, checks it (backup_selected, artifact_verified, restore_clean, objects_present, data_present, max_age, then each SQL check), and drops it again. The scratch cluster is started once, on 127.0.0.1 only, and stopped at the end, also on failure and on Ctrl-C. The service is not told the result: API v1 has no operation for it.',
+        'A drill restores each database\'s chosen backup into a new svc_drill_* database, checks it (backup_selected, artifact_verified, restore_clean, objects_present, data_present, rows_match, max_age, then each SQL check), and drops it again. The scratch cluster is started once, on 127.0.0.1 only, and stopped at the end, also on failure and on Ctrl-C. The service is not told the result: API v1 has no operation for it.',
       ),
     )
     .action(verb(host, () => import('./drill.js')));
