@@ -9,6 +9,7 @@ import { InterruptedError, LocalToolError } from '../errors.js';
 import { shellCommand } from '../output/shell-quote.js';
 import type { Target } from '../restore/target.js';
 import { serverUser, type OsUser } from './os-user.js';
+import { recordCluster, releaseCluster } from './orphans.js';
 import { alive, live, liveNet, POLL_MS, postmaster, signal, waitGone } from './postmaster.js';
 import type { ServerBinaries } from './server-binaries.js';
 import { copyTemplate, saveTemplate, templatePath } from './template.js';
@@ -74,6 +75,7 @@ export async function startScratchCluster(binaries: ServerBinaries, workDir: str
     });
   const cluster = handle(binaries, dir, dataDir, password, user, () => pid, server);
   try {
+    await recordCluster(dir);
     await chmod(dir, 0o700);
     if (user) await chown(dir, user.uid, user.gid);
     const template = templatePath(binaries, user, env);
@@ -87,6 +89,7 @@ export async function startScratchCluster(binaries: ServerBinaries, workDir: str
       if (started.pid) {
         pid = started.pid;
         cluster.port = port;
+        await recordCluster(dir, pid);
         await setPassword(binaries, dir, port, password, env, abort);
         return cluster;
       }
@@ -195,6 +198,7 @@ function handle(
     stop(opts: { keep?: boolean } = {}): Promise<void> {
       stopped ??= (async () => {
         if (opts.keep) {
+          await releaseCluster(dir);
           live.delete(dir);
           return;
         }

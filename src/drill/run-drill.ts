@@ -19,6 +19,8 @@ import { assertFreeSpace, assertWritableDir } from '../restore/workdir.js';
 import type { DatabaseDrill, DrillDocument } from './document.js';
 import { drillDatabase } from './drill-database.js';
 import { dryRunLine } from './dry-run.js';
+import { drillMarker } from './marker.js';
+import { reapOrphans } from './orphans.js';
 import { progressLines, type ProgressSink } from './progress-lines.js';
 import { autoScratch, dsnScratch, type Scratch } from './scratch.js';
 import { findServerBinaries, type ServerBinaries } from './server-binaries.js';
@@ -150,8 +152,14 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
   const depsForScratch = { env, scope, scrubber: host.deps.scrubber, signal: host.deps.signal };
   // The scratch server is readied while the service is asked which databases and backups: neither
   // waits for the other. A dry run starts no cluster, but does check an operator's server.
+  // What killed runs left (cli-contract 9.12) goes before this run starts its own; a dry run touches nothing.
+  const reaped = opts.dryRun ? Promise.resolve() : reapOrphans(opts, depsForScratch, host.note);
   const starting: Promise<Scratch> | undefined =
-    opts.scratch.kind === 'dsn' ? dsnScratch(opts.scratch.server, depsForScratch) : opts.dryRun ? undefined : autoScratch(binaries!, opts.workDir, depsForScratch);
+    opts.scratch.kind === 'dsn'
+      ? reaped.then(() => dsnScratch((opts.scratch as { server: Target }).server, depsForScratch))
+      : opts.dryRun
+        ? undefined
+        : reaped.then(() => autoScratch(binaries!, opts.workDir, depsForScratch));
   starting?.catch(() => {});
   try {
     // The client tools, while the cluster starts: both are needed before any createRestore.
@@ -222,5 +230,6 @@ function drillPlan(opts: DrillOptions, target: Target): RestorePlan {
     receiptPath: undefined,
     keepPartial: opts.keep,
     scratch: true,
+    marker: drillMarker(),
   };
 }

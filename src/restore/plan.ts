@@ -39,6 +39,8 @@ export interface RestorePlan {
    * server older than the archive's source fails the restore instead of drawing a warning.
    */
   scratch: boolean;
+  /** A drill's owner marker (drill/marker.ts), made the comment of the database it creates, so a later drill can reap it (cli-contract 9.12). */
+  marker?: string;
 }
 
 /** The steps of a run, in order; the receipt times each one. */

@@ -155,7 +155,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
 
     clock.enter('restore');
     if (pre.createDatabase) {
-      await createTargetDatabase(plan.target, pgEnv, scrubber, signal);
+      await createTargetDatabase(plan.target, pgEnv, scrubber, signal, plan.marker);
       created = { pgEnv };
       ui.info(`Created database "${plan.target.database}" (TEMPLATE template0).`);
     }
