@@ -148,6 +148,7 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
       : host.deps.env;
   const deps = { ...host.deps, env };
   const scope = new RunScope();
+  let keptAny = false;
   const lines = progressLines(host);
   const depsForScratch = { env, scope, scrubber: host.deps.scrubber, signal: host.deps.signal };
   // The scratch server is readied while the service is asked which databases and backups: neither
@@ -177,7 +178,7 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
       drilled = await mapPool(databases, opts.parallel, (db) =>
         drillDatabase(
           {
-            api, scratch, rule, checks, maxAgeSeconds: opts.maxAgeSeconds, keep: opts.keep, now: host.now, progress: lines.progress, deps,
+            api, scratch, rule, checks, maxAgeSeconds: opts.maxAgeSeconds, keep: opts.keep, now: host.now, progress: lines.progress, deps, onKept: () => (keptAny = true),
             plan: (target) => drillPlan(opts, target),
             pgEnv: async () => scratchEnv,
           },
@@ -209,7 +210,8 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
     lines.stop();
     // A cluster that started is stopped, even when the run failed before it was needed.
     const scratch = await starting?.catch(() => undefined);
-    await scratch?.dispose(opts.keep && !opts.dryRun && !host.deps.signal.aborted);
+    // --keep keeps the cluster of the databases it kept; one that holds none is of no use to anyone.
+    await scratch?.dispose(keptAny && !host.deps.signal.aborted);
     await scope.dispose();
   }
 }
