@@ -8,9 +8,8 @@ import { holdPages } from '../api/paginate.js';
 import { ApiError, CliError, InterruptedError, UsageError } from '../errors.js';
 import { mapPool } from '../pool.js';
 import type { SelectionRule } from '../restore/backup-selection.js';
-import { findPgRestore } from '../restore/pg-restore-choice.js';
+import { findClientTools } from '../restore/pg-restore-choice.js';
 import { pathDirs, programsIn } from '../restore/pg-install.js';
-import { toolVersion } from '../restore/pg-tools.js';
 import { defaultJobs, type RestorePlan } from '../restore/plan.js';
 import type { RestoreDeps } from '../restore/run.js';
 import { RunScope } from '../restore/scope.js';
@@ -164,7 +163,7 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
   starting?.catch(() => {});
   try {
     // The client tools, while the cluster starts: both are needed before any createRestore.
-    await Promise.all([findPgRestore(env), toolVersion('psql', env)]);
+    await findClientTools(env);
     const api = await host.api();
     await assertMayRestore(api);
     const databases = await databasesOf(api, opts);
