@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -60,6 +60,27 @@ export function postmaster(dataDir: string): { pid: number; ready: boolean } | u
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether any live process names `dataDir` in its argv: the postmaster, or the shell pg_ctl starts it
+ * through. Before postmaster.pid exists, this is how svc tells a server still starting from one that
+ * exited at once (a corrupt data directory), rather than wait out its whole start-up timeout.
+ */
+export function runningIn(dataDir: string): boolean {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
+  } catch {
+    return true;
+  }
+  return pids.some((pid) => {
+    try {
+      return Number(pid) !== process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dataDir) && alive(Number(pid));
+    } catch {
+      return false;
+    }
+  });
 }
 
 export async function waitGone(pid: number, ms: number): Promise<boolean> {
