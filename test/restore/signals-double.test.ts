@@ -1,7 +1,8 @@
-import { mkdtemp, readdir, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnSvc } from '../support/built-cli.js';
+import { drillApi, drillProcesses, DRILLED } from '../support/drill-signals.js';
 import { pgSkipReason } from '../support/pg-cluster.js';
 import { useRestoreHarness, waitFor } from '../support/restore-harness.js';
 
@@ -51,6 +52,40 @@ describe.skipIf(!!skip)('a second SIGINT 0-50 ms after the first (built CLI, man
       }
     }
     expect(falseClaims).toEqual([]);
+    expect(left).toEqual([]);
+  });
+
+  // A drill's clean-up is longer (the scratch database dropped, the cluster stopped): a second signal
+  // during it still removes every password file and leaves no postmaster (cli-contract 7.15, 9.5).
+  const DRILL_RUNS = Math.max(4, Math.round(RUNS / 3));
+  it(`a drill: no svc-pgpass-* left and no process of the drill, in ${DRILL_RUNS} tries`, { timeout: 30_000 + DRILL_RUNS * 15_000 }, async () => {
+    await chmod(h.scratch, 0o711);
+    drillApi(h);
+    h.artifact.setMode({ slow: { bytesPerChunk: 4096, delayMs: 20 } });
+    const left: string[] = [];
+    for (let i = 0; i < DRILL_RUNS; i++) {
+      const tmp = await mkdtemp(join(h.scratch, 'tmp-'));
+      const workDir = await h.workDir();
+      await chmod(workDir, 0o711);
+      const child = spawnSvc(['restore', 'drill', DRILLED, '--work-dir', workDir], { env: h.env({ TMPDIR: tmp, SVC_PG_BINDIR: h.cluster.serverBinDir }), timeoutMs: 60_000 });
+      await waitFor('a partial artifact on disk', async () => {
+        for (const run of (await readdir(workDir)).filter((n) => n.startsWith('svc-restore-'))) {
+          if ((await stat(join(workDir, run, 'artifact.dump')).then((s) => s.size, () => 0)) > 0) return true;
+        }
+        return undefined;
+      });
+      // Spread over the whole clean-up (the scratch database dropped, the cluster stopped, then the password files).
+      const delay = (i * 37) % 500;
+      child.kill('SIGINT');
+      await new Promise((r) => setTimeout(r, delay));
+      child.kill('SIGINT');
+      const r = await child;
+      h.record(String(r.stdout), String(r.stderr));
+      expect(r.exitCode, String(r.stderr)).toBe(130);
+      await waitFor('no process of the drill left', () => drillProcesses(workDir, tmp).length === 0 || undefined, 10_000).catch(() => undefined);
+      const files = [...(await readdir(tmp)).filter((n) => n.startsWith('svc-pgpass-')), ...(await readdir(workDir)), ...drillProcesses(workDir, tmp)];
+      if (files.length) left.push(`try ${i} (${delay} ms): ${files.join(', ')}`);
+    }
     expect(left).toEqual([]);
   });
 });
