@@ -154,9 +154,10 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
   // waits for the other. A dry run starts no cluster, but does check an operator's server.
   // What killed runs left (cli-contract 9.12) goes before this run starts its own; a dry run touches nothing.
   const reaped = opts.dryRun ? Promise.resolve() : reapOrphans(opts, depsForScratch, host.note);
+  const where = opts.scratch;
   const starting: Promise<Scratch> | undefined =
-    opts.scratch.kind === 'dsn'
-      ? reaped.then(() => dsnScratch((opts.scratch as { server: Target }).server, depsForScratch))
+    where.kind === 'dsn'
+      ? reaped.then(() => dsnScratch(where.server, depsForScratch))
       : opts.dryRun
         ? undefined
         : reaped.then(() => autoScratch(binaries!, opts.workDir, depsForScratch));

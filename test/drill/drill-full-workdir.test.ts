@@ -6,22 +6,13 @@
  */
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa, execaSync } from 'execa';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSecrets, SVC } from '../e2e/helpers.js';
 import { DrillE2e } from '../support/drill-e2e.js';
-import { pgSkipReason } from '../support/pg-cluster.js';
+import { mountNamespaceSkipReason } from '../support/mount-namespace.js';
 
-function skipReason(): string | undefined {
-  const pg = pgSkipReason();
-  if (pg) return pg;
-  const ci = process.env.CI;
-  if (ci && ci !== 'false' && ci !== '0') return undefined;
-  const probe = execaSync('unshare', ['--mount', '--propagation', 'private', 'true'], { reject: false, stdin: 'ignore' });
-  return probe.exitCode === 0 ? undefined : `unshare --mount is not allowed here (${String(probe.stderr).trim() || probe.exitCode}); set CI=true to make this a failure`;
-}
-
-const skip = skipReason();
+const skip = mountNamespaceSkipReason();
 if (skip) console.warn(`test/drill/drill-full-workdir.test.ts skipped: ${skip}`);
 
 describe.skipIf(!!skip)('a drill whose work dir is too small for the scratch cluster', { timeout: 120_000 }, () => {

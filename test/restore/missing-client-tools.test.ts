@@ -10,22 +10,13 @@
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa, execaSync } from 'execa';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureBuilt } from '../support/built-cli.js';
-import { findPgBinDir, pgSkipReason } from '../support/pg-cluster.js';
+import { findPgBinDir } from '../support/pg-cluster.js';
+import { mountNamespaceSkipReason } from '../support/mount-namespace.js';
 
-/** Why the tests cannot run here: no client tools to hide, or no private mount namespace. Under CI they never skip. */
-function skipReason(): string | undefined {
-  const pg = pgSkipReason();
-  if (pg) return pg;
-  const ci = process.env.CI;
-  if (ci && ci !== 'false' && ci !== '0') return undefined;
-  const probe = execaSync('unshare', ['--mount', '--propagation', 'private', 'true'], { reject: false, stdin: 'ignore' });
-  return probe.exitCode === 0 ? undefined : `unshare --mount is not allowed here (${String(probe.stderr).trim() || probe.exitCode}); set CI=true to make this a failure`;
-}
-
-const skip = skipReason();
+const skip = mountNamespaceSkipReason();
 if (skip) console.warn(`test/restore/missing-client-tools.test.ts skipped: ${skip}`);
 
 const PG_RESTORE_MISSING = 'pg_restore was not found on PATH or in the usual PostgreSQL install directories.';
