@@ -1,4 +1,5 @@
 import { chmod, mkdtemp, readdir } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -111,10 +112,27 @@ describe.skipIf(!!skip)('a drill after one killed with SIGKILL reaps what it lef
       new RegExp(`^svc restore drill: pid=${pid} host=\\S+ started=\\S+$`),
     );
 
+    // Roles other parts of a drill create carry the same marker: the killed run's, one whose pid now
+    // belongs to a process that started after the marker (this test's own: a reused pid), and a live one's.
+    const marker = (p: number, started: string) => `svc restore drill: pid=${p} host=${hostname()} started=${started}`;
+    const roles = { dead: 'svc_drill_owner_killed', reused: 'svc_drill_check_reused', live: 'svc_drill_owner_live' };
+    await h.cluster.psql(
+      [
+        `CREATE ROLE ${roles.dead} NOLOGIN; COMMENT ON ROLE ${roles.dead} IS '${marker(pid, new Date().toISOString())}';`,
+        `CREATE ROLE ${roles.reused} NOLOGIN; COMMENT ON ROLE ${roles.reused} IS '${marker(process.pid, '2001-01-01T00:00:00.000Z')}';`,
+        `CREATE ROLE ${roles.live} NOLOGIN; COMMENT ON ROLE ${roles.live} IS '${marker(process.pid, new Date().toISOString())}';`,
+      ].join('\n'),
+    );
+
     const r = await drill(scratch, dir, tmp);
     h.record(String(r.stdout), String(r.stderr));
     expect(r.exitCode, String(r.stderr)).toBe(0);
     expect(r.stderr).toContain(`Dropped ${orphan} from ${h.redacted('postgres')}: the scratch database of an earlier drill whose svc process (pid ${pid}) no longer exists.`);
+    expect(r.stderr).toContain(`Dropped the role ${roles.dead} from ${h.redacted('postgres')}: made by an earlier drill whose svc process (pid ${pid}) no longer exists.`);
+    expect(r.stderr).toContain(`Dropped the role ${roles.reused} from`);
+    expect(r.stderr).not.toContain(roles.live);
+    expect(await h.cluster.psql("SELECT string_agg(rolname, ',' ORDER BY rolname) FROM pg_roles WHERE rolname LIKE 'svc\\_drill\\_%'")).toBe(roles.live);
+    await h.cluster.psql(`DROP ROLE ${roles.live}`);
     expect(await drillDatabases()).toEqual([]);
     expect(await readdir(dir)).toEqual([]);
     expect((await readdir(tmp)).filter((n) => n.startsWith('svc-pgpass-'))).toEqual([]);
