@@ -1,6 +1,7 @@
 import { run } from './cli.js';
 import type { Context } from './context.js';
 import { exitCodeForSignal } from './exit-codes.js';
+import { runExitNet } from './exit-net.js';
 import { exitNote } from './exit-note.js';
 import { closeHungUpStdioAtExit } from './ui/hangup.js';
 import { clackPrompter } from './ui/prompter.js';
@@ -31,10 +32,17 @@ export async function main(): Promise<void> {
   reportUsableColumns(process.stdout);
   const onSignal = (signal: NodeJS.Signals) => {
     // First signal: let the running step clean up (partial files, child processes). Second: leave
-    // now; the process 'exit' hook of the restore run still removes its temp dirs.
+    // now, but only once the exit net has removed the password files and temp dirs, so what is
+    // said next is what happened.
     if (interrupt.signal.aborted) {
+      const left = runExitNet();
       const note = exitNote();
-      stderr().write(`Stopped at once on a second ${signal}${note ? `; the password file and temporary files were removed. ${note}` : '.'}\n`);
+      const said = left.length
+        ? `; these could not be removed, remove them yourself: ${left.join(', ')}.${note ? ` ${note}` : ''}`
+        : note
+          ? `; the password file and temporary files were removed. ${note}`
+          : '.';
+      stderr().write(`Stopped at once on a second ${signal}${said}\n`);
       process.exit(exitCodeForSignal(signal));
     }
     interrupt.abort(signal);

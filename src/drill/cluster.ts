@@ -9,9 +9,11 @@ import { InterruptedError, LocalToolError } from '../errors.js';
 import { shellCommand } from '../output/shell-quote.js';
 import type { Target } from '../restore/target.js';
 import { serverUser, type OsUser } from './os-user.js';
-import { alive, live, liveNet, POLL_MS, postmaster, signal, waitGone } from './postmaster.js';
+import { recordCluster, releaseCluster } from './orphans.js';
+import { noSpace, SPACE_HINT } from './space.js';
+import { alive, live, liveNet, POLL_MS, postmaster, runningIn, signal, waitGone } from './postmaster.js';
 import type { ServerBinaries } from './server-binaries.js';
-import { copyTemplate, saveTemplate, templatePath } from './template.js';
+import { copyTemplate, discardTemplate, saveTemplate, templatePath } from './template.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -74,21 +76,32 @@ export async function startScratchCluster(binaries: ServerBinaries, workDir: str
     });
   const cluster = handle(binaries, dir, dataDir, password, user, () => pid, server);
   try {
+    await recordCluster(dir).catch(async (err: unknown) => {
+      throw (err as NodeJS.ErrnoException).code === 'ENOSPC' ? new LocalToolError(`The scratch cluster could not be made: ${await noSpace(workDir, 'No space left on device')}`, SPACE_HINT) : err;
+    });
     await chmod(dir, 0o700);
     if (user) await chown(dir, user.uid, user.gid);
     const template = templatePath(binaries, user, env);
-    if (!(await copyTemplate(template, dataDir))) {
-      await initdb(server, dataDir, user, abort);
-      await saveTemplate(dataDir, template);
-    }
+    let fromTemplate = await copyTemplate(template, dataDir);
+    if (!fromTemplate) await initdbAndSave(server, dataDir, template, user, workDir, abort);
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
       const started = await start(server, dataDir, logFile, dir, port, abort);
       if (started.pid) {
         pid = started.pid;
         cluster.port = port;
+        await recordCluster(dir, pid);
         await setPassword(binaries, dir, port, password, env, abort);
         return cluster;
+      }
+      if (started.exited && fromTemplate) {
+        // A cached template that does not start (corrupt, damaged on disk) would fail every later
+        // drill: it is made again from a fresh initdb, once.
+        fromTemplate = false;
+        await Promise.all([discardTemplate(template), rm(dataDir, { recursive: true, force: true })]);
+        await initdbAndSave(server, dataDir, template, user, workDir, abort);
+        attempt -= 1;
+        continue;
       }
       if (!started.portTaken || attempt >= PORT_ATTEMPTS) throw new LocalToolError(`The scratch cluster did not start: ${started.reason}`, reachHint(user));
     }
@@ -106,18 +119,25 @@ function reachHint(user: OsUser | undefined): string {
 
 type Server = (program: string, args: string[], cancel?: AbortSignal) => ReturnType<typeof execa>;
 
+async function initdbAndSave(server: Server, dataDir: string, template: string, user: OsUser | undefined, workDir: string, abort: AbortSignal): Promise<void> {
+  await initdb(server, dataDir, user, workDir, abort);
+  await saveTemplate(dataDir, template);
+}
+
 /**
  * initdb without a password (the data directory may become the template of later runs, which must
  * hold no secret: setPassword gives each run its own once the server is up).
  */
-async function initdb(server: Server, dataDir: string, user: OsUser | undefined, abort: AbortSignal): Promise<void> {
+async function initdb(server: Server, dataDir: string, user: OsUser | undefined, workDir: string, abort: AbortSignal): Promise<void> {
   // A signal stops initdb (SIGTERM: it removes what it wrote) rather than wait for it to finish.
   const args = ['-D', dataDir, '-U', SUPERUSER, '--auth-host=scram-sha-256', '--auth-local=trust', '--encoding=UTF8', '--locale=C', '--no-sync'];
   const r = await server('initdb', args, abort);
   if (abort.aborted) throw new InterruptedError('Interrupted while the scratch cluster was starting.');
   if (r.exitCode !== 0) {
-    const last = String(r.all ?? '').trim().split('\n').slice(-3).join(' ');
-    throw new LocalToolError(`initdb of the scratch cluster failed (exit ${r.exitCode ?? r.signal}): ${last}`, reachHint(user));
+    const output = String(r.all ?? '').trim();
+    const last = output.split('\n').slice(-3).join(' ');
+    const full = await noSpace(workDir, output);
+    throw new LocalToolError(`initdb of the scratch cluster failed (exit ${r.exitCode ?? r.signal}): ${full ?? last}`, full ? SPACE_HINT : reachHint(user));
   }
   // TCP from 127.0.0.1 with SCRAM only; the socket lives in the 0700 cluster directory, which only
   // svc's user (or root) can enter: trust there is what --keep tells a person to use.
@@ -151,17 +171,21 @@ async function start(
   socketDir: string,
   port: number,
   abort: AbortSignal,
-): Promise<{ pid?: number; portTaken?: boolean; reason?: string }> {
+): Promise<{ pid?: number; portTaken?: boolean; exited?: boolean; reason?: string }> {
   const settings = ['-c listen_addresses=127.0.0.1', `-p ${port}`, `-k ${socketDir}`, '-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off'];
   const r = await server('pg_ctl', ['start', '-W', '-D', dataDir, '-l', logFile, '-o', settings.join(' ')]);
   if (r.exitCode !== 0) return { reason: `pg_ctl start exited ${r.exitCode ?? r.signal}: ${String(r.all ?? '').trim()}` };
   const deadline = Date.now() + READY_TIMEOUT_MS;
-  for (;;) {
+  for (let poll = 1; ; poll++) {
     const pm = postmaster(dataDir);
     if (pm?.ready) return { pid: pm.pid };
     const log = await readFile(logFile, 'utf8').catch(() => '');
     if (/could not bind|address already in use|could not create any TCP\/IP sockets/i.test(log)) return { portTaken: true, reason: 'its port was taken' };
     if (/FATAL|PANIC/.test(log) && !pm) return { reason: log.trim().split('\n').slice(-2).join(' ') };
+    // A server that exited at once (a corrupt data directory) is not waited for until the deadline.
+    if ((pm && !alive(pm.pid)) || (!pm && poll % 10 === 0 && !runningIn(dataDir))) {
+      return { exited: true, reason: `the server exited at once${log.trim() ? `: ${log.trim().split('\n').slice(-2).join(' ')}` : ''}` };
+    }
     if (abort.aborted) throw new InterruptedError('Interrupted while the scratch cluster was starting.');
     if (Date.now() > deadline) return { reason: `it was not ready after ${READY_TIMEOUT_MS / 1000}s` };
     await sleep(POLL_MS);
@@ -195,6 +219,7 @@ function handle(
     stop(opts: { keep?: boolean } = {}): Promise<void> {
       stopped ??= (async () => {
         if (opts.keep) {
+          await releaseCluster(dir);
           live.delete(dir);
           return;
         }

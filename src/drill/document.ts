@@ -41,6 +41,8 @@ export interface DatabaseDrill {
   receipt: Receipt | null;
   /** What getRecoverySummary says of the database (informational; null where the call is not allowed). */
   service: { proofStatus: string; custodyStatus: string } | null;
+  /** --keep: the scratch database was kept; the commands that reach it and stop its server (cli-contract 9.13). */
+  kept?: string[];
 }
 
 export interface DrillDocument {

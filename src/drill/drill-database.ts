@@ -13,6 +13,7 @@ import { humanSeconds, humanSecondsApart } from './duration.js';
 import { CHECK_ORDER, type DatabaseDrill, type DrillCheck } from './document.js';
 import { dataPresent } from './data-present.js';
 import { rowsMatch } from './rows-match.js';
+import { keepScratch } from './keep.js';
 import { scratchName, type Scratch } from './scratch.js';
 import { runCheck, type SqlCheck } from './sql-checks.js';
 
@@ -37,6 +38,8 @@ export interface DrillRun {
   now: () => Date;
   progress: (databaseId: string, text: string) => void;
   command: (databaseId: string, label: string, command: string) => void;
+  /** Told when a database is kept (--keep): the cluster is kept only where one is. */
+  onKept?: (databaseId: string) => void;
 }
 
 const timed = async <T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> => {
@@ -221,12 +224,14 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
     }
   } catch (err) {
     // Interrupted (or failed) in a check: the scratch database must not outlive the run, on an operator's server least of all.
-    if (run.deps.signal.aborted || !run.keep) await dropScratch(run, id, name);
+    if (run.deps.signal.aborted || !run.keep || !(await keepScratch(run, id, target))) await dropScratch(run, id, name);
     throw err;
   }
   if (createdAt !== undefined && restored) result.recoveryTimeMs = Math.round(performance.now() - createdAt);
 
-  if (run.keep && restored) for (const line of run.scratch.howToReach(name)) run.command(id, 'kept', line);
+  // --keep keeps a failed restore's database too (cli-contract 9.13).
+  const kept = run.keep ? await keepScratch(run, id, target) : undefined;
+  if (kept) result.kept = kept;
   else await dropScratch(run, id, name);
   result.service = await service;
   const verdict = result.result === 'passed' ? `passed: recovery time ${((result.recoveryTimeMs ?? 0) / 1000).toFixed(1)}s, backup age ${humanSeconds(result.backupAgeSeconds ?? 0)}` : `failed at ${result.failure?.check}: ${result.failure?.message}`;

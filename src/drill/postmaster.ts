@@ -1,6 +1,7 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { addToExitNet } from '../exit-net.js';
 
 /** How often a postmaster is looked at while svc waits for it. */
 export const POLL_MS = 10;
@@ -10,22 +11,25 @@ export const POLL_MS = 10;
  * skipping every finally; this net still stops them (immediate shutdown) and removes their files.
  */
 export const live = new Map<string, () => number | undefined>();
-let hooked = false;
 export function liveNet(dir: string, pid: () => number | undefined): void {
   live.set(dir, pid);
-  if (hooked) return;
-  hooked = true;
-  process.on('exit', () => {
-    for (const [d, p] of live) {
-      const n = p();
-      if (n) signal(n, 'SIGQUIT');
-      try {
-        rmSync(d, { recursive: true, force: true });
-      } catch {
-        // Best effort while the process goes down.
-      }
+  addToExitNet(stopLive);
+}
+
+/** Immediate shutdown (SIGQUIT) of every live cluster's postmaster, and its directory removed; what could not be removed. */
+function stopLive(): string[] {
+  const left: string[] = [];
+  for (const [d, p] of live) {
+    const n = p();
+    if (n) signal(n, 'SIGQUIT');
+    try {
+      rmSync(d, { recursive: true, force: true });
+      live.delete(d);
+    } catch {
+      left.push(d);
     }
-  });
+  }
+  return left;
 }
 
 export function signal(pid: number, sig: NodeJS.Signals): void {
@@ -60,6 +64,27 @@ export function postmaster(dataDir: string): { pid: number; ready: boolean } | u
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether any live process names `dataDir` in its argv: the postmaster, or the shell pg_ctl starts it
+ * through. Before postmaster.pid exists, this is how svc tells a server still starting from one that
+ * exited at once (a corrupt data directory), rather than wait out its whole start-up timeout.
+ */
+export function runningIn(dataDir: string): boolean {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
+  } catch {
+    return true;
+  }
+  return pids.some((pid) => {
+    try {
+      return Number(pid) !== process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dataDir) && alive(Number(pid));
+    } catch {
+      return false;
+    }
+  });
 }
 
 export async function waitGone(pid: number, ms: number): Promise<boolean> {

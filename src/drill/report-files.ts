@@ -59,6 +59,11 @@ export function drillMarkdown(doc: DrillDocument): string {
       for (const c of db.checks.filter((x) => x.status === 'failed' && x.name !== f.check)) lines.push(`- also failed: ${markdownCode(c.name)}: ${markdownText(c.detail ?? '')}`);
     }
   }
+  const kept = d.databases.filter((db) => db.kept?.length);
+  if (kept.length) {
+    lines.push('', '## Kept for inspection (--keep)');
+    for (const db of kept) lines.push('', `### ${markdownText(drillRow(db).database)}`, '', '```sh', ...db.kept!.map((l) => l.replace(/[\r\n]/g, ' ')), '```');
+  }
   lines.push(
     '',
     'A drill restores each backup into a throwaway database on this runner and checks it there. It is evidence of this run only: the service was not told (API v1 has no operation to record it).',

@@ -9,9 +9,8 @@ import { ApiError, CliError, InterruptedError, UsageError } from '../errors.js';
 import { refuseLinks } from '../output/user-file.js';
 import { mapPool } from '../pool.js';
 import type { SelectionRule } from '../restore/backup-selection.js';
-import { findPgRestore } from '../restore/pg-restore-choice.js';
+import { findClientTools } from '../restore/pg-restore-choice.js';
 import { pathDirs, programsIn } from '../restore/pg-install.js';
-import { toolVersion } from '../restore/pg-tools.js';
 import { defaultJobs, type RestorePlan } from '../restore/plan.js';
 import type { RestoreDeps } from '../restore/run.js';
 import { RunScope } from '../restore/scope.js';
@@ -20,6 +19,8 @@ import { assertFreeSpace, assertWritableDir } from '../restore/workdir.js';
 import type { DatabaseDrill, DrillDocument } from './document.js';
 import { drillDatabase } from './drill-database.js';
 import { dryRunLine } from './dry-run.js';
+import { drillMarker } from './marker.js';
+import { reapOrphans } from './orphans.js';
 import { progressLines, type ProgressSink } from './progress-lines.js';
 import { reportPaths } from './report-files.js';
 import { autoScratch, dsnScratch, type Scratch } from './scratch.js';
@@ -154,16 +155,24 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
       : host.deps.env;
   const deps = { ...host.deps, env };
   const scope = new RunScope();
+  let keptAny = false;
   const lines = progressLines(host);
   const depsForScratch = { env, scope, scrubber: host.deps.scrubber, signal: host.deps.signal };
   // The scratch server is readied while the service is asked which databases and backups: neither
   // waits for the other. A dry run starts no cluster, but does check an operator's server.
+  // What killed runs left (cli-contract 9.12) goes before this run starts its own; a dry run touches nothing.
+  const reaped = opts.dryRun ? Promise.resolve() : reapOrphans(opts, depsForScratch, host.note);
+  const where = opts.scratch;
   const starting: Promise<Scratch> | undefined =
-    opts.scratch.kind === 'dsn' ? dsnScratch(opts.scratch.server, depsForScratch) : opts.dryRun ? undefined : autoScratch(binaries!, opts.workDir, depsForScratch);
+    where.kind === 'dsn'
+      ? reaped.then(() => dsnScratch(where.server, depsForScratch))
+      : opts.dryRun
+        ? undefined
+        : reaped.then(() => autoScratch(binaries!, opts.workDir, depsForScratch));
   starting?.catch(() => {});
   try {
     // The client tools, while the cluster starts: both are needed before any createRestore.
-    await Promise.all([findPgRestore(env), toolVersion('psql', env)]);
+    await findClientTools(env);
     const api = await host.api();
     await assertMayRestore(api);
     const databases = await databasesOf(api, opts);
@@ -177,7 +186,7 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
       drilled = await mapPool(databases, opts.parallel, (db) =>
         drillDatabase(
           {
-            api, scratch, rule, checks, maxAgeSeconds: opts.maxAgeSeconds, rowsCheck: opts.rowsCheck, keep: opts.keep, now: host.now, progress: lines.progress, command: host.command, deps,
+            api, scratch, rule, checks, maxAgeSeconds: opts.maxAgeSeconds, rowsCheck: opts.rowsCheck, keep: opts.keep, now: host.now, progress: lines.progress, command: host.command, deps, onKept: () => (keptAny = true),
             plan: (target) => drillPlan(opts, target),
             pgEnv: async () => scratchEnv,
           },
@@ -209,7 +218,8 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
     lines.stop();
     // A cluster that started is stopped, even when the run failed before it was needed.
     const scratch = await starting?.catch(() => undefined);
-    await scratch?.dispose(opts.keep && !opts.dryRun && !host.deps.signal.aborted);
+    // --keep keeps the cluster of the databases it kept; one that holds none is of no use to anyone.
+    await scratch?.dispose(keptAny && !host.deps.signal.aborted);
     await scope.dispose();
   }
 }
@@ -231,5 +241,6 @@ function drillPlan(opts: DrillOptions, target: Target): RestorePlan {
     keepPartial: opts.keep,
     scratch: true,
     countArchiveRows: opts.rowsCheck,
+    marker: drillMarker(),
   };
 }

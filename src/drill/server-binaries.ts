@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { LocalToolError, UsageError } from '../errors.js';
+import { LocalToolError } from '../errors.js';
 import { installDirs, pathDirs } from '../restore/pg-install.js';
 
 type Env = Record<string, string | undefined>;
@@ -41,7 +41,13 @@ async function pgConfigBindir(env: Env): Promise<string | undefined> {
 export async function findServerBinaries(given: { dir: string; flag: string } | undefined, env: Env): Promise<ServerBinaries> {
   if (given) {
     const missing = PROGRAMS.filter((p) => !existsSync(join(given.dir, p)));
-    if (missing.length) throw new UsageError(`${given.flag} ${given.dir} has no ${missing.join(', ')}: it must be the directory of the PostgreSQL server programs.`);
+    // No server binaries is exit 11 however they were looked for (cli-contract 9.2).
+    if (missing.length) {
+      throw new LocalToolError(
+        `${given.flag} ${given.dir} has no ${missing.join(', ')}: it must be the directory of the PostgreSQL server programs.`,
+        'Point it at the directory that holds initdb, pg_ctl and postgres (Debian/Ubuntu: /usr/lib/postgresql/<major>/bin), or drill on a server of yours with --scratch postgresql://user@host/postgres.',
+      );
+    }
     const v = await versionOf(given.dir, env);
     if (!v) throw new LocalToolError(`${join(given.dir, 'postgres')} --version failed: the server binaries in ${given.flag} do not run here.`);
     return { dir: given.dir, ...v, source: given.flag };

@@ -61,3 +61,10 @@ export async function saveTemplate(dataDir: string, template: string): Promise<v
     await rm(staging, { recursive: true, force: true }).catch(() => {});
   }
 }
+
+/** Removes a template that does not start, so the next run makes it again. */
+export async function discardTemplate(template: string): Promise<void> {
+  // The `ready` mark first: a run copying it meanwhile sees no template rather than half of one.
+  await rm(join(template, 'ready'), { force: true }).catch(() => {});
+  await rm(template, { recursive: true, force: true }).catch(() => {});
+}

@@ -31,6 +31,7 @@ export function targetStateAfter(phase: Phase, plan: RestorePlan, partial?: Part
     const db = `"${plan.target.database}"`;
     if (partial?.dropped) return `The new database ${db}, which this run created, was dropped: nothing of the partial restore is left.`;
     const drop = `drop it before trying again (${dropdbCommand(plan.target)})`;
+    if (partial && partial.kept && plan.scratch) return `The scratch database ${db} was kept as asked (--keep); it may be partly restored.`;
     if (partial && partial.kept) return `The new database ${db} was kept as asked (--keep-partial); it may be partly restored: ${drop}.`;
     if (partial) return `The new database ${db} may be partly restored, and dropping it failed (${partial.reason}): ${drop}.`;
     return `The new database ${db} may be partly restored: ${drop}.`;

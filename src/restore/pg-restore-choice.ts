@@ -3,7 +3,7 @@ import { execa } from 'execa';
 import { LocalToolError } from '../errors.js';
 import { canRead, minPgRestoreMajor, type ArchiveHeader } from './archive.js';
 import { installDirs, pathDirs, programsIn } from './pg-install.js';
-import { PG_CLIENT_INSTALL_HINT, type PgToolVersion } from './pg-tools.js';
+import { PG_CLIENT_INSTALL_HINT, toolVersion, type PgToolVersion } from './pg-tools.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -70,4 +70,18 @@ export async function pgRestoreFor(header: ArchiveHeader, first: PgRestoreBinary
       ? 'Install the newest PostgreSQL client tools, then run the restore again.'
       : `Install the PostgreSQL ${needed} client tools (Debian/Ubuntu: apt-get install postgresql-client-${needed}; macOS: brew install postgresql@${needed}), then run the restore again.`,
   );
+}
+
+/**
+ * pg_restore and psql, looked for at once (a restore needs both). Where both are missing both are
+ * named: "pg_restore was not found" is what a user searches for, not only psql's line.
+ */
+export async function findClientTools(env: Env): Promise<PgRestoreBinary> {
+  const [pgRestore, psql] = await Promise.allSettled([findPgRestore(env), toolVersion('psql', env)]);
+  const failed = [pgRestore, psql].filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as unknown);
+  if (failed.length === 2 && failed.every((e) => e instanceof LocalToolError)) {
+    throw new LocalToolError((failed as LocalToolError[]).map((e) => e.message).join(' '), PG_CLIENT_INSTALL_HINT);
+  }
+  if (failed[0] !== undefined) throw failed[0];
+  return (pgRestore as PromiseFulfilledResult<PgRestoreBinary>).value;
 }

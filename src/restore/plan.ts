@@ -41,6 +41,8 @@ export interface RestorePlan {
   scratch: boolean;
   /** Count the archive's rows per table while pg_restore runs (a drill's rows_match, cli-contract 9.11). */
   countArchiveRows?: boolean;
+  /** A drill's owner marker (drill/marker.ts), made the comment of the database it creates, so a later drill can reap it (cli-contract 9.12). */
+  marker?: string;
 }
 
 /** The steps of a run, in order; the receipt times each one. */

@@ -2,8 +2,7 @@ import { dirname } from 'node:path';
 import { refuseLinks } from '../output/user-file.js';
 import type { SecretScrubber } from '../secrets.js';
 import { assertConfirmable } from './confirm.js';
-import { findPgRestore, type PgRestoreBinary } from './pg-restore-choice.js';
-import { toolVersion } from './pg-tools.js';
+import { findClientTools, type PgRestoreBinary } from './pg-restore-choice.js';
 import type { RestorePlan } from './plan.js';
 import { inspectTarget, type TargetFacts } from './target-database.js';
 import { assertFreeSpace, assertWritableDir } from './workdir.js';
@@ -26,7 +25,7 @@ export async function preflight(
   deps: { scrubber: SecretScrubber; signal: AbortSignal },
 ): Promise<PreflightResult> {
   assertConfirmable(plan);
-  const [pgRestore] = await Promise.all([findPgRestore(env), toolVersion('psql', env)]);
+  const pgRestore = await findClientTools(env);
   await assertWritableDir(plan.workDir);
   await assertFreeSpace(plan.workDir, 0);
   // The receipt is written at the end, failure or not: find out now if it cannot be.

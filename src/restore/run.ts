@@ -162,7 +162,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     // Read alongside pg_restore, from the same verified file (cli-contract 9.11).
     if (plan.countArchiveRows) archiveRows = countArchiveRows(pgRestore.path, artifact.path, toc, dir, deps.env, scrubber, signal);
     if (pre.createDatabase) {
-      await createTargetDatabase(plan.target, pgEnv, scrubber, signal);
+      await createTargetDatabase(plan.target, pgEnv, scrubber, signal, plan.marker);
       created = { pgEnv };
       ui.info(`Created database "${plan.target.database}" (TEMPLATE template0).`);
     }

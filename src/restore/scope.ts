@@ -1,8 +1,11 @@
-import { rmSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { existsSync, rmSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CliError } from '../errors.js';
+import { addToExitNet } from '../exit-net.js';
+import { OWNER_FILE, writeOwner, type OwnerRecord } from './owner.js';
 import type { Target } from './target.js';
 
 type Env = Record<string, string | undefined>;
@@ -10,20 +13,23 @@ type Env = Record<string, string | undefined>;
 /**
  * Temp dirs of live runs that must not outlive the process: the PGPASSFILE's (it holds the DSN
  * password) and the artifact's. A run removes its own in its finally; this is the net for an exit
- * that skips it, above all a second signal, which main.ts answers with process.exit at once.
+ * that skips it, above all a second signal, which main.ts answers with process.exit at once. A dir
+ * is in the net before it exists and stays there until it is really gone (cli-contract 7.15: a
+ * second signal during clean-up still removes every password file, whatever the timing).
  */
 const live = new Set<string>();
-let hooked = false;
 
-function removeLiveSync(): void {
+function removeLiveSync(): string[] {
+  const left: string[] = [];
   for (const dir of live) {
     try {
       rmSync(dir, { recursive: true, force: true });
+      live.delete(dir);
     } catch {
-      // Best effort while the process goes down.
+      left.push(dir);
     }
   }
-  live.clear();
+  return left;
 }
 
 /** Escapes a .pgpass field: backslash and colon (libpq docs, "The Password File"). */
@@ -39,19 +45,30 @@ export class RunScope {
   readonly #dirs: string[] = [];
   readonly #kept = new Set<string>();
 
-  /** A private (0700) directory under `parent`. */
-  async tempDir(parent: string, prefix: string): Promise<string> {
-    const dir = await mkdtemp(join(parent, prefix));
-    this.#dirs.push(dir);
-    live.add(dir);
-    if (!hooked) {
-      hooked = true;
-      process.on('exit', removeLiveSync);
+  /**
+   * A private (0700) directory under `parent`, with an owner record (owner.json) by which a later
+   * drill removes it should this process be killed before it does (cli-contract 9.12). Named here
+   * rather than by mkdtemp, so that it is in the exit net before it exists.
+   */
+  async tempDir(parent: string, prefix: string, kind: OwnerRecord['kind'] = 'artifact'): Promise<string> {
+    addToExitNet(removeLiveSync);
+    for (;;) {
+      const dir = join(parent, `${prefix}${randomBytes(6).toString('base64url').replace(/[-_]/g, 'x')}`);
+      live.add(dir);
+      try {
+        await mkdir(dir, { mode: 0o700 });
+      } catch (err) {
+        live.delete(dir);
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+        throw err;
+      }
+      this.#dirs.push(dir);
+      await writeOwner(dir, kind);
+      return dir;
     }
-    return dir;
   }
 
-  /** Leaves `dir` in place at dispose() (--keep-artifact). */
+  /** Leaves `dir` in place at dispose() (--keep-artifact), and no later run takes it for an orphan. */
   keep(dir: string): void {
     this.#kept.add(dir);
   }
@@ -92,7 +109,7 @@ export class RunScope {
   async #privateFile(name: string, content: string): Promise<string> {
     const parent = tmpdir();
     try {
-      const file = join(await this.tempDir(parent, 'svc-pgpass-'), name);
+      const file = join(await this.tempDir(parent, 'svc-pgpass-', 'pgpass'), name);
       await writeFile(file, content, { mode: 0o600 });
       return file;
     } catch (err) {
@@ -101,11 +118,19 @@ export class RunScope {
     }
   }
 
-  /** Removes everything this scope made but what it was told to keep; safe to call twice. */
+  /**
+   * Removes everything this scope made but what it was told to keep; safe to call twice. A dir
+   * leaves the exit net only once it is gone: a second signal while rm runs still removes it.
+   */
   async dispose(): Promise<void> {
     for (const dir of this.#dirs.splice(0)) {
+      if (this.#kept.has(dir)) {
+        await rm(join(dir, OWNER_FILE), { force: true });
+      } else {
+        await rm(dir, { recursive: true, force: true });
+        if (existsSync(dir)) continue;
+      }
       live.delete(dir);
-      if (!this.#kept.has(dir)) await rm(dir, { recursive: true, force: true });
     }
   }
 }

@@ -98,10 +98,11 @@ export async function inspectTarget(
 }
 
 /** CREATE DATABASE ... TEMPLATE template0, not pg_restore --create (which would use the archive's name). */
-export async function createTargetDatabase(target: Target, env: Env, scrubber: SecretScrubber, signal: AbortSignal): Promise<void> {
+export async function createTargetDatabase(target: Target, env: Env, scrubber: SecretScrubber, signal: AbortSignal, marker?: string): Promise<void> {
   try {
-    const vars = { target: target.database };
-    await onMaintenanceDb((database) => psql('CREATE DATABASE :"target" TEMPLATE template0;', { env, database, vars, scrubber, signal }));
+    const vars = { target: target.database, ...(marker ? { marker } : {}) };
+    const sql = `CREATE DATABASE :"target" TEMPLATE template0;${marker ? ` COMMENT ON DATABASE :"target" IS :'marker';` : ''}`;
+    await onMaintenanceDb((database) => psql(sql, { env, database, vars, scrubber, signal }));
   } catch (err) {
     if (err instanceof PsqlError) {
       throw new LocalToolError(`Could not create the database "${target.database}": ${err.reason}`, 'The user in --target needs the CREATEDB privilege.');

@@ -11,23 +11,14 @@
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa, execaSync } from 'execa';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSecrets, SVC } from '../e2e/helpers.js';
 import { DrillE2e, processesIn } from '../support/drill-e2e.js';
-import { findPgBinDir, pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
+import { findPgBinDir, startCluster, type PgCluster } from '../support/pg-cluster.js';
+import { mountNamespaceSkipReason } from '../support/mount-namespace.js';
 
-/** Why the tests cannot run here: no server binaries to hide, or no private mount namespace (not root, no unshare). Under CI they never skip. */
-function skipReason(): string | undefined {
-  const pg = pgSkipReason();
-  if (pg) return pg;
-  const ci = process.env.CI;
-  if (ci && ci !== 'false' && ci !== '0') return undefined;
-  const probe = execaSync('unshare', ['--mount', '--propagation', 'private', 'true'], { reject: false, stdin: 'ignore' });
-  return probe.exitCode === 0 ? undefined : `unshare --mount is not allowed here (${String(probe.stderr).trim() || probe.exitCode}); set CI=true to make this a failure`;
-}
-
-const skip = skipReason();
+const skip = mountNamespaceSkipReason();
 if (skip) console.warn(`test/drill/drill-no-server-binaries.test.ts skipped: ${skip}`);
 
 describe.skipIf(!!skip)('no PostgreSQL server binaries on the machine', { timeout: 120_000 }, () => {

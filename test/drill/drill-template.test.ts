@@ -3,7 +3,7 @@
  * is kept under the user's cache directory and copied by later runs, which then set their own random
  * password. The template holds no password; a cache that cannot be written changes nothing but speed.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgSkipReason } from '../support/pg-cluster.js';
@@ -40,6 +40,24 @@ describe.skipIf(!!skip)('the scratch cluster template', () => {
     const second = await h.drill(['db_orders', 'db_billing', '--parallel', '2'], { env });
     expect(second.code, second.stderr).toBe(0);
     expect(readdirSync(root)).toEqual([template]);
+  }, 240_000);
+
+  it('a corrupt template is found at once and made again: the drill passes without waiting out the 60 s start-up timeout', async () => {
+    const cache = h.workDir();
+    const env = { XDG_CACHE_HOME: cache };
+    const first = await h.drill(['db_orders'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const root = join(cache, 'svc', 'scratch-templates');
+    const [template] = readdirSync(root);
+    // A server cannot start without its control file: every copy of this template fails at once.
+    rmSync(join(root, template!, 'data', 'global', 'pg_control'));
+
+    const started = Date.now();
+    const second = await h.drill(['db_orders'], { env });
+    expect(second.code, second.stderr).toBe(0);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(readdirSync(root)).toEqual([template]);
+    expect(existsSync(join(root, template!, 'data', 'global', 'pg_control'))).toBe(true);
   }, 240_000);
 
   it('a cache directory that cannot be written: the drill passes all the same', async () => {

@@ -84,20 +84,21 @@ describe('svc restore drill: bad input is exit 2 before any request', () => {
 
   // These are found in the preflight, after pg_restore was looked for: they need the client tools.
   describe.skipIf(!!pgSkipReason())('found by the preflight, still before any request', () => {
-    it('--pg-bindir naming a directory without the server programs', async () => {
+    // No server binaries is exit 11 (cli-contract 9.2), an explicit directory without them included.
+    it('--pg-bindir naming a directory without the server programs: exit 11', async () => {
       const before = h.sb.requests.length;
       const empty = h.workDir();
       const r = await h.drill(['db_orders', '--pg-bindir', empty]);
-      expect(r.code).toBe(2);
+      expect(r.code).toBe(11);
       expect(r.stderr).toContain(`error: --pg-bindir ${empty} has no initdb, pg_ctl, postgres: it must be the directory of the PostgreSQL server programs.`);
       expect(h.sb.requests.length).toBe(before);
     });
 
-    it('SVC_PG_BINDIR naming one is named as such', async () => {
+    it('SVC_PG_BINDIR naming one is named as such: exit 11', async () => {
       const before = h.sb.requests.length;
       const empty = h.workDir();
       const r = await h.drill(['db_orders'], { env: { SVC_PG_BINDIR: empty } });
-      expect(r.code).toBe(2);
+      expect(r.code).toBe(11);
       expect(r.stderr).toContain(`error: SVC_PG_BINDIR ${empty} has no initdb, pg_ctl, postgres`);
       expect(h.sb.requests.length).toBe(before);
     });
