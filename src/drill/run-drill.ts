@@ -147,7 +147,7 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
   const deps = { ...host.deps, env };
   const scope = new RunScope();
   const lines = progressLines(host);
-  const depsForScratch = { env, scope, scrubber: host.deps.scrubber, signal: host.deps.signal };
+  const depsForScratch = { env, scope, scrubber: host.deps.scrubber, signal: host.deps.signal, note: host.note };
   // The scratch server is readied while the service is asked which databases and backups: neither
   // waits for the other. A dry run starts no cluster, but does check an operator's server.
   const starting: Promise<Scratch> | undefined =
