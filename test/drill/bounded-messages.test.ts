@@ -19,7 +19,7 @@ function message(type: string, body: Buffer): Buffer {
 }
 
 function dataRow(values: Array<Buffer | null>): Buffer {
-  const parts = [Buffer.from([values.length >> 8, values.length & 0xff])];
+  const parts: Buffer[] = [Buffer.from([values.length >> 8, values.length & 0xff])];
   for (const v of values) {
     const len = Buffer.alloc(4);
     len.writeInt32BE(v === null ? -1 : v.length);

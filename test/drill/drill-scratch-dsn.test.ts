@@ -130,16 +130,16 @@ describe.skipIf(!!skip)('svc restore drill --scratch <dsn>', { timeout: 120_000 
     const file = checkFile(
       [
         '-- check: alters_the_role',
-        "SELECT 1 WHERE false) s) q HAVING false; ALTER ROLE drill_ops SET work_mem = '77MB'; SELECT '[]' FROM (SELECT 1 FROM (SELECT 1 WHERE false",
+        "SELECT 1 WHERE false) s) q HAVING false; SET default_transaction_read_only = off; COMMIT; ALTER ROLE drill_ops SET work_mem = '77MB'; SELECT '[]' FROM (SELECT 1 FROM (SELECT 1",
         WHO,
         '',
       ].join('\n'),
     );
     const r = await h.drill(['db_orders', '--scratch', dsn('drill_ops'), '--check', file, '--json']);
+    expect(await settingsOf('drill_ops')).toBe('0');
     expect(r.code, r.stderr).toBe(13);
     const checks = r.doc!.databases[0]!.checks;
     expect(checks.find((c) => c.name === 'check:alters_the_role')).toMatchObject({ status: 'failed', detail: expect.stringMatching(/^the query failed: ERROR: +syntax error at or near "\)"/) });
-    expect(await settingsOf('drill_ops')).toBe('0');
     expect(checks.find((c) => c.name === 'check:who_runs_it')).toMatchObject({
       status: 'failed',
       detail: 'returned 1 row; they are: who=drill_ops, super=false, createrole=false, member_of=null, ro=on, timeout=1min',
