@@ -61,7 +61,9 @@ export async function autoScratch(binaries: ServerBinaries, workDir: string, dep
   const cluster: ScratchCluster = await startScratchCluster(binaries, workDir, deps.env, deps.signal);
   try {
     const drop = await dropper(cluster.target('postgres'), deps);
-    const checks = checkAccess({ admin: cluster.target('postgres'), env: deps.env, signal: deps.signal, note: deps.note, where: 'the scratch cluster' });
+    // Its own cluster on loopback has no TLS: not even tried, whatever PGSSLMODE the environment holds.
+    const admin = cluster.target('postgres');
+    const checks = checkAccess({ admin: { ...admin, params: { ...admin.params, PGSSLMODE: 'disable' } }, env: deps.env, signal: deps.signal, note: deps.note, where: 'the scratch cluster' });
     return {
       kind: 'auto',
       serverVersion: binaries.version,
