@@ -119,11 +119,9 @@ export function checkAccess(opts: Options): CheckAccess {
   return {
     async session(database) {
       const role = await prepare();
-      if (!role) {
-        const options = Object.entries(CHECK_SETTINGS).map(([k, v]) => `-c ${k}=${v}`);
-        const own = opts.admin.params.PGOPTIONS ?? opts.env.PGOPTIONS;
-        return { ...adminConfig(database), options: [own, ...options].filter(Boolean).join(' ') };
-      }
+      // The DSN's own options (a search_path, say) apply to the checks too; the check settings come last, so they win.
+      const options = [opts.admin.params.PGOPTIONS ?? opts.env.PGOPTIONS, ...Object.entries(CHECK_SETTINGS).map(([k, v]) => `-c ${k}=${v}`)].filter(Boolean).join(' ');
+      if (!role) return { ...adminConfig(database), options };
       if (!role.readAll) {
         let grant = granted.get(database);
         if (!grant) {
@@ -132,7 +130,7 @@ export function checkAccess(opts: Options): CheckAccess {
         }
         await grant;
       }
-      return sessionConfig(opts.admin, opts.env, role.role, role.password, database);
+      return { ...sessionConfig(opts.admin, opts.env, role.role, role.password, database), options };
     },
 
     async dispose(dropRole) {
