@@ -3,8 +3,13 @@
  * returns reaches svc already cut (BoundedMessages sits under node-postgres's parser), only the
  * first rows are produced, and one text of several statements is refused by the server.
  */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstRows, withSession, type SessionConfig } from '../../src/drill/pg-session.js';
+import { serverUser } from '../../src/drill/os-user.js';
+import { firstRows, sessionConfig, withSession, type SessionConfig } from '../../src/drill/pg-session.js';
 import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
 
 const skip = pgSkipReason();
@@ -49,6 +54,32 @@ describe.skipIf(!!skip)('the drill\'s connection for SQL checks (real PostgreSQL
   it('several statements in one text are refused by the server; none of them runs', async () => {
     await expect(run('SELECT 1; CREATE TABLE made_by_a_check (id int)')).rejects.toMatchObject({ message: 'cannot insert multiple commands into a prepared statement' });
     expect(await cluster.psql("SELECT count(*) FROM pg_class WHERE relname = 'made_by_a_check'")).toBe('0');
+  });
+
+  it('over TLS (sslmode=require, and the default prefer) the bound holds as well: it sits under the TLS stream', async () => {
+    // A self-signed certificate for a second cluster; its key readable by the server's user only.
+    const dir = mkdtempSync(join(tmpdir(), 'svc-tls-'));
+    chmodSync(dir, 0o755);
+    let tls: PgCluster | undefined;
+    try {
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-days', '1', '-keyout', join(dir, 'server.key'), '-out', join(dir, 'server.crt')], { stdio: 'ignore' });
+      chmodSync(join(dir, 'server.key'), 0o600);
+      const user = serverUser();
+      if (user) for (const f of ['server.key', 'server.crt']) chownSync(join(dir, f), user.uid, user.gid);
+      tls = await startCluster({ settings: { ssl: 'on', ssl_cert_file: join(dir, 'server.crt'), ssl_key_file: join(dir, 'server.key') } });
+      const target = { host: tls.host, port: tls.port, user: tls.user, database: 'postgres', password: tls.password, params: {} };
+      for (const params of [{ PGSSLMODE: 'require' }, {}] as Array<Record<string, string>>) {
+        const config = sessionConfig({ ...target, params }, {}, tls.user, tls.password, 'postgres');
+        const seen = await withSession(config, never, async (client) => ({
+          ssl: (await client.query('SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()')).rows[0]?.ssl,
+          value: (await firstRows(client, "SELECT repeat('x', 50 * 1024 * 1024) AS v", 6)).rows[0]![0],
+        }));
+        expect(seen).toEqual({ ssl: true, value: 'x'.repeat(804) });
+      }
+    } finally {
+      await tls?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a signal ends the connection and the wait', async () => {
