@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ConnectionOptions } from 'node:tls';
@@ -116,10 +117,31 @@ export async function openSession(config: SessionConfig): Promise<pg.Client> {
   }
 }
 
-/** Runs `fn` with a fresh session, closed after it whatever happens; a signal breaks the connection. */
+/**
+ * Asks the server to cancel what `client`'s backend runs (a CancelRequest on a connection of its
+ * own): a backend whose client went away would otherwise run on until its statement timeout.
+ */
+function cancelOnServer(config: SessionConfig, client: pg.Client): void {
+  const { processID, secretKey } = client as unknown as { processID: number | null; secretKey: number | null };
+  if (processID === null || secretKey === null) return;
+  const request = Buffer.alloc(16);
+  request.writeInt32BE(16, 0);
+  request.writeInt32BE(80877102, 4);
+  request.writeInt32BE(processID, 8);
+  request.writeInt32BE(secretKey, 12);
+  const socket = config.host.startsWith('/') ? createConnection(join(config.host, `.s.PGSQL.${config.port}`)) : createConnection(config.port, config.host);
+  socket.setTimeout(CONNECT_TIMEOUT_MS, () => socket.destroy());
+  socket.on('error', () => undefined);
+  socket.on('connect', () => socket.end(request));
+}
+
+/** Runs `fn` with a fresh session, closed after it whatever happens; a signal cancels what runs and breaks the connection. */
 export async function withSession<T>(config: SessionConfig, signal: AbortSignal, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = await openSession(config);
-  const abort = () => (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+  const abort = () => {
+    cancelOnServer(config, client);
+    (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+  };
   signal.addEventListener('abort', abort, { once: true });
   try {
     return await fn(client);
