@@ -19,6 +19,7 @@ import { benchNodeLines } from './lib/node-lines.mjs';
 import { printTable } from './lib/table.mjs';
 import * as download from './download.mjs';
 import * as drill from './drill.mjs';
+import * as drillOrg from './drill-org.mjs';
 import * as list from './list.mjs';
 import * as paging from './paging.mjs';
 import * as restore from './restore.mjs';
@@ -55,7 +56,7 @@ process.stdout.write(
 
 const rows = [];
 try {
-  for (const [name, mod] of Object.entries({ startup, list, download, paging, restore, drill })) {
+  for (const [name, mod] of Object.entries({ startup, list, download, paging, restore, drill, drillOrg })) {
     log(`${name}: start`);
     try {
       rows.push(...(await mod.run({ quick, log })));

@@ -102,6 +102,13 @@ export async function run(argv: string[], rawCtx: Context): Promise<number> {
   scrubber.add(rawCtx.env.SVC_API_KEY);
   const ctx = scrubbedContext(rawCtx, scrubber);
 
+  /**
+   * The verb's own options, wherever commander stored them: an option that a parent command defines
+   * too (`restore drill --report` and `restore drill merge --report`) is parsed by the parent.
+   */
+  const ownFlags = (cmd: Command, all: Record<string, unknown>) =>
+    Object.fromEntries(cmd.options.map((o) => o.attributeName()).map((name) => [name, cmd.opts()[name] ?? all[name]]).filter(([, v]) => v !== undefined));
+
   const host: CommandHost = {
     async run(cmd, load) {
       const flags = cmd.optsWithGlobals();
@@ -109,7 +116,7 @@ export async function run(argv: string[], rawCtx: Context): Promise<number> {
       // Loaded here, not at start-up, and side by side: the verb's module and the session's
       // (settings, the API client, the writer) are only needed once a command runs.
       const [verb, { Session }] = await Promise.all([load(), import('./session.js')]);
-      const opts = verb.options(cmd.processedArgs as string[], cmd.opts(), ctx.env);
+      const opts = verb.options(cmd.processedArgs as string[], ownFlags(cmd, flags), ctx.env);
       session = await Session.open(ctx, flags, scrubber);
       try {
         await verb.run(opts, session);

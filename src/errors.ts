@@ -74,6 +74,14 @@ export const ERROR_CODES = {
     hint: 'Set TMPDIR to a writable directory with free space, then run the restore again.',
   },
   insufficient_space: { exit: ExitCode.usage, hint: 'Free some space or pass --work-dir on a larger disk.' },
+  file_is_link: {
+    exit: ExitCode.usage,
+    hint: 'Remove the link (or name another path), then run the command again: svc writes its files only as regular files.',
+  },
+  file_not_written: {
+    exit: ExitCode.usage,
+    hint: 'The result above stands; free some space or fix the permissions (or name another path), then run the command again to get the file.',
+  },
   missing_scope: { exit: ExitCode.permission, hint: 'Ask an organization admin for a token with the required scope.' },
   no_eligible_backup: {
     exit: ExitCode.precondition,
@@ -100,6 +108,10 @@ export const ERROR_CODES = {
     hint: 'Check the network (and HTTPS_PROXY / NO_PROXY), then run the restore again.',
   },
   local_tool_failed: { exit: ExitCode.localTool, hint: undefined },
+  metrics_push_failed: {
+    exit: ExitCode.unavailable,
+    hint: 'Check the --pushgateway URL and that the Pushgateway runs (and HTTPS_PROXY / NO_PROXY); the drill itself ran, and its report and exit code stand.',
+  },
   drill_failed: {
     exit: ExitCode.drillFailed,
     hint: 'The report (stdout, or drill.md with --report) names each failed database, its failed check and why.',
@@ -122,6 +134,8 @@ export interface ErrorDetails {
   status?: number;
   requiredScope?: string;
   nextAction?: string;
+  /** A 429's or 503's Retry-After, in whole seconds: when the caller may try again. */
+  retryAfterSeconds?: number;
 }
 
 export type ErrorExtra = Omit<ErrorDetails, 'code'>;

@@ -6,6 +6,7 @@ import { registerCompletion } from './commands/completion/index.js';
 import { registerDatabases } from './commands/databases/index.js';
 import { registerDestinations } from './commands/destinations/index.js';
 import { registerEvidence } from './commands/evidence/index.js';
+import { registerMcp } from './commands/mcp/index.js';
 import { exampleBlock, examples, type CommandHost } from './commands/shared/verb.js';
 import { registerProfile } from './commands/profile/index.js';
 import { registerRecovery } from './commands/recovery/index.js';
@@ -74,6 +75,12 @@ const COMMANDS: Array<Group | { name: string; leaf: (program: Command, host: Com
     description: 'The external-agent tool catalog (getMcpToolCatalog)',
     register: registerTools,
     examples: ['svc tools list', 'svc tools get svc.backup.trigger'],
+  },
+  {
+    name: 'mcp',
+    description: 'Serve svc to AI agent clients as a local MCP server (stdio), and print their config snippets',
+    register: registerMcp,
+    examples: ['svc mcp config claude', 'svc mcp serve --read-only'],
   },
   { name: 'sandbox', leaf: registerSandbox },
   { name: 'api', leaf: registerApi },

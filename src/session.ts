@@ -107,6 +107,7 @@ export class Session {
       maxRetries: this.settings.maxRetries,
       sleep: this.ctx.sleep,
       random: this.ctx.random,
+      now: () => this.ctx.now().getTime(),
       signal: this.ctx.signal,
       env: this.ctx.env,
       log: this.settings.verbose ? (line) => this.ui.debug(line) : undefined,

@@ -72,7 +72,23 @@ const oneStartChunk = {
   },
 };
 
-const result = await build({
+/**
+ * The MCP SDK (src/mcp/sdk.ts, loaded only by `svc mcp serve`) is a file of its own, built without
+ * splitting: bundled with the rest, the zod modules it shares with svc's schemas would carry all
+ * that the SDK uses of zod into the zod chunk every API command loads (80 KiB more). The dynamic
+ * import of ./sdk.js stays an import of that file, which sits beside the chunk that imports it.
+ */
+const MCP_SDK_FILE = 'chunks/mcp-sdk.mjs';
+const mcpSdkApart = {
+  name: 'mcp-sdk-apart',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/sdk\.js$/ }, (args) =>
+      args.importer === `${root}src/mcp/server.ts` ? { path: './mcp-sdk.mjs', external: true } : undefined,
+    );
+  },
+};
+
+const options = {
   absWorkingDir: root,
   // --jq's worker thread (src/output/jq-worker.mjs) is started from a file: an entry of its own,
   // beside the chunks, where the chunk that starts it finds it as the sources do (./jq-worker.mjs).
@@ -90,7 +106,7 @@ const result = await build({
   // Native keychain bindings and jq's WebAssembly build are resolved at run time from node_modules,
   // where they are installed at all: they load files next to themselves.
   external: ['keytar', '@napi-rs/keyring', 'jq-web'],
-  plugins: [lazyChildProcessForCommander, http2OnFirstUseForUndici, oneStartChunk],
+  plugins: [lazyChildProcessForCommander, http2OnFirstUseForUndici, mcpSdkApart, oneStartChunk],
   // The shell completion scripts (src/commands/completion/shells/) are imported as their text.
   loader: { '.bash': 'text', '.zsh': 'text', '.fish': 'text', '.ps1': 'text' },
   define: { __SVC_VERSION__: JSON.stringify(version) },
@@ -105,7 +121,9 @@ const result = await build({
   legalComments: 'none',
   logLevel: 'warning',
   metafile: process.env.SVC_BUNDLE_META === '1',
-}).catch((err) => {
+};
+const sdkOptions = { ...options, entryPoints: ['src/mcp/sdk.ts'], outdir: undefined, outfile: `${staging}/${MCP_SDK_FILE}`, splitting: false, chunkNames: undefined, plugins: [], metafile: false };
+const result = await Promise.all([build(options), build(sdkOptions)]).then(([main]) => main).catch((err) => {
   rmSync(`${root}/${staging}`, { recursive: true, force: true });
   throw err;
 });

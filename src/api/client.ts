@@ -7,6 +7,7 @@ import { parseResponse } from './contract.js';
 import { errorHint, type HintContext, type NotFound } from './error-hints.js';
 import { exchangeLine, header, type Headers } from './exchange-log.js';
 import { networkFailure } from './network-failure.js';
+import { RateBudget } from './pacing.js';
 import { statusVerdict, withRetries, type Attempt } from './retry.js';
 import { errorBody } from './schemas/errors.js';
 import { loadTransport, type HttpDispatcher, type Transport } from './undici.js';
@@ -39,6 +40,8 @@ export interface ClientConfig {
   maxRetries: number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   random: () => number;
+  /** The clock for pacing on rate-limit headers (ms since the epoch); Date.now where not given. */
+  now?: () => number;
   /** Proxy settings (HTTPS_PROXY, NO_PROXY, ...) are read from here. */
   env?: Record<string, string | undefined>;
   /** One line per HTTP exchange for --verbose; never handed a secret. */
@@ -72,6 +75,8 @@ export class ApiClient {
   readonly #config: ClientConfig;
   readonly #origin: string;
   #transport: Promise<{ dispatcher: HttpDispatcher; request: Transport['request'] }> | undefined;
+  /** One budget per client, so per key: everything sent through this client at once shares it (cli-contract 6, v4). */
+  readonly #budget: RateBudget;
 
   constructor(config: ClientConfig) {
     if (CONTROL.test(config.token) || /\s/.test(config.token)) {
@@ -79,6 +84,7 @@ export class ApiClient {
     }
     this.#config = config;
     this.#origin = config.baseUrl;
+    this.#budget = new RateBudget({ sleep: config.sleep, random: config.random, now: config.now ?? Date.now, signal: config.signal, log: config.log });
   }
 
   get origin(): string {
@@ -96,6 +102,11 @@ export class ApiClient {
       request,
     }));
     return this.#transport;
+  }
+
+  /** A --verbose line about the requests (why svc waited, what a selection read); nothing without --verbose. */
+  debug(line: string): void {
+    this.#config.log?.(line);
   }
 
   async close(): Promise<void> {
@@ -140,7 +151,7 @@ export class ApiClient {
 
     const response = await withRetries<Response>(
       { maxRetries: this.#config.maxRetries, sleep: this.#config.sleep, random: this.#config.random, signal: this.#config.signal, onRetry: this.#config.onRetry },
-      (n) => this.#attempt(method, url, path, headers, payload, n, what, notFound),
+      (n) => this.#budget.paced((answered) => this.#attempt(method, url, path, headers, payload, n, what, notFound, answered)),
     );
     return { status: response.status, text: response.text, requestId: header(response.headers, 'x-request-id'), path };
   }
@@ -153,6 +164,7 @@ export class ApiClient {
     return url.href;
   }
 
+  /** One attempt, once the budget allows it (see sendRaw); the response's headers go back to the budget as soon as they arrive. */
   async #attempt(
     method: string,
     url: string,
@@ -162,6 +174,7 @@ export class ApiClient {
     n: number,
     what: string,
     notFound: NotFound | undefined,
+    answered: (headers: Headers) => void,
   ): Promise<Attempt<Response>> {
     const timeout = AbortSignal.timeout(this.#config.timeoutMs);
     const signal = this.#config.signal ? AbortSignal.any([timeout, this.#config.signal]) : timeout;
@@ -175,6 +188,7 @@ export class ApiClient {
       const res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body, signal, dispatcher });
       status = res.statusCode;
       resHeaders = res.headers;
+      answered(resHeaders);
       const ok = status >= 200 && status < 300;
       const text = await readBounded(res.body, ok ? API_BODY_LIMIT : ERROR_BODY_LIMIT, { truncate: !ok });
       this.#config.log?.(exchangeLine(method, path, { status, headers: resHeaders }, ms(), n));
@@ -207,12 +221,14 @@ export class ApiClient {
         { status, requestId },
       );
     }
+    const { retryAfterMs } = statusVerdict(status, header(headers, 'retry-after'));
     return new ApiError(status, err?.code, err?.message ?? `HTTP ${status} from ${method} ${path}.`, {
       requestId,
       requiredScope: err?.requiredScope,
       nextAction: err?.nextAction,
+      ...(retryAfterMs === undefined ? {} : { retryAfterSeconds: Math.ceil(retryAfterMs / 1000) }),
       hint: errorHint(status, method, {
-        retryAfterMs: statusVerdict(status, header(headers, 'retry-after')).retryAfterMs,
+        retryAfterMs,
         tokenSource: this.#config.tokenSource,
         notFound,
       }),

@@ -28,8 +28,10 @@ export interface DatabaseDrill {
   exitCode: number;
   failure?: DrillFailure;
   backupJobId: string | null;
+  /** When the backup's dump started: its data is as of then (cli-contract 7.10). */
+  backupStartedAt: string | null;
   backupCompletedAt: string | null;
-  /** The recovery point this drill proved: now minus the backup's completedAt. */
+  /** The recovery point this drill proved: now minus the backup's startedAt (its completedAt where it has none). */
   backupAgeSeconds: number | null;
   restoreJobId: string | null;
   /** The recovery time this drill achieved: from createRestore to the last check. */
@@ -53,5 +55,22 @@ export interface DrillDocument {
     databases: DatabaseDrill[];
     passed: number;
     failed: number;
+    /** Only in the document `svc restore drill merge` writes. */
+    merge?: MergeNotes;
   };
 }
+
+/** What a merge found besides the databases: the shards it read, the ones it lacks, the databases reported twice. */
+export interface MergeNotes {
+  /** Each shard read, "i/n", in order. */
+  shards: string[];
+  /** Shards of the split that no report was given for ("3/8"). */
+  missingShards: string[];
+  /** Report directories given without a drill.json. */
+  missingReports: string[];
+  /** Database ids that more than one report holds: the one from the report that finished last is kept. */
+  duplicates: string[];
+  /** From the earliest shard's start to the latest one's end. */
+  span: { from: string; to: string } | null;
+}
+

@@ -3,13 +3,13 @@ import { getRecoverySummary } from '../api/operations/recovery.js';
 import { createRestore } from '../api/operations/restores.js';
 import { ApiError, CliError, ERROR_CODES, isCliError, type ErrorCode } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { describeSelection, selectBackup, type SelectedBackup, type SelectionRule } from '../restore/backup-selection.js';
+import { AGE_FROM_COMPLETION, backupAgeSeconds, describeSelection, selectBackup, type SelectedBackup, type SelectionRule } from '../restore/backup-selection.js';
 import { objectCounts } from '../restore/inventory.js';
 import type { Phase, RestorePlan } from '../restore/plan.js';
 import type { Receipt } from '../restore/receipt.js';
 import { runRestore, type RestoreDeps, type RestoreOutcome } from '../restore/run.js';
 import type { Target } from '../restore/target.js';
-import { humanSeconds } from './duration.js';
+import { humanSeconds, humanSecondsApart } from './duration.js';
 import { CHECK_ORDER, type DatabaseDrill, type DrillCheck } from './document.js';
 import { dataPresent } from './data-present.js';
 import { scratchName, type Scratch } from './scratch.js';
@@ -33,6 +33,7 @@ export interface DrillRun {
   keep: boolean;
   now: () => Date;
   progress: (databaseId: string, text: string) => void;
+  command: (databaseId: string, label: string, command: string) => void;
 }
 
 const timed = async <T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> => {
@@ -89,7 +90,7 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
   const record = (name: DrillCheck['name'], status: DrillCheck['status'], durationMs = 0, detail?: string) =>
     checks.push({ name, status, durationMs, ...(detail === undefined ? {} : { detail }) });
   const result: DatabaseDrill = {
-    databaseId: id, name: db.name, result: 'passed', exitCode: 0, backupJobId: null, backupCompletedAt: null, backupAgeSeconds: null,
+    databaseId: id, name: db.name, result: 'passed', exitCode: 0, backupJobId: null, backupStartedAt: null, backupCompletedAt: null, backupAgeSeconds: null,
     restoreJobId: null, recoveryTimeMs: null, phases: {}, checks, receipt: null, service: null,
   };
   const fail = (check: DrillCheck['name'], code: ErrorCode | string, exitCode: number, message: string) => {
@@ -114,12 +115,8 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
     result.service = await service;
     return result;
   }
-  const { completedAt, backupJobId } = selected.selection;
-  Object.assign(result, {
-    backupJobId,
-    backupCompletedAt: completedAt,
-    backupAgeSeconds: completedAt ? Math.max(0, Math.round((run.now().getTime() - Date.parse(completedAt)) / 1000)) : null,
-  });
+  const { startedAt, completedAt, backupJobId } = selected.selection;
+  Object.assign(result, { backupJobId, backupStartedAt: startedAt, backupCompletedAt: completedAt, backupAgeSeconds: backupAgeSeconds(selected.selection, run.now()) });
   run.progress(id, describeSelection(selected, run.now()).replace(/\.$/, ''));
 
   // The restore engine, into a new scratch database.
@@ -192,7 +189,10 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
     if (run.maxAgeSeconds !== undefined) {
       const age = result.backupAgeSeconds;
       const ok = age !== null && age <= run.maxAgeSeconds;
-      const detail = age === null ? 'the backup has no completion time' : `backup age ${humanSeconds(age)}, at most ${humanSeconds(run.maxAgeSeconds)}`;
+      const from = startedAt ? 'from its start' : AGE_FROM_COMPLETION;
+      // Shown to the precision that tells the two apart (an age just over the limit is not "5h58m, at most 5h58m").
+      const [shown, most] = humanSecondsApart(age ?? 0, run.maxAgeSeconds);
+      const detail = age === null ? 'the backup has no start or completion time' : `backup age ${shown} (${from}), at most ${most}`;
       record('max_age', ok ? 'passed' : 'failed', 0, detail);
       if (!ok) fail('max_age', 'max_age_exceeded', ERROR_CODES.max_age_exceeded.exit, `The newest restorable backup is older than --max-age: ${detail}.`);
     }
@@ -212,7 +212,7 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
   }
   if (createdAt !== undefined && restored) result.recoveryTimeMs = Math.round(performance.now() - createdAt);
 
-  if (run.keep && restored) for (const line of run.scratch.howToReach(name)) run.progress(id, `kept: ${line}`);
+  if (run.keep && restored) for (const line of run.scratch.howToReach(name)) run.command(id, 'kept', line);
   else await dropScratch(run, id, name);
   result.service = await service;
   const verdict = result.result === 'passed' ? `passed: recovery time ${((result.recoveryTimeMs ?? 0) / 1000).toFixed(1)}s, backup age ${humanSeconds(result.backupAgeSeconds ?? 0)}` : `failed at ${result.failure?.check}: ${result.failure?.message}`;

@@ -1,18 +1,23 @@
 import type { ApiClient } from '../api/client.js';
 import { CliError } from '../errors.js';
-import { selectBackup, type SelectionRule } from '../restore/backup-selection.js';
+import { backupAgeSeconds, selectBackup, type SelectionRule } from '../restore/backup-selection.js';
 import type { DatabaseDrill } from './document.js';
 
 /** A dry run's line for one database: the backup it would use, or why there is none. Nothing is created. */
 export async function dryRunLine(api: ApiClient, db: { id: string; name: string | null }, rule: SelectionRule, now: Date): Promise<DatabaseDrill> {
   const base: DatabaseDrill = {
-    databaseId: db.id, name: db.name, result: 'planned', exitCode: 0, backupJobId: null, backupCompletedAt: null, backupAgeSeconds: null,
+    databaseId: db.id, name: db.name, result: 'planned', exitCode: 0, backupJobId: null, backupStartedAt: null, backupCompletedAt: null, backupAgeSeconds: null,
     restoreJobId: null, recoveryTimeMs: null, phases: {}, checks: [], receipt: null, service: null,
   };
   try {
     const { selection } = await selectBackup(api, rule);
-    const completedAt = selection.completedAt;
-    return { ...base, backupJobId: selection.backupJobId, backupCompletedAt: completedAt, backupAgeSeconds: completedAt ? Math.round((now.getTime() - Date.parse(completedAt)) / 1000) : null };
+    return {
+      ...base,
+      backupJobId: selection.backupJobId,
+      backupStartedAt: selection.startedAt,
+      backupCompletedAt: selection.completedAt,
+      backupAgeSeconds: backupAgeSeconds(selection, now),
+    };
   } catch (err) {
     if (!(err instanceof CliError)) throw err;
     return { ...base, result: 'failed', exitCode: err.exitCode, failure: { check: 'backup_selected', code: err.details.code, message: err.message } };

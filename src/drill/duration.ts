@@ -12,13 +12,30 @@ export function parseDuration(raw: string, flag: string): number {
 
 const UNITS = [['d', 86_400], ['h', 3600], ['m', 60], ['s', 1]] as const;
 
-/** 93784 → "1d2h", 5400 → "1h30m", 42 → "42s": an age or a duration as an operator reads it (the two largest units). */
-export function humanSeconds(total: number): string {
+/**
+ * 93784 → "1d2h", 5400 → "1h30m", 42 → "42s": an age or a duration as an operator reads it, in its
+ * `units` largest units (two by default; a unit that is zero is left out).
+ */
+export function humanSeconds(total: number, units = 2): string {
   const s = Math.max(0, Math.round(total));
   const first = UNITS.findIndex(([, size]) => s >= size);
   if (first < 0) return '0s';
-  const [unit, size] = UNITS[first]!;
-  const next = UNITS[first + 1];
-  const rest = next ? Math.floor((s % size) / next[1]) : 0;
-  return `${Math.floor(s / size)}${unit}${rest > 0 ? `${rest}${next![0]}` : ''}`;
+  return UNITS.slice(first, first + units)
+    .map(([unit, size], i) => {
+      const value = i === 0 ? Math.floor(s / size) : Math.floor((s % UNITS[first + i - 1]![1]) / size);
+      return value > 0 || i === 0 ? `${value}${unit}` : '';
+    })
+    .join('');
+}
+
+/**
+ * Two durations compared (an age and --max-age), each with the precision that tells them apart:
+ * "5h58m30s" and "5h58m", never "5h58m" and "5h58m" for two that differ.
+ */
+export function humanSecondsApart(a: number, b: number): [string, string] {
+  for (let units = 2; units < UNITS.length; units++) {
+    const pair: [string, string] = [humanSeconds(a, units), humanSeconds(b, units)];
+    if (pair[0] !== pair[1]) return pair;
+  }
+  return [humanSeconds(a, UNITS.length), humanSeconds(b, UNITS.length)];
 }

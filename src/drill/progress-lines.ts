@@ -3,6 +3,8 @@ import { elapsed } from '../ui/reporter.js';
 
 export interface ProgressSink {
   progress: (databaseId: string, text: string) => void;
+  /** A command line for the user to run (`kept: psql ...`), printed so that it pastes whole. */
+  command: (databaseId: string, label: string, command: string) => void;
   /** Without a terminal: a database whose phase goes a minute without a line says it is still running (cli-contract 4). */
   heartbeat: boolean;
 }

@@ -1,8 +1,8 @@
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeJsonFile } from '../config/json-file.js';
+import { markdownCode, markdownText, xmlText as xml } from '../output/report-text.js';
+import { refuseLinks, type UserFiles } from '../output/user-file.js';
 import { humanSeconds } from './duration.js';
-import type { DatabaseDrill, DrillDocument } from './document.js';
+import type { DatabaseDrill, DrillDocument, MergeNotes } from './document.js';
 
 /** A database id as a file name: kept where it is plain, percent-encoded otherwise (an id may hold any character). */
 export function receiptFileName(databaseId: string): string {
@@ -25,8 +25,14 @@ export function drillRow(d: DatabaseDrill): { database: string; backup: string; 
   };
 }
 
-/** A Markdown table cell: no pipe or newline may break the row. */
-const cell = (text: string) => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+/** What a merged report adds: the shards it holds, and loudly what it lacks. */
+function mergeLines(m: MergeNotes): string[] {
+  const lines = [`Merged from ${m.shards.length} shard(s): ${m.shards.join(', ')}.`];
+  const missing = [...m.missingShards, ...m.missingReports];
+  if (missing.length) lines.push(`**Missing: ${missing.map(markdownText).join(', ')}**: those databases are not in this report.`);
+  if (m.duplicates.length) lines.push(`Reported by more than one shard (the later report is kept): ${m.duplicates.map(markdownText).join(', ')}.`);
+  return [...lines.flatMap((l) => [l, '']).slice(0, -1), ''];
+}
 
 /** drill.md: fit for a CI job summary; one row per database, then each failure with its detail. */
 export function drillMarkdown(doc: DrillDocument): string {
@@ -36,11 +42,12 @@ export function drillMarkdown(doc: DrillDocument): string {
     '',
     `${d.passed} passed, ${d.failed} failed${d.shard ? ` (shard ${d.shard})` : ''}; ${d.startedAt} to ${d.finishedAt}; scratch ${d.scratch}${d.serverVersion ? ` (PostgreSQL ${d.serverVersion})` : ''}.`,
     '',
+    ...(d.merge ? mergeLines(d.merge) : []),
     '| Database | Backup | Backup age | Recovery time | Result | Failed check |',
     '|---|---|---|---|---|---|',
     ...d.databases.map((db) => {
       const r = drillRow(db);
-      return `| ${[r.database, r.backup, r.age, r.recovery, r.result === 'failed' ? '**failed**' : r.result, r.failed].map(cell).join(' | ')} |`;
+      return `| ${[r.database, r.backup, r.age, r.recovery, r.result === 'failed' ? '**failed**' : r.result, r.failed].map(markdownText).join(' | ')} |`;
     }),
   ];
   const failures = d.databases.filter((db) => db.failure);
@@ -48,8 +55,8 @@ export function drillMarkdown(doc: DrillDocument): string {
     lines.push('', '## Failures');
     for (const db of failures) {
       const f = db.failure!;
-      lines.push('', `### ${cell(drillRow(db).database)}`, '', `- check: \`${f.check}\``, `- code: \`${f.code}\` (exit ${db.exitCode})`, `- ${cell(f.message)}`);
-      for (const c of db.checks.filter((x) => x.status === 'failed' && x.name !== f.check)) lines.push(`- also failed: \`${c.name}\`: ${cell(c.detail ?? '')}`);
+      lines.push('', `### ${markdownText(drillRow(db).database)}`, '', `- check: ${markdownCode(f.check)}`, `- code: ${markdownCode(f.code)} (exit ${db.exitCode})`, `- ${markdownText(f.message)}`);
+      for (const c of db.checks.filter((x) => x.status === 'failed' && x.name !== f.check)) lines.push(`- also failed: ${markdownCode(c.name)}: ${markdownText(c.detail ?? '')}`);
     }
   }
   lines.push(
@@ -59,10 +66,6 @@ export function drillMarkdown(doc: DrillDocument): string {
   );
   return lines.join('\n');
 }
-
-/** XML text or attribute value: escaped, and without the characters XML 1.0 cannot hold at all. */
-// eslint-disable-next-line no-control-regex
-const xml = (text: string) => text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** junit.xml: one testsuite, one testcase per database and check, failures and skips marked. */
 export function drillJunit(doc: DrillDocument): string {
@@ -86,19 +89,24 @@ export function drillJunit(doc: DrillDocument): string {
   ].join('\n');
 }
 
-/** 0644 like drill.json and the receipts, whatever the umask, and over a file of an earlier run. */
-async function writeText(path: string, text: string): Promise<void> {
-  await writeFile(path, text, { mode: 0o644 });
-  await chmod(path, 0o644);
-}
+/** The files of --report DIR that every drill writes, and receipts/. */
+export const reportPaths = (dir: string) => ['receipts', 'drill.json', 'drill.md', 'junit.xml'].map((f) => join(dir, f));
 
-/** --report DIR: drill.json, drill.md, junit.xml and receipts/<databaseId>.json (cli-contract 9, step 7). */
-export async function writeReport(dir: string, doc: DrillDocument): Promise<void> {
-  await mkdir(join(dir, 'receipts'), { recursive: true });
-  await writeJsonFile(join(dir, 'drill.json'), doc, 0o644);
-  await writeText(join(dir, 'drill.md'), drillMarkdown(doc));
-  await writeText(join(dir, 'junit.xml'), drillJunit(doc));
+/**
+ * --report DIR: drill.json, drill.md, junit.xml and receipts/<databaseId>.json (cli-contract 9,
+ * step 7), each through the user-file writer (7.15). The document is scrubbed before Markdown and
+ * XML are made of it, so a redaction is escaped like any text; the writer scrubs the bytes again.
+ */
+export async function writeReport(dir: string, doc: DrillDocument, files: UserFiles): Promise<void> {
+  const receipts = doc.drill.databases.filter((db) => db.receipt).map((db) => join(dir, 'receipts', receiptFileName(db.databaseId)));
+  // Every link refused before any file is replaced: a report is written whole or not at all.
+  await refuseLinks([...reportPaths(dir), ...receipts]);
+  await files.directory(join(dir, 'receipts'));
+  await files.json(join(dir, 'drill.json'), doc);
+  const scrubbed = files.scrubbed(doc);
+  await files.text(join(dir, 'drill.md'), drillMarkdown(scrubbed));
+  await files.text(join(dir, 'junit.xml'), drillJunit(scrubbed));
   for (const db of doc.drill.databases) {
-    if (db.receipt) await writeJsonFile(join(dir, 'receipts', receiptFileName(db.databaseId)), db.receipt, 0o644);
+    if (db.receipt) await files.json(join(dir, 'receipts', receiptFileName(db.databaseId)), db.receipt);
   }
 }

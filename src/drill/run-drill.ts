@@ -6,6 +6,7 @@ import { getDatabase, listDatabases } from '../api/operations/databases.js';
 import { getProfile } from '../api/operations/profile.js';
 import { holdPages } from '../api/paginate.js';
 import { ApiError, CliError, InterruptedError, UsageError } from '../errors.js';
+import { refuseLinks } from '../output/user-file.js';
 import { mapPool } from '../pool.js';
 import type { SelectionRule } from '../restore/backup-selection.js';
 import { findPgRestore } from '../restore/pg-restore-choice.js';
@@ -20,6 +21,7 @@ import type { DatabaseDrill, DrillDocument } from './document.js';
 import { drillDatabase } from './drill-database.js';
 import { dryRunLine } from './dry-run.js';
 import { progressLines, type ProgressSink } from './progress-lines.js';
+import { reportPaths } from './report-files.js';
 import { autoScratch, dsnScratch, type Scratch } from './scratch.js';
 import { findServerBinaries, type ServerBinaries } from './server-binaries.js';
 import { shardOf, type Shard } from './shard.js';
@@ -68,7 +70,10 @@ async function databasesOf(api: ApiClient, opts: DrillOptions): Promise<Array<{ 
       return { body: r.data as Record<string, unknown>, requestId: r.requestId };
     };
     const all = (await holdPages({ first: await page(undefined), itemsKey: 'databases', startCursor: undefined, fetchPage: page })).databases as Array<{ id: string; name: string }>;
-    return shardOf(all, opts.shard).map((d) => ({ id: d.id, name: d.name }));
+    // A service that lists a database twice (a page boundary that moved) gets it drilled once:
+    // twice would create two restore jobs and overwrite its receipt.
+    const unique = [...new Map(all.map((d) => [d.id, d] as const)).values()];
+    return shardOf(unique, opts.shard).map((d) => ({ id: d.id, name: d.name }));
   }
   const mine = shardOf(opts.databases.map((id) => ({ id })), opts.shard);
   // A name where the service has the database; an unknown id fails its own drill at backup_selected.
@@ -95,6 +100,7 @@ async function preflight(opts: DrillOptions, env: Env): Promise<ServerBinaries |
     } catch {
       throw new UsageError(`--report ${opts.reportDir} cannot be created or written to.`, 'Name a writable directory for the report.');
     }
+    await refuseLinks(reportPaths(opts.reportDir));
   }
   await assertWritableDir(opts.workDir);
   await assertFreeSpace(opts.workDir, 0);
@@ -169,7 +175,7 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
       drilled = await mapPool(databases, opts.parallel, (db) =>
         drillDatabase(
           {
-            api, scratch, rule, checks, maxAgeSeconds: opts.maxAgeSeconds, keep: opts.keep, now: host.now, progress: lines.progress, deps,
+            api, scratch, rule, checks, maxAgeSeconds: opts.maxAgeSeconds, keep: opts.keep, now: host.now, progress: lines.progress, command: host.command, deps,
             plan: (target) => drillPlan(opts, target),
             pgEnv: async () => scratchEnv,
           },

@@ -14,6 +14,15 @@ export function plain(text: string): string {
 }
 
 /**
+ * One line of a terminal, whatever the text holds: control characters removed as in plain(), and a
+ * line break shown as the two characters `\n`, so a value cannot start a line of its own (a forged
+ * `db_orders: passed` progress line) or split a table's row (cli-contract 7.15).
+ */
+export function terminalLine(text: string): string {
+  return plain(text.replace(/\r\n?|\n/g, '\\n'));
+}
+
+/**
  * JSON for stdout or stderr: what JSON.stringify gives, with DEL and the C1 controls (which it
  * leaves raw, and some terminals act on) escaped as \\u00XX too. The parsed value is unchanged.
  */

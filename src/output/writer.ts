@@ -4,7 +4,7 @@ import { renderFields, type Field } from './fields.js';
 import { fitTable, type ColumnFit } from './fit.js';
 import { fittedJson } from './fitted-json.js';
 import { MergedDocument } from './merged-document.js';
-import { plain, terminalSafeJson, wrapWords } from './terminal-text.js';
+import { plain, terminalLine, terminalSafeJson, wrapWords } from './terminal-text.js';
 
 export type { Field } from './fields.js';
 
@@ -206,7 +206,7 @@ export class Writer {
   #table(rows: unknown[], columns: Column<any>[]): string {
     const { drawTable, paint, width } = this.opts;
     if (!drawTable) throw new Error('Writer: human output needs a table drawer (Session.open loads it)');
-    const cells = rows.map((row) => columns.map((c) => plain(c.value(row))));
+    const cells = rows.map((row) => columns.map((c) => terminalLine(c.value(row))));
     if (width === undefined) return drawTable(columns.map((c) => c.header), cells, paint);
     const fitted = fitTable(columns, cells, width, GAP);
     if (fitted) return drawTable(fitted.header, fitted.rows, paint);

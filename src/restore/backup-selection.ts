@@ -1,12 +1,11 @@
 import type { ApiClient } from '../api/client.js';
-import { getBackup, listDatabaseBackups } from '../api/operations/backups.js';
+import { getBackup } from '../api/operations/backups.js';
 import { getDatabase } from '../api/operations/databases.js';
 import { getRecoveryWindowProof } from '../api/operations/recovery.js';
-import { holdPages } from '../api/paginate.js';
-import type { BackupJobDetail, BackupJobSummary } from '../api/schemas/backups.js';
+import type { BackupJobDetail } from '../api/schemas/backups.js';
 import { ApiError, CliError } from '../errors.js';
 import { relativeAge } from '../output/format.js';
-import { mapPool } from '../pool.js';
+import { newestInHistory } from './backup-history.js';
 
 /** How the backup was named (cli-contract 7, step 0). */
 export type SelectionRule =
@@ -21,6 +20,8 @@ export interface BackupSelection {
   before?: string;
   windowId?: string;
   backupJobId: string;
+  /** When its dump started: the recovery point (cli-contract 7.10); null where the service gives none. */
+  startedAt: string | null;
   /** null only where the token may not read the backup (getBackup 403, `--backup` alone). */
   completedAt: string | null;
 }
@@ -35,20 +36,8 @@ export interface SelectedBackup {
   reason: string;
 }
 
-/** getBackup reads of candidate backups at once: the selection reads each completed one. */
-const DETAIL_READS = 4;
-
-const time = (iso: string | undefined) => (iso === undefined ? Number.NaN : Date.parse(iso));
-
-/** Every backup job of a database, all pages, under the same bounds as --all (cli-contract 6). */
-async function allBackups(api: ApiClient, databaseId: string): Promise<BackupJobSummary[]> {
-  const page = async (cursor: string | undefined) => {
-    const r = await api.send(listDatabaseBackups(databaseId, { cursor }));
-    return { body: r.data as Record<string, unknown>, requestId: r.requestId };
-  };
-  const merged = await holdPages({ first: await page(undefined), itemsKey: 'backupJobs', startCursor: undefined, fetchPage: page });
-  return merged.backupJobs as BackupJobSummary[];
-}
+/** The selection's times, as the --json documents and receipts carry them. */
+const timesOf = (b: BackupJobDetail) => ({ startedAt: b.startedAt ?? null, completedAt: b.completedAt ?? null });
 
 /** The database's name for messages; its id where the token may not read it. */
 async function databaseName(api: ApiClient, databaseId: string): Promise<string> {
@@ -62,20 +51,11 @@ async function databaseName(api: ApiClient, databaseId: string): Promise<string>
 
 /**
  * The newest completed backup with an artifact (greatest completedAt, read with getBackup), at or
- * before `before` when given. A job enqueued after `before` cannot have completed by then, so it is
- * not read; every other completed one is, since completion order need not follow enqueue order.
+ * before `before` when given, read from the history with a bounded number of requests (backup-history.ts).
  */
 async function newest(api: ApiClient, databaseId: string, before: string | undefined): Promise<SelectedBackup> {
-  const [jobs, name] = await Promise.all([allBackups(api, databaseId), databaseName(api, databaseId)]);
-  const limit = before === undefined ? Number.POSITIVE_INFINITY : time(before);
-  const candidates = jobs.filter((j) => j.state === 'completed' && time(j.enqueuedAt) <= limit);
-  const details = await mapPool(candidates, DETAIL_READS, async (j) => (await api.send(getBackup(j.id))).data);
-  let best: BackupJobDetail | undefined;
-  for (const d of details) {
-    if (d.state !== 'completed' || !d.artifact || time(d.completedAt) > limit || Number.isNaN(time(d.completedAt))) continue;
-    // A tie goes to the one listed later (enqueued later).
-    if (!best || time(d.completedAt) >= time(best.completedAt)) best = d;
-  }
+  const limit = before === undefined ? Number.POSITIVE_INFINITY : Date.parse(before);
+  const [best, name] = await Promise.all([newestInHistory(api, databaseId, limit), databaseName(api, databaseId)]);
   const of = `of ${name === databaseId ? databaseId : `${name} (${databaseId})`}`;
   const when = before === undefined ? '' : ` at or before ${before}`;
   if (!best) {
@@ -84,7 +64,7 @@ async function newest(api: ApiClient, databaseId: string, before: string | undef
     });
   }
   return {
-    selection: { rule: before === undefined ? 'latest' : 'before', ...(before === undefined ? {} : { before }), backupJobId: best.id, completedAt: best.completedAt ?? null },
+    selection: { rule: before === undefined ? 'latest' : 'before', ...(before === undefined ? {} : { before }), backupJobId: best.id, ...timesOf(best) },
     backup: best,
     reason: `the newest completed backup ${of}${when}`,
   };
@@ -102,7 +82,7 @@ async function baselineOf(api: ApiClient, windowId: string): Promise<SelectedBac
   }
   const backup = (await api.send(getBackup(baseline.backupJobId))).data;
   return {
-    selection: { rule: 'window', windowId, backupJobId: backup.id, completedAt: backup.completedAt ?? null },
+    selection: { rule: 'window', windowId, backupJobId: backup.id, ...timesOf(backup) },
     backup,
     reason: `the baseline backup of recovery window ${windowId}`,
   };
@@ -112,10 +92,10 @@ async function baselineOf(api: ApiClient, windowId: string): Promise<SelectedBac
 async function byId(api: ApiClient, backupJobId: string): Promise<SelectedBackup> {
   try {
     const backup = (await api.send(getBackup(backupJobId))).data;
-    return { selection: { rule: 'id', backupJobId, completedAt: backup.completedAt ?? null }, backup, reason: 'the backup named by --backup' };
+    return { selection: { rule: 'id', backupJobId, ...timesOf(backup) }, backup, reason: 'the backup named by --backup' };
   } catch (err) {
     if (!(err instanceof ApiError && err.status === 403)) throw err;
-    return { selection: { rule: 'id', backupJobId, completedAt: null }, backup: undefined, unreadable: err, reason: 'the backup named by --backup' };
+    return { selection: { rule: 'id', backupJobId, startedAt: null, completedAt: null }, backup: undefined, unreadable: err, reason: 'the backup named by --backup' };
   }
 }
 
@@ -133,10 +113,35 @@ export function selectBackup(api: ApiClient, rule: SelectionRule): Promise<Selec
   }
 }
 
-/** "Using bj_0248, completed 2026-11-24T03:20:00Z (2h ago): the newest completed backup of orders-prod (db_orders)". */
+/**
+ * The backup's recovery point (cli-contract 7.10): its data is as of its dump, which started at
+ * startedAt; completedAt stands in only where the service gives no startedAt.
+ */
+export function recoveryPoint(selection: Pick<BackupSelection, 'startedAt' | 'completedAt'>): { at: string; from: 'startedAt' | 'completedAt' } | undefined {
+  if (selection.startedAt) return { at: selection.startedAt, from: 'startedAt' };
+  if (selection.completedAt) return { at: selection.completedAt, from: 'completedAt' };
+  return undefined;
+}
+
+/** The backup's age in whole seconds at `now`, from its recovery point; null where the backup could not be read. */
+export function backupAgeSeconds(selection: Pick<BackupSelection, 'startedAt' | 'completedAt'>, now: Date): number | null {
+  const point = recoveryPoint(selection);
+  return point ? Math.max(0, Math.round((now.getTime() - Date.parse(point.at)) / 1000)) : null;
+}
+
+/** What an age is measured from, for the lines that show one where the service gave no start time. */
+export const AGE_FROM_COMPLETION = 'the service gives no start time, so the age is from its completion';
+
+/**
+ * "Using bj_0248, started 2026-11-24T03:00:00Z, completed 2026-11-24T03:20:00Z (2h ago, age from its
+ * start): the newest completed backup of orders-prod (db_orders)".
+ */
 export function describeSelection(selected: SelectedBackup, now: Date): string {
-  const { backupJobId, completedAt } = selected.selection;
-  const age = completedAt ? relativeAge(completedAt, now) : '';
-  const completed = completedAt ? `, completed ${completedAt}${age ? ` (${age})` : ''}` : '';
-  return `Using ${backupJobId}${completed}: ${selected.reason}.`;
+  const { backupJobId, startedAt, completedAt } = selected.selection;
+  const point = recoveryPoint(selected.selection);
+  const age = point ? relativeAge(point.at, now) : '';
+  let times = '';
+  if (point?.from === 'startedAt') times = `, started ${startedAt}${completedAt ? `, completed ${completedAt}` : ''} (${age ? `${age}, ` : ''}age from its start)`;
+  else if (point) times = `, completed ${completedAt} (${age ? `${age}; ` : ''}${AGE_FROM_COMPLETION})`;
+  return `Using ${backupJobId}${times}: ${selected.reason}.`;
 }

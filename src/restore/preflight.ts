@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+import { refuseLinks } from '../output/user-file.js';
 import type { SecretScrubber } from '../secrets.js';
 import { assertConfirmable } from './confirm.js';
 import { findPgRestore, type PgRestoreBinary } from './pg-restore-choice.js';
@@ -29,7 +30,10 @@ export async function preflight(
   await assertWritableDir(plan.workDir);
   await assertFreeSpace(plan.workDir, 0);
   // The receipt is written at the end, failure or not: find out now if it cannot be.
-  if (plan.receiptPath) await assertWritableDir(dirname(plan.receiptPath), '--receipt');
+  if (plan.receiptPath) {
+    await assertWritableDir(dirname(plan.receiptPath), '--receipt');
+    await refuseLinks([plan.receiptPath]);
+  }
   const facts = await inspectTarget(plan.target, plan.mode, pgEnv, deps.scrubber, deps.signal, plan.scratch);
   return { pgRestore, ...facts };
 }

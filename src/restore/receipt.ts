@@ -1,4 +1,4 @@
-import { writeJsonFile } from '../config/json-file.js';
+import type { UserFiles } from '../output/user-file.js';
 import { VERSION } from '../version.js';
 import type { BackupSelection } from './backup-selection.js';
 import type { Inventory, ObjectKind } from './inventory.js';
@@ -17,6 +17,9 @@ export interface Receipt {
   backupJobId: string | null;
   /** How the backup was chosen (cli-contract 7, step 0); null for `restore run`, which is handed a job. */
   backupSelection: BackupSelection | null;
+  /** When the backup's dump started (its data is as of then, cli-contract 7.10) and completed; null where unknown. */
+  backupStartedAt: string | null;
+  backupCompletedAt: string | null;
   mode: 'new_database' | 'in_place';
   targetRedactedDsn: string;
   artifact: {
@@ -67,6 +70,8 @@ export function buildReceipt(
     restoreJobId: facts.restoreJobId ?? null,
     backupJobId: facts.backupJobId ?? null,
     backupSelection: facts.selection ?? null,
+    backupStartedAt: facts.selection?.startedAt ?? null,
+    backupCompletedAt: facts.selection?.completedAt ?? null,
     mode: base.mode,
     targetRedactedDsn: base.targetRedactedDsn,
     artifact: {
@@ -86,7 +91,7 @@ export function buildReceipt(
   };
 }
 
-/** Written whole (temp file + rename), mode 0644: it is meant to be kept and shared. */
-export async function writeReceipt(path: string, receipt: Receipt): Promise<void> {
-  await writeJsonFile(path, receipt, 0o644);
+/** --receipt FILE, through the user-file writer (cli-contract 7.15): scrubbed, whole, 0644, never through a link. */
+export async function writeReceipt(path: string, receipt: Receipt, files: UserFiles): Promise<void> {
+  await files.json(path, receipt);
 }

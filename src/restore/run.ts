@@ -3,6 +3,7 @@ import type { Prompter } from '../context.js';
 import { isCliError } from '../errors.js';
 import { setExitNote } from '../exit-note.js';
 import { exitCodeForSignal } from '../exit-codes.js';
+import { UserFiles } from '../output/user-file.js';
 import type { SecretScrubber } from '../secrets.js';
 import { countProgress } from '../ui/progress.js';
 import type { Reporter } from '../ui/reporter.js';
@@ -209,7 +210,11 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     if (!dryRun) {
       receipt ??= finish();
       deps.onReceipt?.(receipt);
-      if (plan.receiptPath) await writeReceipt(plan.receiptPath, receipt);
+      // A restore that succeeded has its receipt written by the command, after its result is printed
+      // (cli-contract 7.15); a failed one here, without hiding the failure behind a file error.
+      if (plan.receiptPath && failure) {
+        await writeReceipt(plan.receiptPath, receipt, new UserFiles(scrubber)).catch((err: unknown) => ui.warn(err instanceof Error ? err.message : String(err)));
+      }
     }
     await scope.dispose();
     setExitNote(undefined);

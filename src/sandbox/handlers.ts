@@ -51,7 +51,7 @@ export const handlers: Record<OperationName, Handler> = {
   listDatabaseBackups: (c) => {
     const limit = c.limit('backupJobs');
     const db = ownedDatabase(c);
-    const page = c.page('backupJobs', db.id, c.world.backupsOf(db.id), limit);
+    const page = c.page('backupJobs', db.id, c.world.backupsOf(db.id), limit, 'desc');
     return ok({ backupJobs: page.items, nextCursor: page.nextCursor });
   },
 

@@ -32,6 +32,10 @@ export class SandboxWorld {
   readonly #databases: Keyed<ProtectedDatabaseSummary>[];
   readonly #destinations: Keyed<BackupDestinationSummary>[];
   readonly #backups: BackupRecord[];
+  /** id -> record: getBackup of an organization of 100,000 jobs must not scan them all. */
+  readonly #backupById = new Map<string, BackupRecord>();
+  /** databaseId -> its records, oldest first (by seq). */
+  readonly #backupsByDatabase = new Map<string, BackupRecord[]>();
   readonly #evidence = new Map<string, EvidenceItem>();
   readonly #restores: RestoreRecord[];
   readonly #windows: RecoveryWindowProof[];
@@ -47,6 +51,7 @@ export class SandboxWorld {
     this.#databases = clone.databases.map((value, seq) => ({ seq, value }));
     this.#destinations = clone.destinations.map((value, seq) => ({ seq, value }));
     this.#backups = clone.backupJobs.map((job, seq) => ({ seq, job, live: false }));
+    for (const rec of this.#backups) this.#index(rec);
     this.#nextSeq = this.#backups.length;
     for (const item of clone.evidence) this.#evidence.set(item.backupJobId, item);
     this.#restores = clone.restoreJobs.map((job) => ({ organizationId: this.#orgOfDatabase(job.databaseId)!, job }));
@@ -92,12 +97,19 @@ export class SandboxWorld {
     return this.#artifactByKey.get(artifactKey)?.path;
   }
 
+  #index(rec: BackupRecord): void {
+    this.#backupById.set(rec.job.id, rec);
+    const list = this.#backupsByDatabase.get(rec.job.protectedDatabaseId) ?? [];
+    list.push(rec);
+    this.#backupsByDatabase.set(rec.job.protectedDatabaseId, list);
+  }
+
   #orgOfDatabase(databaseId: string): string | undefined {
     return this.#databases.find((d) => d.value.id === databaseId)?.value.organizationId;
   }
 
   #backup(id: string): BackupRecord | undefined {
-    return this.#backups.find((b) => b.job.id === id);
+    return this.#backupById.get(id);
   }
 
   get proofSemantics() {
@@ -124,10 +136,14 @@ export class SandboxWorld {
     return this.destinations(org).find((d) => d.value.id === id)?.value;
   }
 
-  /** Oldest first, like backups-list.json: new jobs append, so the keyset is a high-watermark. */
+  /**
+   * Newest first (cli-contract 4, v4), as a high-watermark keyset pages: new jobs take a higher seq,
+   * so a walk already under way never sees one appear behind its cursor. Pages with order 'desc'.
+   */
   backupsOf(databaseId: string): Keyed<BackupJobSummary>[] {
-    return this.#backups
-      .filter((b) => b.job.protectedDatabaseId === databaseId)
+    return (this.#backupsByDatabase.get(databaseId) ?? [])
+      .slice()
+      .reverse()
       .map(({ seq, job }) => ({
         seq,
         value: {
@@ -169,7 +185,7 @@ export class SandboxWorld {
 
   /** triggerBackup on a database of the caller's organization (checked by the caller). */
   triggerBackup(db: ProtectedDatabaseSummary): BackupJobDetail {
-    const previous = [...this.#backups].reverse().find((b) => b.job.protectedDatabaseId === db.id && b.job.destinationId);
+    const previous = [...(this.#backupsByDatabase.get(db.id) ?? [])].reverse().find((b) => b.job.destinationId);
     const destinationId =
       previous?.job.destinationId ?? this.destinations(db.organizationId).find((d) => d.value.state === 'verified')?.value.id;
     const job: BackupJobDetail = {
@@ -182,7 +198,9 @@ export class SandboxWorld {
       attempt: 0,
       enqueuedAt: isoSeconds(this.#now()),
     };
-    this.#backups.push({ seq: this.#nextSeq++, job, live: true, outcome: this.#data.backupOutcomes[db.id] });
+    const rec: BackupRecord = { seq: this.#nextSeq++, job, live: true, outcome: this.#data.backupOutcomes[db.id] };
+    this.#backups.push(rec);
+    this.#index(rec);
     return job;
   }
 

@@ -75,13 +75,22 @@ export class Reporter {
    * only where a shell reads the lines back as one command (output/shell-lines.ts).
    */
   commands(text: string, style?: Style): void {
-    if (this.opts.quiet) return;
-    const width = this.opts.width;
     for (const command of plain(text).split('\n')) {
       const lead = /^ */.exec(command)![0];
-      const lines = width === undefined ? [command] : shellLines(command.trim(), width, lead, `${lead}  `);
-      for (const line of lines) this.stderr.write(`${style ? this.paint(style, line) : line}\n`);
+      this.command(lead, command.trim(), `${lead}  `, style);
     }
+  }
+
+  /**
+   * One command line after `prompt` ("db_orders: kept: "), later lines starting with `indent`: on a
+   * terminal broken only as shell continuations (` \`), so that it pastes as one command (cli-contract 4).
+   */
+  command(prompt: string, command: string, indent: string, style?: Style): void {
+    if (this.opts.quiet) return;
+    const width = this.opts.width;
+    const text = plain(command);
+    const lines = width === undefined ? [plain(prompt) + text] : shellLines(text, width, plain(prompt), indent);
+    for (const line of lines) this.stderr.write(`${style ? this.paint(style, line) : line}\n`);
   }
 
   warn(message: string): void {

@@ -32,7 +32,7 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
   afterAll(() => h.stop());
 
   /** What the sandbox says of a backup (getBackup through the CLI). */
-  async function backup(id: string): Promise<{ completedAt: string }> {
+  async function backup(id: string): Promise<{ startedAt: string; completedAt: string }> {
     const r = await svc(['backups', 'get', id, '--json'], { env: h.sb.env('full') });
     expect(r.code, r.stderr).toBe(0);
     return JSON.parse(r.stdout);
@@ -69,7 +69,7 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
     const debian = findPgBinDir()!;
     expect(lines[0]).toMatch(new RegExp(`^Scratch server: PostgreSQL \\d+\\.\\d+ from (${debian}|/usr/\\S+) \\(`));
     expect(lines.slice(1, 8).map((l) => l.replace(/svc_drill_db_orders_[0-9a-f]{8}/, 'SCRATCH'))).toEqual([
-      expect.stringMatching(/^db_orders: Using bj_0007, completed \S+Z \(.+ ago\): the newest completed backup of orders-prod \(db_orders\)$/),
+      expect.stringMatching(/^db_orders: Using bj_0007, started \S+Z, completed \S+Z \(.+ ago, age from its start\): the newest completed backup of orders-prod \(db_orders\)$/),
       'db_orders: createRestore',
       'db_orders: download',
       'db_orders: verify',
@@ -84,7 +84,7 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
   });
 
   it('--json: the drill document of contract 9, step 6 and 7, field by field', async () => {
-    const completed = (await backup('bj_0007')).completedAt;
+    const { startedAt: begun, completedAt: completed } = await backup('bj_0007');
     const summary = JSON.parse((await svc(['recovery', 'summary', 'db_orders', '--json'], { env: h.sb.env('full') })).stdout);
     const started = Date.now();
     const r = await h.drill(['db_orders', '--json'], { token: 'full' });
@@ -102,12 +102,12 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
     expect(d.databases).toHaveLength(1);
     const db = d.databases[0]!;
     expect(Object.keys(db).sort()).toEqual(
-      ['databaseId', 'name', 'result', 'exitCode', 'backupJobId', 'backupCompletedAt', 'backupAgeSeconds', 'restoreJobId', 'recoveryTimeMs', 'phases', 'checks', 'receipt', 'service'].sort(),
+      ['databaseId', 'name', 'result', 'exitCode', 'backupJobId', 'backupStartedAt', 'backupCompletedAt', 'backupAgeSeconds', 'restoreJobId', 'recoveryTimeMs', 'phases', 'checks', 'receipt', 'service'].sort(),
     );
-    expect(db).toMatchObject({ databaseId: 'db_orders', name: 'orders-prod', result: 'passed', exitCode: 0, backupJobId: 'bj_0007', backupCompletedAt: completed });
-    // The recovery point proved: now minus completedAt, as of the run.
-    expect(db.backupAgeSeconds).toBeGreaterThanOrEqual(Math.floor((started - Date.parse(completed)) / 1000) - 1);
-    expect(db.backupAgeSeconds).toBeLessThanOrEqual(Math.ceil((ended - Date.parse(completed)) / 1000) + 1);
+    expect(db).toMatchObject({ databaseId: 'db_orders', name: 'orders-prod', result: 'passed', exitCode: 0, backupJobId: 'bj_0007', backupStartedAt: begun, backupCompletedAt: completed });
+    // The recovery point proved: now minus startedAt (the dump's data is as of its start), as of the run.
+    expect(db.backupAgeSeconds).toBeGreaterThanOrEqual(Math.floor((started - Date.parse(begun)) / 1000) - 1);
+    expect(db.backupAgeSeconds).toBeLessThanOrEqual(Math.ceil((ended - Date.parse(begun)) / 1000) + 1);
     // The recovery time achieved: from createRestore to the last check, within the run.
     expect(db.recoveryTimeMs).toBeGreaterThan(0);
     expect(db.recoveryTimeMs!).toBeLessThan(ended - started);
@@ -124,7 +124,9 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
     expect(receipt).toMatchObject({
       restoreJobId: db.restoreJobId,
       backupJobId: 'bj_0007',
-      backupSelection: { rule: 'latest', backupJobId: 'bj_0007', completedAt: completed },
+      backupSelection: { rule: 'latest', backupJobId: 'bj_0007', startedAt: begun, completedAt: completed },
+      backupStartedAt: begun,
+      backupCompletedAt: completed,
       mode: 'new_database',
       artifact: { bytes: h.sb.artifact.sizeBytes, expectedSha256: h.sb.artifact.sha256, computedSha256: h.sb.artifact.sha256, verified: true },
       objects: { TABLE: 2, VIEW: 1, 'MATERIALIZED VIEW': 0, SEQUENCE: 3, INDEX: 2 },
@@ -287,14 +289,14 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
     const passed = (JSON.parse(readFileSync(join(report, 'drill.json'), 'utf8')) as DrillDocument).drill.databases[0]!;
     rmSync(report, { recursive: true });
     expect(passed.checks.map((c) => c.name)).toEqual([...BUILT_IN, 'max_age']);
-    expect(passed.checks.at(-1)).toMatchObject({ name: 'max_age', status: 'passed', detail: expect.stringMatching(new RegExp(`^backup age \\S+, at most ${days}d$`)) });
+    expect(passed.checks.at(-1)).toMatchObject({ name: 'max_age', status: 'passed', detail: expect.stringMatching(new RegExp(`^backup age \\S+ \\(from its start\\), at most ${days}d$`)) });
 
     const old = await h.drill(['db_orders', '--max-age', '90m', '--json']);
     expect(old.code).toBe(13);
     const db = old.doc!.databases[0]!;
     expect(db.checks.map((c) => [c.name, c.status])).toEqual([...BUILT_IN.map((c) => [c, 'passed']), ['max_age', 'failed']]);
     expect(db.failure).toMatchObject({ check: 'max_age', code: 'max_age_exceeded' });
-    expect(db.failure!.message).toMatch(/^The newest restorable backup is older than --max-age: backup age \S+, at most 1h30m\.$/);
+    expect(db.failure!.message).toMatch(/^The newest restorable backup is older than --max-age: backup age \S+ \(from its start\), at most 1h30m\.$/);
   });
 
   it('--report DIR: drill.json, drill.md, junit.xml and receipts/<id>.json, each 0644; each receipt is its database\'s in drill.json', async () => {
@@ -335,7 +337,7 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
 
   it('--dry-run creates nothing: no restore job, no cluster, no postgres process; --json plans each database (exit 0 when each has a backup)', async () => {
     const before = h.restoresCreated();
-    const completed = (await backup('bj_0007')).completedAt;
+    const { startedAt: begun, completedAt: completed } = await backup('bj_0007');
     const r = await h.drill(['db_orders', 'db_billing', '--dry-run', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(h.restoresCreated()).toBe(before);
@@ -346,7 +348,8 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
     ]);
     const orders = r.doc!.databases[1]!;
     expect(orders).toMatchObject({ backupCompletedAt: completed, restoreJobId: null, receipt: null, recoveryTimeMs: null, exitCode: 0 });
-    expect(Math.abs(orders.backupAgeSeconds! - (Date.now() - Date.parse(completed)) / 1000)).toBeLessThan(60);
+    expect(orders.backupStartedAt).toBe(begun);
+    expect(Math.abs(orders.backupAgeSeconds! - (Date.now() - Date.parse(begun)) / 1000)).toBeLessThan(60);
     expect(r.stderr).toMatch(/^Scratch server: PostgreSQL \d+\.\d+ from \S+ \(/m);
   });
 

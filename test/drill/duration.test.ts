@@ -3,7 +3,7 @@
  * and ages as the drill's table prints them.
  */
 import { describe, expect, it } from 'vitest';
-import { humanSeconds, parseDuration } from '../../src/drill/duration.js';
+import { humanSeconds, humanSecondsApart, parseDuration } from '../../src/drill/duration.js';
 import { isCliError } from '../../src/errors.js';
 import { ExitCode } from '../../src/exit-codes.js';
 
@@ -56,5 +56,19 @@ describe('humanSeconds', () => {
     [30 * 86_400, '30d'],
   ])('%d seconds read as %s (the two largest units)', (s, text) => {
     expect(humanSeconds(s)).toBe(text);
+  });
+});
+
+describe('humanSecondsApart (max_age: the age and --max-age side by side)', () => {
+  it.each([
+    // Issue 22: an age just over --max-age read "backup age 5h58m, at most 5h58m".
+    [5 * 3600 + 58 * 60 + 30, 358 * 60, '5h58m30s', '5h58m'],
+    [93_784 + 60, 93_784, '1d2h4m', '1d2h3m'],
+    [86_400 + 3600 + 1, 86_400 + 3600, '1d1h1s', '1d1h'],
+    // Apart already in two units: as humanSeconds says them.
+    [7 * 3600, 6 * 3600, '7h', '6h'],
+    [5400, 5400, '1h30m', '1h30m'],
+  ])('%d and %d seconds read %s and %s', (a, b, shownA, shownB) => {
+    expect(humanSecondsApart(a, b)).toEqual([shownA, shownB]);
   });
 });

@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DatabaseDrill, DrillCheck, DrillDocument } from '../../src/drill/document.js';
 import { drillJunit, drillMarkdown, receiptFileName, writeReport } from '../../src/drill/report-files.js';
+import { UserFiles } from '../../src/output/user-file.js';
 import type { Receipt } from '../../src/restore/receipt.js';
+import { SecretScrubber } from '../../src/secrets.js';
 import { asXmlAttribute, expectJunitMatchesDocument, expectMarkdownMatchesDocument, markdownCells, markdownTableRows } from '../support/drill-report.js';
 import { readJunit } from '../support/junit.js';
 
@@ -18,13 +20,15 @@ const dir = mkdtempSync(join(tmpdir(), 'svc-drill-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 const fresh = () => join(dir, `r${++n}`);
+const writer = new UserFiles(new SecretScrubber());
 
 const check = (name: DrillCheck['name'], status: DrillCheck['status'], durationMs = 0, detail?: string): DrillCheck => ({ name, status, durationMs, ...(detail === undefined ? {} : { detail }) });
 
 function receipt(id: string, backupJobId: string): Receipt {
   return {
     svcVersion: '0.1.0', nodeVersion: '20.20.0', pgRestoreVersion: 'pg_restore (PostgreSQL) 15.18', targetServerVersion: '15.18', restoreJobId: `rj_${id}`, backupJobId,
-    backupSelection: { rule: 'latest', backupJobId, completedAt: '2026-11-24T01:00:00Z' }, mode: 'new_database', targetRedactedDsn: `postgresql://postgres@127.0.0.1:5432/svc_drill_${id}_0a1b2c3d`,
+    backupSelection: { rule: 'latest', backupJobId, startedAt: '2026-11-24T00:40:00Z', completedAt: '2026-11-24T01:00:00Z' },
+    backupStartedAt: '2026-11-24T00:40:00Z', backupCompletedAt: '2026-11-24T01:00:00Z', mode: 'new_database', targetRedactedDsn: `postgresql://postgres@127.0.0.1:5432/svc_drill_${id}_0a1b2c3d`,
     artifact: { bytes: 95129, expectedSha256: 'a'.repeat(64), computedSha256: 'a'.repeat(64), verified: true }, connections: 8,
     phasesMs: { preflight: 5, createRestore: 4, download: 9, verify: 3, restore: 120, analyze: 30, check: 12 }, objects: { TABLE: 2, VIEW: 1, 'MATERIALIZED VIEW': 0, SEQUENCE: 3, INDEX: 2 },
     tableRowEstimates: { 'public.orders': 5000 }, startedAt: '2026-11-24T07:00:00.000Z', endedAt: '2026-11-24T07:00:00.300Z', outcome: 'restored', failure: null,
@@ -33,7 +37,7 @@ function receipt(id: string, backupJobId: string): Receipt {
 
 function passed(id: string, name: string | null, extra: DrillCheck[] = []): DatabaseDrill {
   return {
-    databaseId: id, name, result: 'passed', exitCode: 0, backupJobId: 'bj_0007', backupCompletedAt: '2026-11-24T01:00:00Z', backupAgeSeconds: 22_000,
+    databaseId: id, name, result: 'passed', exitCode: 0, backupJobId: 'bj_0007', backupStartedAt: '2026-11-24T00:40:00Z', backupCompletedAt: '2026-11-24T01:00:00Z', backupAgeSeconds: 22_000,
     restoreJobId: `rj_${id}`, recoveryTimeMs: 1234, phases: { restore: 120 },
     checks: [check('backup_selected', 'passed', 7, 'Using bj_0007.'), check('artifact_verified', 'passed', 16), check('restore_clean', 'passed', 150), check('objects_present', 'passed', 12), check('data_present', 'passed', 3), ...extra],
     receipt: receipt(id, 'bj_0007'), service: { proofStatus: 'verified', custodyStatus: 'complete' },
@@ -75,7 +79,7 @@ describe('drill.md', () => {
       ['db_analytics (analytics)', '-', '-', '-', '**failed**', 'backup_selected'],
       ['db_billing (billing)', 'bj_0007', '6h6m', '1.2s', 'passed', ''],
       ['db_two', 'bj_0007', '6h6m', '1.2s', '**failed**', 'data_present'],
-      [`${NASTY_ID} (na|me second line)`, 'bj_0007', '6h6m', '1.2s', '**failed**', 'check:no_negative'],
+      ['db_<&>"\'|x (na|me\\nsecond line)', 'bj_0007', '6h6m', '1.2s', '**failed**', 'check:no_negative'],
       ['db_orders (orders-prod)', 'bj_0007', '6h6m', '1.2s', 'passed', ''],
     ]);
     expectMarkdownMatchesDocument(md, document());
@@ -88,7 +92,7 @@ describe('drill.md', () => {
   it('then each failure: its check, code and exit class, and its message on one line (pipes escaped)', () => {
     const failures = md.slice(md.indexOf('## Failures'));
     const sections = failures.split('\n### ').slice(1).map((s) => s.split('\n').filter(Boolean));
-    expect(sections.map((s) => s[0])).toEqual(['db_analytics (analytics)', 'db_two', 'db_<&>"\'\\|x\u0001 (na\\|me second line)']);
+    expect(sections.map((s) => s[0])).toEqual(['db_analytics (analytics)', 'db_two', 'db_\\<&\\>"\'\\|x (na\\|me\\\\nsecond line)']);
     expect(sections[0]!.slice(1, 4)).toEqual([
       '- check: `backup_selected`',
       '- code: `no_eligible_backup` (exit 7)',
@@ -97,7 +101,7 @@ describe('drill.md', () => {
     // A second failed check of the same database is listed after the first.
     expect(sections[1]!.slice(1, 5)).toEqual(['- check: `data_present`', '- code: `no_data` (exit 13)', '- The archive holds table data, but no restored table has a row.', '- also failed: `check:also`: returned 1 row; they are: x=1']);
     const message = sections[2]![3]!;
-    expect(message.startsWith('- SQL check no_negative (checks.sql): row 1: a\\|b, c\\\\\\|d row 2:')).toBe(true);
+    expect(message.startsWith('- SQL check no_negative (checks.sql): row 1: a\\|b, c\\\\\\|d\\\\nrow 2: \\<tag attr="x"\\>&amp; [31mred \t tab\\\\nend ]]\\> ')).toBe(true);
     // No raw newline: the whole message is one list item, and no unescaped pipe.
     expect(markdownCells(`|${message.slice(2)}|`)).toHaveLength(1);
   });
@@ -160,7 +164,7 @@ describe('writeReport (--report DIR)', () => {
     const root = fresh();
     const doc = document();
     doc.drill.databases.push(passed('../../escape', null), passed('.hidden', null));
-    await writeReport(root, doc);
+    await writeReport(root, doc, writer);
     expect(JSON.parse(readFileSync(join(root, 'drill.json'), 'utf8'))).toEqual(doc);
     const files = readdirSync(join(root, 'receipts')).sort();
     // No receipt for a database that never reached the restore.
@@ -176,10 +180,10 @@ describe('writeReport (--report DIR)', () => {
     const root = fresh();
     const previous = process.umask(0o077);
     try {
-      await writeReport(root, document());
+      await writeReport(root, document(), writer);
       expect(Object.values(modes(root)).every((m) => m === '644'), JSON.stringify(modes(root))).toBe(true);
       // A second run into the same directory (a CI runner reusing its workspace).
-      await writeReport(root, document());
+      await writeReport(root, document(), writer);
       expect(Object.values(modes(root)).every((m) => m === '644'), JSON.stringify(modes(root))).toBe(true);
     } finally {
       process.umask(previous);

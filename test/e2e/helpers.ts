@@ -5,7 +5,8 @@
 import { basename } from 'node:path';
 import { expect } from 'vitest';
 import { startSandbox, type RequestLogEntry, type RunningSandbox, type StartSandboxOptions } from '../../src/sandbox/index.js';
-import { cleanEnv, cleanupBuiltCli, spawnSvc as spawnBuilt, type SpawnOptions } from '../support/built-cli.js';
+import { cleanEnv, cleanupBuiltCli, ensureBuilt, spawnSvc as spawnBuilt, type SpawnOptions } from '../support/built-cli.js';
+import { startCluster, type PgCluster } from '../support/pg-cluster.js';
 import { expectNoSecretsLeft, type Secrets } from '../support/secret-scan.js';
 
 export { BIN as SVC, cleanEnv, ensureBuilt, ROOT, tempDir, waitForOutput } from '../support/built-cli.js';
@@ -41,9 +42,10 @@ export function expectNoSecrets(text: string, extra: (string | undefined)[] = []
   }
 }
 
-/** The paths a run named: its work dir, receipt and report dir. */
+/** The paths a run named: its work dir, and every file svc writes for the user (receipt, report dir, metrics file). */
+const WRITTEN = new Set(['--work-dir', '--receipt', '--report', '--metrics-file']);
 function pathsIn(args: string[]): string[] {
-  return args.flatMap((a, i) => (a === '--work-dir' || a === '--receipt' || a === '--report' ? [args[i + 1] ?? ''] : [])).filter(Boolean);
+  return args.flatMap((a, i) => (WRITTEN.has(a) ? [args[i + 1] ?? ''] : [])).filter(Boolean);
 }
 
 /**
@@ -78,6 +80,21 @@ export async function startE2eSandbox(opts: Omit<StartSandboxOptions, 'port' | '
   const env: E2eSandbox['env'] = (token = 'full', extra = {}) =>
     cleanEnv({ SVC_BASE_URL: sb.baseUrl, ...(token ? { SVC_API_KEY: sb.token(token) } : {}), ...extra });
   return Object.assign(sb, { requests, env });
+}
+
+/**
+ * The built CLI, a sandbox and a throwaway PostgreSQL cluster whose password is a registered
+ * secret, started side by side; whatever started is stopped again when another part fails.
+ */
+export async function startE2eWithCluster(password: string): Promise<{ sb: E2eSandbox; cluster: PgCluster }> {
+  registerSecret(password, 'dsnPasswords');
+  const [built, sandbox, pg] = await Promise.allSettled([ensureBuilt(), startE2eSandbox(), startCluster({ password })]);
+  const failed = [built, sandbox, pg].find((r) => r.status === 'rejected');
+  if (failed) {
+    await Promise.all([sandbox.status === 'fulfilled' && sandbox.value.stop(), pg.status === 'fulfilled' && pg.value.stop()]);
+    throw failed.reason;
+  }
+  return { sb: (sandbox as PromiseFulfilledResult<E2eSandbox>).value, cluster: (pg as PromiseFulfilledResult<PgCluster>).value };
 }
 
 export interface SvcResult {

@@ -6,9 +6,11 @@
 import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, ROOT, waitForOutput } from '../support/built-cli.js';
+import { cleanEnv, cleanupBuiltCli, ROOT, waitForOutput } from '../support/built-cli.js';
 import { manSkipReason, renderMan } from '../support/man.js';
 
 const VERSION = (await import('../../package.json', { with: { type: 'json' } })).default.version;
@@ -43,6 +45,8 @@ describe('npm pack, npm install -g, svc', () => {
 
   afterAll(() => {
     if (work) rmSync(work, { recursive: true, force: true });
+    // The HOMEs and TMPDIRs cleanEnv() made for the installed svc's runs.
+    cleanupBuiltCli();
   });
 
   it('holds the bundle, the man page, the fixtures the sandbox serves, README, CHANGELOG and LICENSE, and nothing else', () => {
@@ -79,6 +83,24 @@ describe('npm pack, npm install -g, svc', () => {
       const ids = await execa(svc, ['databases', 'list', '--jq', '.databases[0].id'], { env: cleanEnv({ SVC_BASE_URL: baseUrl, SVC_API_KEY: FULL_TOKEN }), extendEnv: false });
       expect(ids.stdout).toBe('db_orders');
     } finally {
+      sandbox.kill('SIGINT');
+      expect((await sandbox).exitCode).toBe(0);
+    }
+  });
+
+  it('the installed svc serves MCP: the SDK, a devDependency, is in the bundle', async () => {
+    const svc = join(prefix, 'bin', 'svc');
+    const sandbox = execa(svc, ['sandbox', '--port', '0', '--json'], { env: cleanEnv(), extendEnv: false, reject: false });
+    const client = new Client({ name: 'package-test', version: '1.0.0' });
+    try {
+      const { baseUrl } = JSON.parse(await waitForOutput(sandbox, 'stdout', /\n}\n$/));
+      const env = cleanEnv({ SVC_BASE_URL: baseUrl, SVC_API_KEY: FULL_TOKEN });
+      await client.connect(new StdioClientTransport({ command: svc, args: ['mcp', 'serve', '--tools', 'list_databases'], env, stderr: 'ignore' }));
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['list_databases']);
+      const r = await client.callTool({ name: 'list_databases', arguments: { limit: 1 } });
+      expect((r.structuredContent as { databases: Array<{ id: string }> }).databases.map((d) => d.id)).toEqual(['db_orders']);
+    } finally {
+      await client.close();
       sandbox.kill('SIGINT');
       expect((await sandbox).exitCode).toBe(0);
     }

@@ -21,6 +21,7 @@ describe.skipIf(!!skip)('restore create --database --latest / --before, --window
   let sb: E2eSandbox;
   let cluster: PgCluster;
   let completedAt = '';
+  let startedAt = '';
 
   beforeAll(async () => {
     registerSecret(password, 'dsnPasswords');
@@ -28,7 +29,7 @@ describe.skipIf(!!skip)('restore create --database --latest / --before, --window
     if (sandbox.status === 'fulfilled') sb = sandbox.value;
     if (pg.status === 'fulfilled') cluster = pg.value;
     for (const r of [built, sandbox, pg]) if (r.status === 'rejected') throw r.reason;
-    completedAt = JSON.parse((await svc(['backups', 'get', 'bj_0007', '--json'], { env: sb.env() })).stdout).completedAt;
+    ({ startedAt, completedAt } = JSON.parse((await svc(['backups', 'get', 'bj_0007', '--json'], { env: sb.env() })).stdout));
   }, 120_000);
   afterAll(async () => {
     await Promise.all([cluster?.stop(), sb?.stop()]);
@@ -38,8 +39,9 @@ describe.skipIf(!!skip)('restore create --database --latest / --before, --window
   const env = (db: string) => sb.env('full', { SVC_TARGET_DSN: cluster.dsn(db, true) });
   const restores = () => sb.requests.filter((e) => e.method === 'POST' && e.path === '/api/v1/restores').length;
   const exists = async (db: string) => (await cluster.psql(`SELECT count(*) FROM pg_database WHERE datname = '${db}'`)) === '1';
-  /** "Using bj_0007, completed <time> (<age> ago): <why>." as the first line of stderr. */
-  const using = (why: string) => new RegExp(`^Using bj_0007, completed ${completedAt} \\(.+ ago\\): ${why.replace(/[()]/g, '\\$&')}\\.$`);
+  /** "Using bj_0007, started <time>, completed <time> (<age> ago, age from its start): <why>." as the first line of stderr. */
+  const using = (why: string) =>
+    new RegExp(`^Using bj_0007, started ${startedAt}, completed ${completedAt} \\(.+ ago, age from its start\\): ${why.replace(/[()]/g, '\\$&')}\\.$`);
 
   it('--latest: the newest completed backup, said first on stderr, in --json and in the receipt', async () => {
     const receipt = join(tempDir('receipt'), 'receipt.json');
@@ -47,7 +49,7 @@ describe.skipIf(!!skip)('restore create --database --latest / --before, --window
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr.split('\n')[0]).toMatch(using('the newest completed backup of orders-prod (db_orders)'));
     const doc = JSON.parse(r.stdout);
-    const selection = { rule: 'latest', backupJobId: 'bj_0007', completedAt };
+    const selection = { rule: 'latest', backupJobId: 'bj_0007', startedAt, completedAt };
     expect(doc.backupSelection).toEqual(selection);
     expect(doc.execution.receipt.backupSelection).toEqual(selection);
     expect(JSON.parse(readFileSync(receipt, 'utf8')).backupSelection).toEqual(selection);
@@ -58,7 +60,7 @@ describe.skipIf(!!skip)('restore create --database --latest / --before, --window
     const r = await svc(['restore', 'create', '--database', 'db_orders', '--before', completedAt, '--json'], { env: env('sel_before') });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr.split('\n')[0]).toMatch(using(`the newest completed backup of orders-prod (db_orders) at or before ${completedAt}`));
-    expect(JSON.parse(r.stdout).backupSelection).toEqual({ rule: 'before', before: completedAt, backupJobId: 'bj_0007', completedAt });
+    expect(JSON.parse(r.stdout).backupSelection).toEqual({ rule: 'before', before: completedAt, backupJobId: 'bj_0007', startedAt, completedAt });
   });
 
   it('--before one second earlier: exit 7 no_eligible_backup naming the database and the time; nothing created', async () => {
@@ -82,7 +84,7 @@ describe.skipIf(!!skip)('restore create --database --latest / --before, --window
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr.split('\n')[0]).toMatch(using('the baseline backup of recovery window rw_0003'));
     const doc = JSON.parse(r.stdout);
-    expect(doc.backupSelection).toEqual({ rule: 'window', windowId: 'rw_0003', backupJobId: 'bj_0007', completedAt });
+    expect(doc.backupSelection).toEqual({ rule: 'window', windowId: 'rw_0003', backupJobId: 'bj_0007', startedAt, completedAt });
     expect(doc.execution.receipt.backupSelection).toEqual(doc.backupSelection);
     expect(doc.restoreJob.databaseId).toBe('db_orders');
   });

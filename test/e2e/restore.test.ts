@@ -71,7 +71,7 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     const esc = (t: string) => t.replaceAll('.', '\\.');
     expect(r.stdout).toMatch(new RegExp(`^Restored backup bj_0007 of db_orders into ${esc(target)} \\(new database\\) in \\d+\\.\\ds\\.$`, 'm'));
     // What an operator needs first: whose data from when, the largest tables, how to connect, what next.
-    expect(r.stdout).toMatch(/^data as of: +\d{4}-\d\d-\d\dT[\d:]+Z \(\d+[smhd] ago\), when the backup completed: nothing written after its dump is in it$/m);
+    expect(r.stdout).toMatch(/^data as of: +\d{4}-\d\d-\d\dT[\d:]+Z \(\d+[smhd] ago\), when the backup's dump started: nothing written after that is in it$/m);
     expect(r.stdout).toMatch(/^largest tables: +public\.orders ~5,000 rows, public\.customers ~1,000 rows$/m);
     expect(r.stdout).toMatch(new RegExp(`^connect: +psql "${esc(target)}"$`, 'm'));
     expect(r.stdout).toMatch(/^next: +check the data, then point the application at "e2e_human" \(or rename it into place\)$/m);
@@ -162,9 +162,9 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     expect(next).toBe('svc restore create --window rw_0003');
     const r = await svc([...next!.split(' ').slice(1), '--json'], { env: env(withPassword('e2e_incident')) });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^Using bj_0007, completed \S+ \(\d+[smhd] ago\): the baseline backup of recovery window rw_0003\.$/m);
+    expect(r.stderr).toMatch(/^Using bj_0007, started \S+, completed \S+ \(\d+[smhd] ago, age from its start\): the baseline backup of recovery window rw_0003\.$/m);
     const doc = JSON.parse(r.stdout);
-    expect(doc.backupSelection).toEqual({ rule: 'window', windowId: 'rw_0003', backupJobId: 'bj_0007', completedAt: expect.stringMatching(/Z$/) });
+    expect(doc.backupSelection).toEqual({ rule: 'window', windowId: 'rw_0003', backupJobId: 'bj_0007', startedAt: expect.stringMatching(/Z$/), completedAt: expect.stringMatching(/Z$/) });
     expect(doc.execution.receipt.backupSelection).toEqual(doc.backupSelection);
     expect((await describeDatabase(cluster, 'e2e_incident')).tables).toEqual(SEED_TABLES);
   });
@@ -172,7 +172,7 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
   it('--database --latest and --before: the newest completed backup, and none before the first is exit 7 naming database and time', async () => {
     const latest = await svc(['restore', 'create', '--database', 'db_orders', '--latest', '--json'], { env: env(withPassword('e2e_latest')) });
     expect(latest.code, latest.stderr).toBe(0);
-    expect(latest.stderr).toMatch(/^Using bj_0007, completed \S+ \(\d+[smhd] ago\): the newest completed backup of orders-prod \(db_orders\)\.$/m);
+    expect(latest.stderr).toMatch(/^Using bj_0007, started \S+, completed \S+ \(\d+[smhd] ago, age from its start\): the newest completed backup of orders-prod \(db_orders\)\.$/m);
     expect(JSON.parse(latest.stdout).backupSelection).toMatchObject({ rule: 'latest', backupJobId: 'bj_0007' });
 
     const before = '2020-01-01T00:00:00Z';
@@ -183,12 +183,13 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     expect(await databaseExists('e2e_before')).toBe(false);
   });
 
-  it('restore create --json: {restoreJob, execution, backupSelection}, never the lock token or the presigned URL', async () => {
+  it('restore create --json: {restoreJob, execution, backupSelection, backupStartedAt, backupCompletedAt}, never the lock token or the presigned URL', async () => {
     const r = await svc(['restore', 'create', '--backup', 'bj_0007', '--json'], { env: env(withPassword('e2e_json')) });
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(Object.keys(doc).sort()).toEqual(['backupSelection', 'execution', 'restoreJob']);
-    expect(doc.backupSelection).toEqual({ rule: 'id', backupJobId: 'bj_0007', completedAt: expect.stringMatching(/Z$/) });
+    expect(Object.keys(doc).sort()).toEqual(['backupCompletedAt', 'backupSelection', 'backupStartedAt', 'execution', 'restoreJob']);
+    expect(doc.backupSelection).toEqual({ rule: 'id', backupJobId: 'bj_0007', startedAt: expect.stringMatching(/Z$/), completedAt: expect.stringMatching(/Z$/) });
+    expect([doc.backupStartedAt, doc.backupCompletedAt]).toEqual([doc.backupSelection.startedAt, doc.backupSelection.completedAt]);
     expect(doc.execution).toEqual({
       artifactBytes: 95129,
       sha256: ARTIFACT_SHA,

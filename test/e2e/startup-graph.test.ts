@@ -5,7 +5,7 @@
  * would be compiled on every run (the bench measures the time; this keeps the shape). And a run
  * whose token comes from SVC_API_KEY never loads a keychain binding.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,8 +14,8 @@ import { cleanEnv, cleanupBuiltCli, ensureBuilt, ROOT, spawnSvc, tempDir } from 
 
 const DIST = join(ROOT, 'dist');
 
-/** dist/svc.mjs and every chunk it imports statically, transitively: their text. */
-function staticClosure(): Map<string, string> {
+/** dist/svc.mjs (or another file of dist/) and every chunk it imports statically, transitively: their text. */
+function staticClosure(start = 'svc.mjs'): Map<string, string> {
   const seen = new Map<string, string>();
   const visit = (file: string): void => {
     if (seen.has(file)) return;
@@ -24,7 +24,7 @@ function staticClosure(): Map<string, string> {
     const dir = file.includes('/') ? 'chunks/' : '';
     for (const m of text.matchAll(/(?:import|from)\s*"\.\/((?:chunks\/)?[\w-]+\.mjs)"/g)) visit(`${dir}${m[1]!}`.replace('chunks/chunks/', 'chunks/'));
   };
-  visit('svc.mjs');
+  visit(start);
   return seen;
 }
 
@@ -49,9 +49,23 @@ describe('what every start-up loads (the built bundle)', () => {
     ['execa', /\bexeca\b.*\bExecaError\b|node_modules\/cross-spawn\//],
     ['ora', /\bcli-spinners\b|\bora\b.*\bspinner\b/],
     ['pg (the drill\'s SQL checks)', /node_modules\/pg(-protocol|-cursor)?\//],
+    ['the MCP SDK', /\bMcpServer\b|\bStdioServerTransport\b|jsonrpc/],
   ])('leaves %s to the commands that use it', (_name, marker) => {
     const holding = [...closure].filter(([, text]) => marker.test(text)).map(([file]) => file);
     expect(holding).toEqual([]);
+  });
+});
+
+describe('what an API command loads (the built bundle)', () => {
+  beforeAll(() => ensureBuilt(), 180_000);
+
+  it("carries nothing of the MCP SDK, its validator or zod's JSON Schema code: svc mcp serve loads them from a file of their own", () => {
+    const verb = readdirSync(join(DIST, 'chunks')).find((f) => readFileSync(join(DIST, 'chunks', f), 'utf8').includes('No protected databases'));
+    expect(verb).toBeDefined();
+    const closure = staticClosure(`chunks/${verb}`);
+    const holding = [...closure].filter(([, text]) => /\bMcpServer\b|\btoJSONSchema\b|\bajv\b/i.test(text)).map(([file]) => file);
+    expect(holding).toEqual([]);
+    expect(readFileSync(join(DIST, 'chunks', 'mcp-sdk.mjs'), 'utf8')).toMatch(/\btoJSONSchema\b/);
   });
 });
 

@@ -3,10 +3,12 @@
  * whose body never ends (the built CLI: exit 1, the PGPASSFILE written at preflight removed, nothing
  * left in the work dir, peak RSS under 256 MiB), and a restore job that echoes the lock token and
  * the presigned URL (in an extra field and in errorMessage) to `restore create` and `restore run`,
- * which know both: neither reaches stdout or stderr, human or --json. And a getBackup announcing
+ * which know both: neither reaches stdout, stderr or the --receipt file, human or --json. And a getBackup announcing
  * an artifact of 2^52 bytes stops the run before a restore job exists.
  */
+import { readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cleanupBuiltCli, ensureBuilt, spawnSvc } from '../support/built-cli.js';
 import { backupSized, endless, HostileServer, MiB, openJson, restoreCreated, SIZE_2_52 } from '../support/hostile-server.js';
@@ -84,8 +86,11 @@ describe.skipIf(!!skip)('restore create and restore run against a hostile servic
     ['--json', ['--json']],
   ] as const;
 
-  /** The restore succeeded and printed nothing of the echoed secrets: the echoing fields read [redacted]. */
-  function expectScrubbed(r: { code: number; stdout: string; stderr: string }, json: boolean): void {
+  /** The restore succeeded and printed nothing of the echoed secrets: the echoing fields read [redacted], in the --receipt file too. */
+  function expectScrubbed(r: { code: number; stdout: string; stderr: string }, json: boolean, receiptPath: string): void {
+    const receipt = readFileSync(receiptPath, 'utf8');
+    expect(receipt).not.toContain(LOCK_TOKEN);
+    expect((JSON.parse(receipt) as { restoreJobId: string }).restoreJobId).toBe('rj_hostile_[redacted]');
     expect(r.code, r.stderr).toBe(0);
     for (const text of [r.stdout, r.stderr]) {
       expect(text).not.toContain(LOCK_TOKEN);
@@ -105,10 +110,12 @@ describe.skipIf(!!skip)('restore create and restore run against a hostile servic
   it.each(modes)('restore create, %s: a 202 whose restoreJob echoes the lock token and presigned URL', async (mode, flags) => {
     hostile.api('POST', '/restores', json(202, restoreCreated(h.coords, { echo: true })));
     const database = `hostile_echo_create_${mode === 'human' ? 'h' : 'j'}`;
-    const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', await h.workDir(), ...flags], {
+    const workDir = await h.workDir();
+    const receipt = join(workDir, 'receipt.json');
+    const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir, '--receipt', receipt, ...flags], {
       env: { SVC_BASE_URL: hostile.baseUrl, SVC_TARGET_DSN: h.dsn(database, true) },
     });
-    expectScrubbed(r, mode === '--json');
+    expectScrubbed(r, mode === '--json', receipt);
     expect(createRestores()).toHaveLength(1);
     expect(await h.databaseExists(database)).toBe(true);
     await h.dropDatabase(database);
@@ -116,11 +123,13 @@ describe.skipIf(!!skip)('restore create and restore run against a hostile servic
 
   it.each(modes)('restore run, %s: a createRestore body on stdin whose restoreJob echoes the lock token and presigned URL', async (mode, flags) => {
     const database = `hostile_echo_run_${mode === 'human' ? 'h' : 'j'}`;
-    const r = await h.cli(['restore', 'run', '--work-dir', await h.workDir(), ...flags], {
+    const workDir = await h.workDir();
+    const receipt = join(workDir, 'receipt.json');
+    const r = await h.cli(['restore', 'run', '--work-dir', workDir, '--receipt', receipt, ...flags], {
       stdin: JSON.stringify(restoreCreated(h.coords, { echo: true })),
       env: { SVC_TARGET_DSN: h.dsn(database, true) },
     });
-    expectScrubbed(r, mode === '--json');
+    expectScrubbed(r, mode === '--json', receipt);
     expect(hostile.exchanges).toEqual([]);
     expect(await h.databaseExists(database)).toBe(true);
     await h.dropDatabase(database);

@@ -76,7 +76,7 @@ describe.skipIf(!!skip)('restore create / restore run, new_database, against a r
     expect(h.api.unhandled).toEqual([]);
 
     const doc = JSON.parse(r.stdout);
-    expect(Object.keys(doc).sort()).toEqual(['backupSelection', 'execution', 'restoreJob']);
+    expect(Object.keys(doc).sort()).toEqual(['backupCompletedAt', 'backupSelection', 'backupStartedAt', 'execution', 'restoreJob']);
     expect(doc.backupSelection).toMatchObject({ rule: 'id', backupJobId: BACKUP_ID });
     expect(doc.restoreJob).toEqual(h.restoreBody('new_database').restoreJob);
     expect(doc.execution).toStrictEqual({

@@ -97,8 +97,9 @@ describe('organization A is the unit-test fixtures', () => {
 
   it('lists the backups-list jobs, with the failed job of backup-get-failed before them', async () => {
     const res = await client.send(operations.listDatabaseBackups('db_orders', {}));
-    expect(res.data.backupJobs.map((b) => b.id)).toEqual(['bj_0006', 'bj_0007', 'bj_0008', 'bj_0009']);
-    expect(res.data.backupJobs.slice(1)).toEqual(fixture('backups-list').backupJobs);
+    // Newest first, as a high-watermark keyset pages (cli-contract 4, v4); the fixture lists oldest first.
+    expect(res.data.backupJobs.map((b) => b.id)).toEqual(['bj_0009', 'bj_0008', 'bj_0007', 'bj_0006']);
+    expect(res.data.backupJobs.slice(0, 3)).toEqual([...fixture('backups-list').backupJobs].reverse());
   });
 
   it('replaces only the artifact size and digest with the real sandbox artifact', async () => {

@@ -21,7 +21,7 @@ describe('triggerBackup and the backup lifecycle', () => {
     expect(data).toEqual({ backupJobId: expect.stringMatching(/^bj_\d{4}$/), state: 'queued', enqueuedAt: '2026-11-21T12:00:00Z' });
 
     const listed = await client.send(operations.listDatabaseBackups('db_orders', {}));
-    expect(listed.data.backupJobs.at(-1)).toMatchObject({ id: data.backupJobId, state: 'queued', claimedAt: null });
+    expect(listed.data.backupJobs[0]).toMatchObject({ id: data.backupJobId, state: 'queued', claimedAt: null });
 
     const states: string[] = [];
     for (let i = 0; i < 6; i++) {

@@ -51,7 +51,7 @@ describe('keyset pages with nextCursor', () => {
   it.each([
     ['/databases', 'databases', ['db_orders', 'db_billing', 'db_analytics']],
     ['/destinations', 'destinations', ['dst_eu_s3', 'dst_b2']],
-    ['/databases/db_orders/backups', 'backupJobs', ['bj_0006', 'bj_0007', 'bj_0008', 'bj_0009', 'bj_0010', 'bj_0011']],
+    ['/databases/db_orders/backups', 'backupJobs', ['bj_0011', 'bj_0010', 'bj_0009', 'bj_0008', 'bj_0007', 'bj_0006']],
     ['/evidence', 'evidence', ['bj_0011', 'bj_0010', 'bj_0007', 'bj_0005']],
     ['/evidence?databaseId=db_orders', 'evidence', ['bj_0011', 'bj_0010', 'bj_0007']],
   ])('%s with limit=1 walks every item once, in order', async (path, key, expected) => {
@@ -77,11 +77,13 @@ describe('keyset pages with nextCursor', () => {
     expect('nextCursor' in data).toBe(false);
   });
 
-  it('is a high-watermark keyset: a job created after a page was read appears on a later page', async () => {
+  it('is a high-watermark keyset, newest first: a job created during a walk is above its cursor, and first in the next walk', async () => {
     const first = await raw(sb, 'GET', api('/databases/db_orders/backups?limit=5'));
     const { data } = await client.send(operations.triggerBackup('db_orders', 'paging-3'));
     const rest = await raw(sb, 'GET', api(`/databases/db_orders/backups?limit=5&cursor=${encodeURIComponent(first.json.nextCursor)}`));
-    expect(rest.json.backupJobs.map((b: { id: string }) => b.id)).toEqual(['bj_0011', data.backupJobId]);
+    expect(rest.json.backupJobs.map((b: { id: string }) => b.id)).toEqual(['bj_0006']);
+    const again = await raw(sb, 'GET', api('/databases/db_orders/backups?limit=1'));
+    expect(again.json.backupJobs.map((b: { id: string }) => b.id)).toEqual([data.backupJobId]);
   });
 
   it('cursors stay opaque', async () => {

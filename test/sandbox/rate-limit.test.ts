@@ -44,16 +44,35 @@ describe('rate limits', () => {
     expect(again.headers['ratelimit-remaining']).toBe('2');
   });
 
-  it("svc's client waits Retry-After and then succeeds", async () => {
-    const sleeps: number[] = [];
-    const client = clientFor(sb, 'tiny-budget', {
+  /** A client of the tiny-budget token on the sandbox's clock, whose sleeps move that clock. */
+  const pacedClient = (sleeps: number[], log?: (line: string) => void) =>
+    clientFor(sb, 'tiny-budget', {
       maxRetries: 2,
       sleep: async (ms) => {
         sleeps.push(ms);
         sb.clock.advance(ms);
       },
+      now: () => sb.clock.now().getTime(),
+      log,
     });
+
+  it("svc's client paces on RateLimit-Remaining: it waits for the window's reset before the 4th request, and meets no 429", async () => {
+    const sleeps: number[] = [];
+    const lines: string[] = [];
+    const client = pacedClient(sleeps, (l) => lines.push(l));
     for (let i = 0; i < 4; i++) await client.send(operations.getDatabase('db_orders'));
+    expect(sleeps).toEqual([10_000]);
+    expect(lines.filter((l) => / 429 /.test(l))).toEqual([]);
+    expect(lines.some((l) => /budget is spent \(RateLimit-Remaining: 0\); waiting 10\.0s until its window resets/.test(l))).toBe(true);
+    await client.close();
+  });
+
+  it("svc's client waits Retry-After when another client spent the budget, and then succeeds", async () => {
+    for (let i = 0; i < 3; i++) expect((await raw(sb, 'GET', api('/profile'), { token: 'tiny-budget' })).status).toBe(200);
+    const sleeps: number[] = [];
+    const client = pacedClient(sleeps);
+    await client.send(operations.getDatabase('db_orders'));
+    // One wait, the retry's: the window has reset by then, so pacing adds none.
     expect(sleeps).toEqual([10_000]);
     await client.close();
   });

@@ -18,6 +18,13 @@ export interface BigOrgOptions {
   pageSize?: number;
   /** Every n-th generated database has no completed backup, only a failed one. Default 50. */
   withoutCompletedEvery?: number;
+  /**
+   * A long history instead of one or two jobs: each generated database (but those without a completed
+   * one) gets this many scheduled jobs at a 6-hour cadence, the newest enqueued 1 h before the epoch,
+   * each taking 20 min (every 7th database's take 5 h and end 1 h before the epoch); every 9th job,
+   * counting back from the newest (the 9th, 18th, ...), failed.
+   */
+  jobsPerDatabase?: number;
 }
 
 export interface BigOrg {
@@ -58,9 +65,17 @@ interface Run {
  * The backups of the k-th generated database, oldest enqueued first. Some complete in the other order
  * than they were enqueued, so the newest completed backup is not always the last one listed.
  */
-function runsOf(k: number, withoutCompletedEvery: number): Run[] {
+function runsOf(k: number, withoutCompletedEvery: number, history: number | undefined): Run[] {
   const at = (hoursAgo: number) => EPOCH_MS - hoursAgo * HOUR + (k % 3600) * 1000;
   if (k % withoutCompletedEvery === 0) return [{ enqueued: at(3), takes: 40_000, fails: true }];
+  if (history !== undefined) {
+    // Every 7th database's dumps take 5 h: its newest started 6 h and completed 1 h before the epoch.
+    const [first, takes] = k % 7 === 0 ? [6, 5 * HOUR] : [1, 20 * MINUTE];
+    return Array.from({ length: history }, (_, i) => {
+      const back = history - 1 - i;
+      return { enqueued: at(first + 6 * back), takes, fails: back % 9 === 8 };
+    });
+  }
   if (k % 7 === 0) return [{ enqueued: at(20), takes: 5 * HOUR }, { enqueued: at(18), takes: 10 * MINUTE }];
   if (k % 5 === 0) return [{ enqueued: at(26), takes: 2 * MINUTE }, { enqueued: at(2), takes: 30_000, fails: true }];
   if (k % 3 === 0) return [{ enqueued: at(30), takes: 2 * MINUTE }, { enqueued: at(6), takes: 2 * MINUTE }];
@@ -90,7 +105,7 @@ export function writeBigOrgData(dir: string, opts: BigOrgOptions): BigOrg {
   for (let k = 1; k <= generated; k++) {
     const databaseId = `db_bulk_${String(k).padStart(width, '0')}`;
     let newest: { id: string; at: number } | undefined;
-    for (const run of runsOf(k, withoutCompletedEvery)) {
+    for (const run of runsOf(k, withoutCompletedEvery, opts.jobsPerDatabase)) {
       const id = `bj_${++backupNumber}`;
       const endedAt = iso(run.enqueued + run.takes);
       const prefix = `${ORG}/${databaseId}/${id}`;

@@ -81,7 +81,9 @@ export function expectJunitMatchesDocument(suite: JunitSuite, doc: DrillDocument
 /** drill.md against the document: a row per database in order with its result and failed check, then a section per failure. */
 export function expectMarkdownMatchesDocument(md: string, doc: DrillDocument): void {
   const rows = markdownTableRows(md);
-  const oneLine = (s: string) => s.replace(/\r?\n/g, ' ');
+  // As a Markdown renderer shows it: control characters gone, a newline as the two characters \n.
+  // eslint-disable-next-line no-control-regex
+  const oneLine = (s: string) => s.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '').replace(/\n/g, '\\n');
   expect(rows).toHaveLength(doc.drill.databases.length);
   doc.drill.databases.forEach((db, i) => {
     const [database, backup, , , result, failed] = rows[i]!;

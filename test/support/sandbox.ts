@@ -28,7 +28,11 @@ export async function startTestSandbox(opts: StartSandboxOptions = {}): Promise<
 }
 
 /** The project's own client, as src/session.ts builds it, with no retries unless asked. */
-export function clientFor(sb: RunningSandbox, tokenName: string, opts: { maxRetries?: number; sleep?: (ms: number) => Promise<void> } = {}): ApiClient {
+export function clientFor(
+  sb: RunningSandbox,
+  tokenName: string,
+  opts: { maxRetries?: number; sleep?: (ms: number) => Promise<void>; now?: () => number; log?: (line: string) => void } = {},
+): ApiClient {
   return new ApiClient({
     baseUrl: sb.baseUrl,
     token: sb.token(tokenName),
@@ -36,6 +40,8 @@ export function clientFor(sb: RunningSandbox, tokenName: string, opts: { maxRetr
     maxRetries: opts.maxRetries ?? 0,
     sleep: opts.sleep ?? (async () => {}),
     random: () => 0,
+    ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.log ? { log: opts.log } : {}),
   });
 }
 

@@ -3,6 +3,7 @@ import type { Command, Option } from 'commander';
 import { buildProgram } from '../../program.js';
 import { MAX_CONNECTIONS } from '../../restore/plan.js';
 import { SHELLS } from './shells/names.js';
+import { MCP_CLIENTS } from '../mcp/clients.js';
 
 export interface CompleteOptions {
   /** The command line after `svc`, as the shell split it; the last word is the one being completed ("" after a space). */
@@ -29,6 +30,7 @@ const FLAG_VALUES: Record<string, readonly string[]> = {
 /** Values of positional arguments, by command path and argument name. */
 const ARGUMENT_VALUES: Record<string, Record<string, readonly string[]>> = {
   completion: { shell: SHELLS },
+  'mcp config': { client: MCP_CLIENTS },
   // The API v1 paths without an id in them (api-v1.md 4).
   api: { path: ['/profile', '/databases', '/destinations', '/evidence', '/mcp/tools'] },
 };

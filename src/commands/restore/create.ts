@@ -1,6 +1,5 @@
 import { createRestore } from '../../api/operations/restores.js';
 import { UsageError } from '../../errors.js';
-import { describeSelection, selectBackup } from '../../restore/backup-selection.js';
 import { runRestore } from '../../restore/run.js';
 import type { Session } from '../../session.js';
 import { idempotencyKey } from '../shared/args.js';
@@ -8,7 +7,7 @@ import type { Env } from '../shared/verb.js';
 import { selectionRule, type SelectionFlags, type SelectionOptions } from './selection-options.js';
 import { engineOptions, guardTarget, restoreDeps, restorePlan, type EngineFlags, type EngineOptions } from './engine-options.js';
 import { renderDryRun, renderOutcome } from './outcome.js';
-import { assertMayRestore, checkBackup } from './service-check.js';
+import { serviceCheck } from './service-check.js';
 
 export interface CreateFlags extends EngineFlags, SelectionFlags {
   dryRun?: boolean;
@@ -37,13 +36,10 @@ export async function run(opts: CreateOptions, session: Session): Promise<void> 
   const mode = opts.inPlace ? 'in_place' : 'new_database';
   const plan = restorePlan(opts, mode, session);
   let backupJobId = '';
-  // The first API calls, after the local preflight (cli-contract 7, steps 0 and 2): which backup, said plainly, then the service's word on it.
   const check = async () => {
-    if (opts.dryRun) await assertMayRestore(session);
-    const selected = await selectBackup(await session.api(), opts.rule);
-    session.ui.info(describeSelection(selected, session.now()));
-    backupJobId = selected.selection.backupJobId;
-    return checkBackup(session, selected, opts.dryRun);
+    const known = await serviceCheck(session, opts.rule, opts.dryRun);
+    backupJobId = known.selection!.backupJobId;
+    return known;
   };
   const create = async (targetRedactedDsn: string) => {
     const body = { backupJobId, targetRedactedDsn, mode, confirmDestructive: mode === 'in_place' } as const;
@@ -51,5 +47,5 @@ export async function run(opts: CreateOptions, session: Session): Promise<void> 
   };
   const result = await runRestore(plan, { check, ...(opts.dryRun ? {} : { create }) }, restoreDeps(session));
   if (result.dryRun) renderDryRun(session, plan, result.check, result.preflight);
-  else renderOutcome(session, plan, result.outcome);
+  else await renderOutcome(session, plan, result.outcome);
 }

@@ -1,12 +1,16 @@
 import { resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { CliError, UsageError } from '../../errors.js';
-import type { DatabaseDrill } from '../../drill/document.js';
-import { drillRow, writeReport } from '../../drill/report-files.js';
+import { writeReport } from '../../drill/report-files.js';
+import { drillColumns as columns } from './drill-table.js';
 import { parseDuration } from '../../drill/duration.js';
 import { runDrill, type DrillOptions } from '../../drill/run-drill.js';
 import { parseShard } from '../../drill/shard.js';
-import { note, table, type Column } from '../../output/writer.js';
+import type { DrillDocument } from '../../drill/document.js';
+import { checkPushgatewayUrl } from '../../drill/pushgateway.js';
+import { terminalLine } from '../../output/terminal-text.js';
+import { UserFiles } from '../../output/user-file.js';
+import { note, table } from '../../output/writer.js';
 import { DEFAULT_CONNECTIONS, MAX_CONNECTIONS } from '../../restore/plan.js';
 import { parseTarget } from '../../restore/target.js';
 import type { Session } from '../../session.js';
@@ -33,11 +37,16 @@ export interface DrillFlags {
   connections?: string;
   workDir?: string;
   analyze?: boolean;
+  metricsFile?: string;
+  pushgateway?: string;
 }
 
 export interface DrillCommandOptions extends DrillOptions {
   /** The raw --scratch DSN: a secret whenever it carries a password. */
   rawScratch?: string;
+  /** --metrics-file and --pushgateway (cli-contract 9.14). */
+  metricsFile?: string;
+  pushgateway?: string;
 }
 
 export const MAX_PARALLEL = 8;
@@ -56,6 +65,9 @@ export function options(ids: string[], flags: DrillFlags, env: Env): DrillComman
   const pgBindir = flags.pgBindir ?? env.SVC_PG_BINDIR;
   if (rawScratch !== undefined && flags.pgBindir !== undefined) throw new UsageError('--pg-bindir is for --scratch auto; a scratch DSN names a server that runs already.');
   const server = rawScratch === undefined ? undefined : parseTarget(rawScratch, env);
+  if (flags.dryRun && (flags.metricsFile !== undefined || flags.pushgateway !== undefined)) {
+    throw new UsageError('--metrics-file and --pushgateway record what a drill proved; a --dry-run restores nothing.');
+  }
   return {
     databases: flags.all ? 'all' : given,
     backupJobId: flags.backup === undefined ? undefined : requireId(flags.backup, '--backup'),
@@ -73,24 +85,11 @@ export function options(ids: string[], flags: DrillFlags, env: Env): DrillComman
     connections: flags.connections === undefined ? DEFAULT_CONNECTIONS : positiveInt(flags.connections, '--connections', MAX_CONNECTIONS),
     workDir: resolve(flags.workDir ?? tmpdir()),
     analyze: flags.analyze !== false,
+    metricsFile: flags.metricsFile === undefined ? undefined : resolve(requireId(flags.metricsFile, '--metrics-file')),
+    pushgateway: flags.pushgateway === undefined ? undefined : checkPushgatewayUrl(flags.pushgateway),
   };
 }
 
-/**
- * The database's id and its name in columns of their own, so that on a narrow terminal the name
- * gives way (shortened, then left out) and the id stays whole; then the recovery time, the age and
- * the backup's id are left out, before the result and the failed check.
- */
-const columns: Column<DatabaseDrill>[] = [
-  { header: 'DATABASE', value: (d) => d.databaseId },
-  { header: 'NAME', value: (d) => (d.name && d.name !== d.databaseId ? d.name : '-'), shrink: true, drop: 1 },
-  { header: 'BACKUP', value: (d) => drillRow(d).backup, drop: 3 },
-  // The age a drill proved and the recovery time it took appear for every database (never dropped).
-  { header: 'AGE', value: (d) => drillRow(d).age },
-  { header: 'RECOVERY', value: (d) => drillRow(d).recovery },
-  { header: 'RESULT', value: (d) => d.result },
-  { header: 'FAILED CHECK', short: 'FAILED', value: (d) => drillRow(d).failed, drop: 2 },
-];
 
 /** `svc restore drill`: the drill, its table on stdout (or the drill document with --json), the report files; exit 13 when any database failed. */
 export async function run(opts: DrillCommandOptions, session: Session): Promise<void> {
@@ -105,11 +104,12 @@ export async function run(opts: DrillCommandOptions, session: Session): Promise<
     api: () => session.api(),
     deps: { ...restoreDeps(session), reporter: quiet },
     now: () => session.now(),
-    progress: (id, text) => ui.info(`${id}: ${text}`),
+    // One line each, whatever a database's name or a check's row holds: none can forge another's.
+    progress: (id, text) => ui.info(terminalLine(`${id}: ${text}`)),
+    command: (id, label, command) => ui.command(terminalLine(`${id}: ${label}: `), command, '    '),
     heartbeat: !session.ctx.stderrIsTTY,
     note: (text) => ui.info(text),
   });
-  if (opts.reportDir) await writeReport(opts.reportDir, doc);
   const d = doc.drill;
   const summary = opts.dryRun
     ? `Dry run: ${d.passed} database(s) have a backup to drill, ${d.failed} have none. Nothing was created.`
@@ -117,11 +117,65 @@ export async function run(opts: DrillCommandOptions, session: Session): Promise<
   await session.out.render(doc, [
     table(d.databases, columns, 'No database to drill (an empty organization, or an empty shard).'),
     note(summary, d.failed ? 'yellow' : undefined),
-    ...(opts.reportDir ? [note(`Report: ${opts.reportDir}/drill.md, drill.json, junit.xml and receipts/.`)] : []),
   ]);
+  // The result is printed before the report is written: a report that cannot be written (a full
+  // disk, a planted link) is exit 2 naming it, and the drill's result is still there to read. The
+  // metrics are published whatever became of the report.
+  const files = new UserFiles(session.secrets);
+  let unwritten: unknown;
+  if (opts.reportDir) {
+    try {
+      await writeReport(opts.reportDir, doc, files);
+      // A note for a person, as the summary is: --json and --jq keep stderr for errors.
+      if (!session.settings.json) ui.info(`Report: ${opts.reportDir}/drill.md, drill.json, junit.xml and receipts/.`);
+    } catch (err) {
+      unwritten = err;
+    }
+  }
+  await publishMetrics(opts, doc, session, files);
+  if (unwritten) throw unwritten;
   if (d.failed) {
-    const failed = d.databases.filter((x) => x.result === 'failed').map((x) => `${x.databaseId} (${x.failure?.check})`);
+    const failed = d.databases.filter((x) => x.result === 'failed').map((x) => terminalLine(`${x.databaseId} (${x.failure?.check})`));
     const what = opts.dryRun ? 'would fail: no backup to drill for' : 'failed for';
     throw new CliError('drill_failed', `The drill ${what} ${failed.length} of ${d.databases.length} database(s): ${failed.join(', ')}.`);
   }
+}
+
+/**
+ * The results for monitoring (cli-contract 9.14), after the result is on stdout: the metrics file and
+ * the Pushgateway each get their chance, and a failure of either is said after the other was tried.
+ * A drill that failed still exits 13 (the first thing an operator must see); a failed push alone is
+ * its own exit code, so a nightly job whose results never reached monitoring does not look green.
+ */
+async function publishMetrics(opts: DrillCommandOptions, doc: DrillDocument, session: Session, files: UserFiles): Promise<void> {
+  if (opts.dryRun) return;
+  const errors: CliError[] = [];
+  if (opts.metricsFile) {
+    const { writeMetricsFile } = await import('../../drill/metrics-file.js');
+    await writeMetricsFile(opts.metricsFile, doc, files).catch((err: CliError) => errors.push(err));
+  }
+  if (opts.pushgateway) {
+    const { pushDrillMetrics } = await import('../../drill/pushgateway.js');
+    const { ctx, settings } = session;
+    await pushDrillMetrics(opts.pushgateway, opts.shard, doc, {
+      env: ctx.env,
+      timeoutMs: settings.timeoutMs,
+      maxRetries: settings.maxRetries,
+      sleep: ctx.sleep,
+      random: ctx.random,
+      signal: ctx.signal,
+      onRetry: (m) => session.ui.info(`Pushgateway: ${m}`),
+      log: settings.verbose ? (line) => session.ui.debug(line) : undefined,
+    }).then(
+      () => session.ui.info(`Metrics pushed to ${opts.pushgateway} (group shard=${opts.shard ? `${opts.shard.index}_of_${opts.shard.count}` : 'all'}).`),
+      (err: CliError) => errors.push(err),
+    );
+  }
+  if (!errors.length) return;
+  if (doc.drill.failed) {
+    for (const err of errors) session.ui.warn(err.message);
+    return;
+  }
+  for (const err of errors.slice(0, -1)) session.ui.warn(err.message);
+  throw errors.at(-1);
 }

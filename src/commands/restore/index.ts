@@ -64,7 +64,7 @@ export function registerRestore(restore: Command, host: CommandHost): void {
     .addHelpText('after', examples('curl ... -X POST $SVC_BASE_URL/api/v1/restores ... > restore.json && svc restore run --target "$DSN" < restore.json'))
     .action(verb(host, () => import('./run.js')));
 
-  restore
+  const drill = restore
     .command('drill')
     .description('Prove that backups restore: each into a throwaway scratch database, checked, reported (exit 13 if any fails)')
     .argument('[databaseIds...]', 'the databases to drill (or --all)')
@@ -79,6 +79,8 @@ export function registerRestore(restore: Command, host: CommandHost): void {
     .option('--parallel <n>', 'databases drilled at once, 1 to 8 (default 1)')
     .option('--shard <i/n>', "this runner's share: sorted by id, the k-th database belongs to shard (k mod n) + 1")
     .option('--report <dir>', 'write drill.json, drill.md, junit.xml and receipts/<databaseId>.json there')
+    .option('--metrics-file <file>', "write the results for Prometheus (node_exporter's textfile collector: name it *.prom in its directory)")
+    .option('--pushgateway <url>', 'push the results to a Prometheus Pushgateway (group job=svc_restore_drill, shard=<i>_of_<n> or all)')
     .option('--keep', 'keep the scratch databases (and the cluster) for inspection, and print how to reach them')
     .option('--dry-run', 'print the plan (databases, backups, their age, the server binaries) and create nothing')
     .option('--jobs <n>', 'parallel pg_restore jobs per database (default: CPUs, at most 4)')
@@ -92,6 +94,8 @@ export function registerRestore(restore: Command, host: CommandHost): void {
         'svc restore drill --all --parallel 2 --max-age 26h --report drill-report',
         'svc restore drill db_orders --check checks/orders.sql --before 2026-11-24T14:32:00Z',
         'svc restore drill --all --shard 2/8 --report "report-2"',
+        'svc restore drill --all --metrics-file /var/lib/node_exporter/svc_drill.prom',
+        'svc restore drill --all --pushgateway http://pushgateway:9091',
         'svc restore drill --all --dry-run --jq ".drill.databases[].backupJobId"',
         'svc restore drill db_orders --scratch postgresql://drill@scratch/postgres',
       ),
@@ -103,4 +107,18 @@ export function registerRestore(restore: Command, host: CommandHost): void {
       ),
     )
     .action(verb(host, () => import('./drill.js')));
+
+  drill
+    .command('merge')
+    .description("One organization's report from its shards' reports (exit 13 if a database failed or a shard is missing)")
+    .argument('<reportDirs...>', "the shards' --report directories")
+    .option('--report <dir>', 'write the merged drill.json, drill.md, junit.xml and receipts/ there')
+    .addHelpText('after', examples('svc restore drill merge report-1 report-2 report-3 report-4 --report report'))
+    .addHelpText(
+      'after',
+      prose(
+        "Each shard's drill.json is checked against its schema (docs/drill.schema.json). The merge names any shard of the split (from the shards' i/n) that has no report, and any database reported twice (the later report is kept).",
+      ),
+    )
+    .action(verb(host, () => import('./drill-merge.js')));
 }

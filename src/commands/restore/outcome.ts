@@ -1,9 +1,12 @@
 import { formatBytes, timestampWithAge } from '../../output/format.js';
 import { fields, note, text } from '../../output/writer.js';
+import { UserFiles } from '../../output/user-file.js';
+import { AGE_FROM_COMPLETION, recoveryPoint } from '../../restore/backup-selection.js';
 import { objectCounts } from '../../restore/inventory.js';
 import { pgRestoreArgs } from '../../restore/pg-restore.js';
 import { PHASES, type RestorePlan } from '../../restore/plan.js';
 import type { PreflightResult } from '../../restore/preflight.js';
+import { writeReceipt } from '../../restore/receipt.js';
 import type { RestoreOutcome, ServiceCheck } from '../../restore/run.js';
 import { redactedDsn } from '../../restore/target.js';
 import type { Session } from '../../session.js';
@@ -41,17 +44,26 @@ function nextStep(plan: RestorePlan): string {
  * needs first (whose data, from when, the largest tables, how to connect, what next), then the
  * figures, then the service's view of the job as context: API v1 gives no way to update it from here.
  */
-export function renderOutcome(session: Session, plan: RestorePlan, outcome: RestoreOutcome): Promise<void> {
+export async function renderOutcome(session: Session, plan: RestorePlan, outcome: RestoreOutcome): Promise<void> {
   const { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, restoreJob: job } = outcome;
   const modeText = plan.mode === 'in_place' ? `in place${plan.atomic ? ' (one transaction)' : ` (--jobs ${plan.jobs}, not atomic)`}` : 'new database';
   const { receipt } = outcome;
   const selection = receipt.backupSelection;
   const backup = selection ? `backup ${selection.backupJobId} of ${job.databaseId}` : `the backup of ${job.databaseId}`;
-  const asOf = selection?.completedAt
-    ? `${timestampWithAge(selection.completedAt, session.now())}, when the backup completed: nothing written after its dump is in it`
+  const point = selection ? recoveryPoint(selection) : undefined;
+  const asOf = point
+    ? point.from === 'startedAt'
+      ? `${timestampWithAge(point.at, session.now())}, when the backup's dump started: nothing written after that is in it`
+      : `${timestampWithAge(point.at, session.now())}, when the backup completed (${AGE_FROM_COMPLETION}): nothing written after its dump is in it`
     : undefined;
-  const doc = { restoreJob: job, execution: { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, receipt }, backupSelection: receipt.backupSelection };
-  return session.out.render(doc, [
+  const doc = {
+    restoreJob: job,
+    execution: { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, receipt },
+    backupSelection: receipt.backupSelection,
+    backupStartedAt: receipt.backupStartedAt,
+    backupCompletedAt: receipt.backupCompletedAt,
+  };
+  await session.out.render(doc, [
     text(`Restored ${backup} into ${redactedDsn(plan.target)} (${plan.mode === 'in_place' ? 'in place' : 'new database'}) in ${(durationMs / 1000).toFixed(1)}s.`, 'green'),
     fields([
       ['data as of', asOf],
@@ -77,16 +89,20 @@ export function renderOutcome(session: Session, plan: RestorePlan, outcome: Rest
       'dim',
     ),
   ]);
+  // After the result: a receipt that cannot be written is exit 2 naming it, the restore stands (cli-contract 7.15).
+  if (plan.receiptPath) await writeReceipt(plan.receiptPath, receipt, new UserFiles(session.secrets));
 }
 
-/** What a dry run found: the plan the real run would follow. Nothing was created, downloaded or restored. */
-export function renderDryRun(session: Session, plan: RestorePlan, check: ServiceCheck | undefined, pre: PreflightResult): void {
+/** The --json document of a dry run: the plan the real run would follow (and what the agent server's plan_restore returns). */
+export function dryRunDocument(plan: RestorePlan, check: ServiceCheck | undefined, pre: PreflightResult) {
   const backupJobId = check?.selection?.backupJobId ?? null;
   const artifactBytes = check?.artifactBytes;
-  const doc = {
+  return {
     dryRun: true,
     backupJobId,
     backupSelection: check?.selection ?? null,
+    backupStartedAt: check?.selection?.startedAt ?? null,
+    backupCompletedAt: check?.selection?.completedAt ?? null,
     artifactBytes: artifactBytes ?? null,
     targetRedactedDsn: redactedDsn(plan.target),
     mode: plan.mode,
@@ -97,10 +113,16 @@ export function renderDryRun(session: Session, plan: RestorePlan, check: Service
     pgRestore: pre.pgRestore.text,
     pgRestoreArgs: pgRestoreArgs(plan, plan.target.database, '<artifact>'),
   };
+}
+
+/** What a dry run found: the plan the real run would follow. Nothing was created, downloaded or restored. */
+export function renderDryRun(session: Session, plan: RestorePlan, check: ServiceCheck | undefined, pre: PreflightResult): void {
+  const doc = dryRunDocument(plan, check, pre);
+  const { backupJobId, artifactBytes } = doc;
   session.out.render(doc, [
     text('Dry run: the restore could start. Nothing was created, downloaded or restored.', 'green'),
     fields([
-      ['backup job', `${backupJobId} (completed${artifactBytes === undefined ? '' : `, artifact ${formatBytes(artifactBytes)}`})`],
+      ['backup job', `${backupJobId} (completed${artifactBytes === null ? '' : `, artifact ${formatBytes(artifactBytes)}`})`],
       ['target', doc.targetRedactedDsn],
       ['mode', plan.mode === 'in_place' ? `in_place (${plan.atomic ? 'single transaction' : `--jobs ${plan.jobs}, not atomic`})` : 'new_database'],
       ['create database', pre.createDatabase ? 'yes (TEMPLATE template0)' : 'no (exists and is empty)'],

@@ -38,5 +38,5 @@ export async function run(opts: EngineOptions, session: Session): Promise<void> 
   }
   const plan = restorePlan(opts, mode, session);
   const result = await runRestore(plan, { created }, restoreDeps(session));
-  if (!result.dryRun) renderOutcome(session, plan, result.outcome);
+  if (!result.dryRun) await renderOutcome(session, plan, result.outcome);
 }

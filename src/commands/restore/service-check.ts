@@ -1,7 +1,7 @@
 import { getProfile } from '../../api/operations/profile.js';
 import { CliError } from '../../errors.js';
 import { formatBytes, relativeAge } from '../../output/format.js';
-import type { SelectedBackup } from '../../restore/backup-selection.js';
+import { describeSelection, selectBackup, type SelectedBackup, type SelectionRule } from '../../restore/backup-selection.js';
 import type { ServiceCheck } from '../../restore/run.js';
 import type { Session } from '../../session.js';
 
@@ -40,4 +40,17 @@ export async function checkBackup(session: Session, selected: SelectedBackup, dr
   const completed = backup.completedAt ? `, completed ${backup.completedAt} (${relativeAge(backup.completedAt, session.now())})` : '';
   const size = formatBytes(backup.artifact.sizeBytes).split(' (')[0];
   return { selection: selected.selection, artifactBytes: backup.artifact.sizeBytes, backup: `${id} of ${backup.protectedDatabaseId}${completed}, ${size}` };
+}
+
+/**
+ * The first API calls of a restore or its dry run, after the local preflight (cli-contract 7,
+ * steps 0 and 2): for a dry run, whether the token may restore at all; then which backup, said
+ * plainly on stderr, and the service's word on it. `restore create` and the agent server's
+ * plan_restore both ask this way.
+ */
+export async function serviceCheck(session: Session, rule: SelectionRule, dryRun: boolean): Promise<ServiceCheck> {
+  if (dryRun) await assertMayRestore(session);
+  const selected = await selectBackup(await session.api(), rule);
+  session.ui.info(describeSelection(selected, session.now()));
+  return checkBackup(session, selected, dryRun);
 }

@@ -37,15 +37,20 @@ export function pageOptions(flags: PageFlags): PageOptions {
   return { limit, cursor, all: flags.all === true };
 }
 
+/** An ISO 8601 time with a zone: --incident-time, --before (and the agent server's same inputs). */
+export const isoTimestampSchema = z.iso.datetime({ offset: true });
+
 export function isoTimestamp(raw: string | undefined, what: string): string {
-  return check(z.iso.datetime({ offset: true }), raw, what, 'use ISO 8601 with a time zone, e.g. 2026-11-20T14:30:00Z');
+  return check(isoTimestampSchema, raw, what, 'use ISO 8601 with a time zone, e.g. 2026-11-20T14:30:00Z');
 }
+
+/** Sent as an HTTP header: only printable ASCII, without leading or trailing spaces, can go there as given. */
+export const idempotencyKeySchema = z.string().check(z.minLength(1), z.maxLength(200), z.regex(/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/));
 
 export function idempotencyKey(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
-  // Sent as an HTTP header: only printable ASCII, without leading or trailing spaces, can go there as given.
   return check(
-    z.string().check(z.minLength(1), z.maxLength(200), z.regex(/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/)),
+    idempotencyKeySchema,
     raw,
     '--idempotency-key',
     'it must be 1 to 200 printable ASCII characters (no leading or trailing space)',

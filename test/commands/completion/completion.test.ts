@@ -32,8 +32,14 @@ describe('svc complete -- (what a Tab offers)', () => {
   it('after `svc `: every command, svc api and svc completion included, the hidden complete not', async () => {
     const offered = await tab('');
     expect(offered).toEqual([
-      'auth', 'profile', 'databases', 'destinations', 'backups', 'evidence', 'restore', 'recovery', 'tools', 'sandbox', 'api', 'completion', 'help',
+      'auth', 'profile', 'databases', 'destinations', 'backups', 'evidence', 'restore', 'recovery', 'tools', 'mcp', 'sandbox', 'api', 'completion', 'help',
     ]);
+  });
+
+  it('svc mcp: its verbs, and the clients config writes a snippet for', async () => {
+    expect(await tab('mcp', '')).toEqual(['serve', 'config', 'help']);
+    expect(await tab('mcp', 'config', '')).toEqual(['claude', 'cursor', 'vscode', 'codex']);
+    expect(await tab('mcp', 'serve', '--')).toEqual(expect.arrayContaining(['--read-only', '--tools']));
   });
 
   it('verbs of a group whose name comes after global options', async () => {

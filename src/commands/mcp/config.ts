@@ -1,0 +1,27 @@
+import { UsageError } from '../../errors.js';
+import { mcpSnippet } from '../../mcp/config-snippet.js';
+import { note, text } from '../../output/writer.js';
+import type { Session } from '../../session.js';
+import { MCP_CLIENTS, type McpClient } from './clients.js';
+import { toolChoice, type ToolChoice, type ToolFlags } from './tool-flags.js';
+
+export interface ConfigOptions extends ToolChoice {
+  client: McpClient;
+}
+
+export function options([client]: string[], flags: ToolFlags): ConfigOptions {
+  if (!MCP_CLIENTS.includes(client as McpClient)) {
+    throw new UsageError(`No snippet for "${client}".`, `Clients: ${MCP_CLIENTS.join(', ')}.`);
+  }
+  return { client: client as McpClient, ...toolChoice(flags) };
+}
+
+/** `svc mcp config <client>`: the snippet on stdout, where it goes on stderr. Reads no token, sends nothing. */
+export async function run(opts: ConfigOptions, session: Session): Promise<void> {
+  const args = ['mcp', 'serve', ...(opts.readOnly ? ['--read-only'] : []), ...(opts.tools ? ['--tools', opts.tools.join(',')] : [])];
+  const snippet = mcpSnippet(opts.client, { profile: session.settings.profile, args });
+  await session.out.render(snippet, [
+    note(`Add this to ${snippet.file}. It names the profile "${session.settings.profile}", never a token: log in first with svc auth login${session.settings.profile === 'default' ? '' : ` --profile ${session.settings.profile}`}.`, 'dim'),
+    text(snippet.text),
+  ]);
+}

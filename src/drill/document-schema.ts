@@ -1,0 +1,66 @@
+import * as z from '../zod.js';
+
+/**
+ * drill.json as a schema (cli-contract 9.15): what `svc restore drill merge` checks each shard's report
+ * against, and what docs/drill.schema.json publishes (generated from this, by `npm run docs`). The
+ * fields the contract names are required with their types; objects are open, so a newer svc's extra
+ * fields (and the receipt's detail) pass through a merge unchanged.
+ */
+
+const timestamp = z.iso.datetime({ offset: true });
+const ms = z.number().check(z.nonnegative());
+
+export const drillCheckSchema = z.looseObject({
+  name: z.string().check(z.minLength(1)),
+  status: z.enum(['passed', 'failed', 'skipped']),
+  detail: z.optional(z.string()),
+  durationMs: ms,
+});
+
+export const databaseDrillSchema = z.looseObject({
+  databaseId: z.string().check(z.minLength(1)),
+  name: z.nullable(z.string()),
+  result: z.enum(['passed', 'failed', 'planned']),
+  exitCode: z.int().check(z.nonnegative()),
+  failure: z.optional(z.looseObject({ check: z.string(), code: z.string(), message: z.string() })),
+  backupJobId: z.nullable(z.string()),
+  backupCompletedAt: z.nullable(timestamp),
+  backupAgeSeconds: z.nullable(z.number()),
+  restoreJobId: z.nullable(z.string()),
+  recoveryTimeMs: z.nullable(ms),
+  phases: z.record(z.string(), ms),
+  checks: z.array(drillCheckSchema),
+  receipt: z.nullable(z.looseObject({ svcVersion: z.string(), outcome: z.enum(['restored', 'failed']) })),
+  service: z.nullable(z.looseObject({ proofStatus: z.string(), custodyStatus: z.string() })),
+});
+
+export const drillDocumentSchema = z.looseObject({
+  drill: z.looseObject({
+    startedAt: timestamp,
+    finishedAt: timestamp,
+    shard: z.nullable(z.string().check(z.regex(/^\d{1,4}\/\d{1,4}$/))),
+    scratch: z.enum(['auto', 'dsn']),
+    serverVersion: z.nullable(z.string()),
+    databases: z.array(databaseDrillSchema),
+    passed: z.int().check(z.nonnegative()),
+    failed: z.int().check(z.nonnegative()),
+    merge: z.optional(
+      z.looseObject({
+        shards: z.array(z.string()),
+        missingShards: z.array(z.string()),
+        missingReports: z.array(z.string()),
+        duplicates: z.array(z.string()),
+        span: z.nullable(z.looseObject({ from: timestamp, to: timestamp })),
+      }),
+    ),
+  }),
+});
+
+/** The JSON Schema docs/drill.schema.json holds. */
+export function drillJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(drillDocumentSchema, { io: 'input', unrepresentable: 'any' }),
+    title: 'svc restore drill: drill.json',
+    description: 'The document `svc restore drill --json` prints and `--report` writes as drill.json (cli-contract 9, step 7); the input of `svc restore drill merge`.',
+  };
+}

@@ -1,0 +1,57 @@
+import type { McpClient } from '../commands/mcp/clients.js';
+
+export interface SnippetInput {
+  /** The saved login (its base URL and stored token) the server uses. */
+  profile: string;
+  /** What follows `svc`: mcp serve and its flags. */
+  args: string[];
+}
+
+export interface Snippet {
+  client: McpClient;
+  /** Where it goes. */
+  file: string;
+  /** The snippet's own format: JSON for three clients, TOML for Codex. */
+  format: 'json' | 'toml';
+  text: string;
+  /** The server entry as data (the --json document). */
+  server: { command: string; args: string[]; env: Record<string, string> };
+}
+
+const tomlString = (s: string) => JSON.stringify(s);
+
+/**
+ * The snippet each agent client reads to start `svc mcp serve` (cli-contract 10): the command, its
+ * arguments and the profile (SVC_PROFILE), never a token: the server finds the token the way every
+ * svc command does (keychain, credentials file, or SVC_API_KEY of the client's environment).
+ */
+export function mcpSnippet(client: McpClient, input: SnippetInput): Snippet {
+  const env: Record<string, string> = { SVC_PROFILE: input.profile };
+  const server = { command: 'svc', args: input.args, env };
+  const json = (doc: unknown) => JSON.stringify(doc, null, 2);
+  switch (client) {
+    case 'claude':
+      return { client, file: '.mcp.json (project) or `claude mcp add-json svc` (user)', format: 'json', server, text: json({ mcpServers: { svc: { type: 'stdio', ...server } } }) };
+    case 'cursor':
+      return { client, file: '.cursor/mcp.json (project) or ~/.cursor/mcp.json (user)', format: 'json', server, text: json({ mcpServers: { svc: server } }) };
+    case 'vscode':
+      return { client, file: '.vscode/mcp.json (workspace)', format: 'json', server, text: json({ servers: { svc: { type: 'stdio', ...server } } }) };
+    case 'codex':
+      return {
+        client,
+        file: '~/.codex/config.toml',
+        format: 'toml',
+        server,
+        text: [
+          '[mcp_servers.svc]',
+          `command = ${tomlString(server.command)}`,
+          'args = [',
+          ...server.args.map((a) => `  ${tomlString(a)},`),
+          ']',
+          '',
+          '[mcp_servers.svc.env]',
+          ...Object.entries(env).map(([k, v]) => `${k} = ${tomlString(v)}`),
+        ].join('\n'),
+      };
+  }
+}

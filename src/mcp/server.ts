@@ -1,0 +1,112 @@
+import type { McpServer as McpServerType } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { getProfile } from '../api/operations/profile.js';
+import { requireId } from '../commands/shared/args.js';
+import { fetchCatalog } from '../commands/tools/catalog.js';
+import { InterruptedError, UsageError } from '../errors.js';
+import type { Session } from '../session.js';
+import { VERSION } from '../version.js';
+import type { Gate } from './gate.js';
+import { errorResult, okResult } from './results.js';
+import { selectTools } from './select.js';
+import { TOOLS, type ToolContext, type ToolSpec } from './tools.js';
+import { INSTRUCTIONS } from './wording.js';
+
+export interface ServeOptions {
+  readOnly: boolean;
+  tools: string[] | undefined;
+}
+
+/** Ids go into URL paths: the commands' own check (trimmed, not empty, not a dot segment) applies to them too. */
+function checkIds(args: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(args).map(([key, value]) => [key, (key.endsWith('Id') || key === 'cursor') && typeof value === 'string' ? requireId(value, key) : value]),
+  );
+}
+
+/**
+ * `svc mcp serve` (cli-contract 10): the token's profile and the live catalog decide the tools,
+ * then JSON-RPC over stdin/stdout until the client closes stdin or a signal ends the run. stdout
+ * carries JSON-RPC and nothing else (through the session's scrubbing stream); everything a person
+ * reads goes to stderr.
+ */
+export async function serveMcp(session: Session, opts: ServeOptions): Promise<void> {
+  const { ctx } = session;
+  const api = await session.api();
+  const [{ data }, catalog] = await Promise.all([api.send(getProfile()), fetchCatalog(session)]);
+  const { chosen, skipped } = selectTools(TOOLS, { scopes: data.profile.scopes, catalog, readOnly: opts.readOnly, names: opts.tools });
+  for (const s of skipped) if (opts.tools) session.ui.warn(`${s.name} is not served: ${s.why}.`);
+  if (!chosen.length) throw new UsageError('No tool is left to serve.', 'Check --tools and --read-only against the token\'s scopes (svc auth status).');
+
+  const { McpServer, StdioServerTransport } = await import('./sdk.js');
+  const server = new McpServer({ name: 'svc', version: VERSION }, { instructions: INSTRUCTIONS });
+  const gate: Gate = {
+    get canAsk() {
+      return server.server.getClientCapabilities()?.elicitation?.form !== undefined;
+    },
+    async ask(message, signal) {
+      const answer = await server.server.elicitInput(
+        {
+          mode: 'form',
+          message,
+          requestedSchema: {
+            type: 'object',
+            properties: { confirm: { type: 'boolean', title: 'Confirm', description: 'Yes, do it' } },
+            required: ['confirm'],
+          },
+        },
+        { signal },
+      );
+      return answer.action === 'accept' && answer.content?.confirm === true ? 'accepted' : 'declined';
+    },
+  };
+  for (const spec of chosen) register(server, spec, { session, api, gate, signal: ctx.signal });
+
+  const transport = new StdioServerTransport(ctx.stdin, ctx.stdout);
+  const closed = new Promise<void>((resolve) => {
+    server.server.onclose = resolve;
+  });
+  await server.connect(transport);
+  // The client ends the session by closing our stdin (the MCP stdio transport's shutdown).
+  ctx.stdin.once('end', () => void server.close());
+  const names = chosen.map((t) => t.name).join(', ');
+  session.ui.info(`svc mcp serve: ${chosen.length} tools for ${data.profile.organizationSlug} on stdio (${names}).`);
+  let stop: () => void = () => {};
+  const interrupted = new Promise<never>((_, reject) => {
+    stop = () => reject(new InterruptedError('Interrupted; the MCP server stopped.'));
+    if (ctx.signal.aborted) stop();
+    else ctx.signal.addEventListener('abort', stop, { once: true });
+  });
+  try {
+    await Promise.race([closed, interrupted]);
+  } finally {
+    ctx.signal.removeEventListener('abort', stop);
+    await server.close();
+  }
+}
+
+function register(server: McpServerType, spec: ToolSpec, base: ToolContext): void {
+  server.registerTool(
+    spec.name,
+    {
+      title: spec.title,
+      description: spec.description,
+      inputSchema: spec.input,
+      outputSchema: spec.output,
+      annotations: {
+        title: spec.title,
+        readOnlyHint: !spec.write,
+        destructiveHint: false,
+        idempotentHint: spec.idempotent,
+        openWorldHint: true,
+      },
+    },
+    async (args: Record<string, unknown>, extra: { signal: AbortSignal }) => {
+      const signal = AbortSignal.any([base.signal, extra.signal]);
+      try {
+        return okResult(await spec.call(checkIds(args), { ...base, signal }), base.session.secrets);
+      } catch (err) {
+        return errorResult(err, base.session.secrets);
+      }
+    },
+  );
+}
