@@ -218,7 +218,7 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
         record(`check:${check.name}`, 'skipped', 0, 'nothing restored');
         continue;
       }
-      const ran = await timed(() => runCheck(check, name, pgEnv!, run.deps.scrubber, run.deps.signal));
+      const ran = await timed(() => runCheck(check, () => run.scratch.checkSession(name), run.deps.scrubber, run.deps.signal));
       record(`check:${check.name}`, ran.value.passed ? 'passed' : 'failed', ran.ms, ran.value.detail);
       if (!ran.value.passed) fail(`check:${check.name}`, 'sql_check_failed', ERROR_CODES.sql_check_failed.exit, `SQL check ${check.name} (${check.file}): ${ran.value.detail}.`);
     }

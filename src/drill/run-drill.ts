@@ -157,7 +157,7 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
   const scope = new RunScope();
   let keptAny = false;
   const lines = progressLines(host);
-  const depsForScratch = { env, scope, scrubber: host.deps.scrubber, signal: host.deps.signal };
+  const depsForScratch = { env, scope, scrubber: host.deps.scrubber, signal: host.deps.signal, note: host.note };
   // The scratch server is readied while the service is asked which databases and backups: neither
   // waits for the other. A dry run starts no cluster, but does check an operator's server.
   // What killed runs left (cli-contract 9.12) goes before this run starts its own; a dry run touches nothing.

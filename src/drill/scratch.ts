@@ -6,7 +6,9 @@ import type { RunScope } from '../restore/scope.js';
 import { redactedDsn, type Target } from '../restore/target.js';
 import { dropCreatedDatabase } from '../restore/target-database.js';
 import type { SecretScrubber } from '../secrets.js';
+import { checkAccess } from './check-role.js';
 import { startScratchCluster, type ScratchCluster } from './cluster.js';
+import type { SessionConfig } from './pg-session.js';
 import type { ServerBinaries } from './server-binaries.js';
 
 type Env = Record<string, string | undefined>;
@@ -19,6 +21,8 @@ export interface Scratch {
   target(database: string): Target;
   /** What --keep prints for a kept scratch database. */
   howToReach(database: string): string[];
+  /** Where a SQL check in `database` connects: a fresh connection as the run's read-only check role (check-role.ts). */
+  checkSession(database: string): Promise<SessionConfig>;
   /** Drops a scratch database of this run; never throws (a failed drop is said on stderr by the caller). */
   drop(database: string): Promise<string | undefined>;
   /** Stops the cluster and removes its files (auto), unless kept. */
@@ -36,6 +40,8 @@ interface Deps {
   scope: RunScope;
   scrubber: SecretScrubber;
   signal: AbortSignal;
+  /** A line on stderr, said once. */
+  note: (text: string) => void;
 }
 
 async function dropper(base: Target, deps: Deps): Promise<(database: string) => Promise<string | undefined>> {
@@ -55,13 +61,21 @@ export async function autoScratch(binaries: ServerBinaries, workDir: string, dep
   const cluster: ScratchCluster = await startScratchCluster(binaries, workDir, deps.env, deps.signal);
   try {
     const drop = await dropper(cluster.target('postgres'), deps);
+    // Its own cluster on loopback has no TLS: not even tried, whatever PGSSLMODE the environment holds.
+    const admin = cluster.target('postgres');
+    const checks = checkAccess({ admin: { ...admin, params: { ...admin.params, PGSSLMODE: 'disable' } }, env: deps.env, signal: deps.signal, note: deps.note, where: 'the scratch cluster' });
     return {
       kind: 'auto',
       serverVersion: binaries.version,
       target: (database) => cluster.target(database),
       howToReach: (database) => cluster.howToReach(database),
+      checkSession: (database) => checks.session(database),
       drop,
-      dispose: (keep) => cluster.stop({ keep }),
+      // The role goes with the cluster; a kept cluster keeps no role of this run.
+      dispose: async (keep) => {
+        await checks.dispose(keep);
+        await cluster.stop({ keep });
+      },
     };
   } catch (err) {
     await cluster.stop();
@@ -86,12 +100,14 @@ export async function dsnScratch(server: Target, deps: Deps): Promise<Scratch> {
   if (!facts.createdb) {
     throw new LocalToolError(`The role "${server.user}" may not create databases on ${redactedDsn(server)}: a drill creates its own svc_drill_* databases there.`, `Grant it: ALTER ROLE "${server.user}" CREATEDB; or use --scratch auto.`);
   }
+  const checks = checkAccess({ admin: server, env: deps.env, signal: deps.signal, note: deps.note, where: redactedDsn(server) });
   return {
     kind: 'dsn',
     serverVersion: facts.version,
     target: (database) => ({ ...server, database }),
     howToReach: (database) => [shellCommand(['psql', redactedDsn({ ...server, database })])],
+    checkSession: (database) => checks.session(database),
     drop: await dropper(server, deps),
-    dispose: async () => {},
+    dispose: () => checks.dispose(true),
   };
 }

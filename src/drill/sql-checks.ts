@@ -1,9 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../errors.js';
+import { InterruptedError, UsageError } from '../errors.js';
 import type { SecretScrubber } from '../secrets.js';
-import { psql, PsqlError } from '../restore/pg-tools.js';
-
-type Env = Record<string, string | undefined>;
+import { firstRows, withSession, type FirstRows, type SessionConfig } from './pg-session.js';
 
 /** One SQL check (cli-contract 9, step 4): a dbt-style test, which passes when its query returns no rows. */
 export interface SqlCheck {
@@ -17,7 +15,6 @@ const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 /** Rows shown for a failed check, and the characters kept of each value. */
 const ROWS_SHOWN = 5;
 const VALUE_CHARS = 200;
-const STATEMENT_TIMEOUT = '60s';
 
 /** Comments and blank lines only: what may stand before the first marker, or make up an empty check. */
 const isBlank = (sql: string) => sql.split('\n').every((l) => /^\s*(--.*)?$/.test(l));
@@ -32,8 +29,7 @@ export function parseCheckFile(text: string, file: string): SqlCheck[] {
   let current: { name: string; lines: string[] } | undefined;
   const close = () => {
     if (!current) return;
-    // Comment lines after the closing semicolon (a note before the next check) belong to no query:
-    // left in, the semicolon would end the statement inside the subquery runCheck wraps it in.
+    // Comment lines after the closing semicolon (a note before the next check) belong to no query.
     const lines = [...current.lines];
     while (lines.length && isBlank(lines.at(-1)!)) lines.pop();
     // The closing semicolon goes, with a comment on its line ("SELECT ...; -- why").
@@ -87,29 +83,40 @@ export interface CheckRun {
   detail?: string;
 }
 
-const cut = (v: unknown) => {
-  const text = typeof v === 'string' ? v : JSON.stringify(v);
-  return text.length > VALUE_CHARS ? `${text.slice(0, VALUE_CHARS)}…` : text;
+/** A value as shown: cut at 200 characters (the connection already cut it to a few bytes more). */
+const cut = (v: string | null) => {
+  if (v === null) return 'null';
+  const chars = [...v];
+  return chars.length > VALUE_CHARS ? `${chars.slice(0, VALUE_CHARS).join('')}…` : v;
 };
 
+/** Why a check could not run, in the server's words (psql's form, "ERROR:  ..."); never empty. */
+function reason(err: unknown): string {
+  const e = err as { severity?: string; message?: string; detail?: string; code?: string };
+  const message = e?.message?.trim() || e?.code || 'the connection to the scratch database failed without a message';
+  const said = e?.severity ? `${e.severity}:  ${message}` : message;
+  return e?.detail ? `${said} (${e.detail.trim()})` : said;
+}
+
 /**
- * Runs one check in the scratch database: one statement (psql -c: no psql meta-command in a check is
- * obeyed), in a session whose transactions are read-only and whose statements time out, so a check
- * can neither change the restored data nor hang the drill.
+ * Runs one check in a scratch database, on a fresh connection of its own (no setting of one check
+ * reaches the next) as the run's check role, whose transactions are read-only and whose statements
+ * time out (cli-contract 9, v4 step 10): the check's text as written, sent as one statement, of
+ * which the first rows only are read (5 and one more, to know there are more).
  */
-export async function runCheck(check: SqlCheck, database: string, env: Env, scrubber: SecretScrubber, signal: AbortSignal): Promise<CheckRun> {
-  const statement = `SELECT coalesce(json_agg(row_to_json(q)), '[]') FROM (SELECT * FROM (\n${check.sql}\n) AS svc_check LIMIT ${ROWS_SHOWN + 1}) AS q`;
-  const session = `-c default_transaction_read_only=on -c statement_timeout=${STATEMENT_TIMEOUT}`;
-  const checkEnv = { ...env, PGOPTIONS: env.PGOPTIONS ? `${env.PGOPTIONS} ${session}` : session };
-  let rows: Array<Record<string, unknown>>;
+export async function runCheck(check: SqlCheck, session: () => Promise<SessionConfig>, scrubber: SecretScrubber, signal: AbortSignal): Promise<CheckRun> {
+  const interrupted = () => new InterruptedError('Interrupted while a SQL check was running.');
+  if (signal.aborted) throw interrupted();
+  let found: FirstRows;
   try {
-    rows = JSON.parse(await psql(statement, { env: checkEnv, database, scrubber, signal, command: true }));
+    found = await withSession(await session(), signal, (client) => firstRows(client, check.sql, ROWS_SHOWN + 1));
   } catch (err) {
-    if (err instanceof PsqlError) return { passed: false, detail: `the query failed: ${err.reason}` };
-    throw err;
+    if (signal.aborted) throw interrupted();
+    return { passed: false, detail: `the query failed: ${scrubber.scrub(reason(err))}` };
   }
+  const { rows, columns } = found;
   if (rows.length === 0) return { passed: true };
-  const shown = rows.slice(0, ROWS_SHOWN).map((r) => Object.entries(r).map(([k, v]) => `${k}=${cut(v)}`).join(', '));
+  const shown = rows.slice(0, ROWS_SHOWN).map((r) => r.map((v, i) => `${columns[i]}=${cut(v)}`).join(', '));
   const count = rows.length > ROWS_SHOWN ? `more than ${ROWS_SHOWN} rows` : `${rows.length} row${rows.length === 1 ? '' : 's'}`;
   return { passed: false, detail: `returned ${count}; ${rows.length > ROWS_SHOWN ? `the first ${ROWS_SHOWN}` : 'they are'}: ${shown.join(' | ')}` };
 }

@@ -191,18 +191,23 @@ describe.skipIf(!!skip)('a signal in each phase of a drill (built CLI as a subpr
       const gate = await psqlGate(h, 'query_to_xml');
       return { env: gate.env, tool: true, reached: () => gate.reached() };
     },
-    /** A SQL check (--check) runs: its query sleeps in the scratch database. */
-    async sqlCheck(_scratch, dir) {
+    /**
+     * A SQL check (--check) runs: its query sleeps in the scratch database, as the run's check role
+     * (svc's own connection: no client tool runs). With --scratch <dsn> that role is dropped again.
+     */
+    async sqlCheck(scratch, dir) {
       const file = join(dir, '..', `${dir.split('/').pop()}-checks.sql`);
       await writeFile(file, "-- check: slow_check\nSELECT x FROM (SELECT pg_sleep(300)::text AS x) s WHERE x = 'never'\n");
       return {
         args: ['--check', file],
-        tool: true,
         async reached({ server }) {
           const s = await server();
-          await waitFor('the SQL check running in the scratch database', async () =>
-            (await s.psql("SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%pg\\_sleep(300)%' AND pid <> pg_backend_pid()")) === '1' || undefined,
+          await waitFor('the SQL check running in the scratch database as the check role', async () =>
+            (await s.psql("SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%pg\\_sleep(300)%' AND usename LIKE 'svc\\_drill\\_check\\_%' AND pid <> pg_backend_pid()")) === '1' || undefined,
           );
+        },
+        async after() {
+          if (scratch === 'dsn') expect(await h.cluster.psql("SELECT count(*) FROM pg_roles WHERE rolname LIKE 'svc\\_drill\\_check\\_%'")).toBe('0');
         },
       };
     },
