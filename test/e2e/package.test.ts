@@ -119,7 +119,7 @@ describe('npm pack, npm install -g, svc', () => {
     expect(page.stderr).toBe('');
     expect(page.exitCode).toBe(0);
     expect(page.text).toMatch(/^SVC\(1\) /);
-    expect(page.text).toContain('svc restore drill [options] [databaseIds...]');
+    expect(page.text).toContain('svc restore drill [options] [command] [databaseIds...]');
     expect(page.text).toMatch(/^ +13 +a +restore +drill +failed/m);
   });
 });

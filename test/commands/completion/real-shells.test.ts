@@ -53,7 +53,7 @@ function shellEnv(extra: Record<string, string> = {}): Record<string, string> {
   return cleanEnv({ PATH: `${shimDir}:${process.env.PATH}`, SVC_BASE_URL: server.baseUrl, SVC_API_KEY: TOKEN, TERM: 'xterm', INPUTRC: '/dev/null', ...extra });
 }
 
-const COMMANDS = ['api', 'auth', 'backups', 'completion', 'databases', 'destinations', 'evidence', 'help', 'profile', 'recovery', 'restore', 'sandbox', 'tools'];
+const COMMANDS = ['api', 'auth', 'backups', 'completion', 'databases', 'destinations', 'evidence', 'help', 'mcp', 'profile', 'recovery', 'restore', 'sandbox', 'tools'];
 const ONE_TO_SIXTEEN = Array.from({ length: 16 }, (_, i) => String(i + 1));
 
 /** Ordinary completion: groups, verbs, flags and fixed values. */
