@@ -222,5 +222,7 @@ function drillPlan(opts: DrillOptions, target: Target): RestorePlan {
     receiptPath: undefined,
     keepPartial: opts.keep,
     scratch: true,
+    // A scratch cluster has no tablespace of the source's: a drill proves the data, not the disk layout (cli-contract 7.12).
+    noTablespaces: true,
   };
 }

@@ -39,6 +39,10 @@ export interface RestorePlan {
    * server older than the archive's source fails the restore instead of drawing a warning.
    */
   scratch: boolean;
+  /** --no-tablespaces: every object into the default tablespace (pg_restore --no-tablespaces); a drill always. */
+  noTablespaces?: boolean;
+  /** --database-settings: in place, apply the archive's database settings and comment too (a new database always gets them). */
+  databaseSettings?: boolean;
 }
 
 /** The steps of a run, in order; the receipt times each one. */

@@ -9,7 +9,7 @@ type Env = Record<string, string | undefined>;
  * Where queries about other databases run. As createdb does: `postgres`, or `template1` when
  * `postgres` is missing or refuses this user (CONNECT revoked).
  */
-async function onMaintenanceDb<T>(query: (database: string) => Promise<T>): Promise<T> {
+export async function onMaintenanceDb<T>(query: (database: string) => Promise<T>): Promise<T> {
   try {
     return await query('postgres');
   } catch (first) {
@@ -97,14 +97,27 @@ export async function inspectTarget(
   return { createDatabase: false, ...facts };
 }
 
-/** CREATE DATABASE ... TEMPLATE template0, not pg_restore --create (which would use the archive's name). */
-export async function createTargetDatabase(target: Target, env: Env, scrubber: SecretScrubber, signal: AbortSignal): Promise<void> {
+/**
+ * CREATE DATABASE ... TEMPLATE template0, not pg_restore --create (which would use the archive's
+ * name); `options` the archive's encoding and locale clauses (database-options.ts), values as psql variables.
+ */
+export async function createTargetDatabase(
+  target: Target,
+  env: Env,
+  scrubber: SecretScrubber,
+  signal: AbortSignal,
+  options?: { sql: string; vars: Record<string, string> },
+): Promise<void> {
   try {
-    const vars = { target: target.database };
-    await onMaintenanceDb((database) => psql('CREATE DATABASE :"target" TEMPLATE template0;', { env, database, vars, scrubber, signal }));
+    const vars = { ...options?.vars, target: target.database };
+    const sql = `CREATE DATABASE :"target" TEMPLATE template0${options?.sql ? ` ${options.sql}` : ''};`;
+    await onMaintenanceDb((database) => psql(sql, { env, database, vars, scrubber, signal }));
   } catch (err) {
     if (err instanceof PsqlError) {
-      throw new LocalToolError(`Could not create the database "${target.database}": ${err.reason}`, 'The user in --target needs the CREATEDB privilege.');
+      const hint = /privilege|permission/i.test(err.reason)
+        ? 'The user in --target needs the CREATEDB privilege.'
+        : "The target server refused the archive's encoding or locale: install the locale there, or restore into a server that has it.";
+      throw new LocalToolError(`Could not create the database "${target.database}": ${err.reason}`, hint);
     }
     throw err;
   }
