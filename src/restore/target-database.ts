@@ -114,9 +114,9 @@ export async function createTargetDatabase(
     await onMaintenanceDb((database) => psql(sql, { env, database, vars, scrubber, signal }));
   } catch (err) {
     if (err instanceof PsqlError) {
-      const hint = /privilege|permission/i.test(err.reason)
-        ? 'The user in --target needs the CREATEDB privilege.'
-        : "The target server refused the archive's encoding or locale: install the locale there, or restore into a server that has it.";
+      const hint = options && /encoding|locale|collat|LC_/i.test(err.reason)
+        ? "The target server refused the archive's encoding or locale: install the locale there, or restore into a server that has it."
+        : 'The user in --target needs the CREATEDB privilege.';
       throw new LocalToolError(`Could not create the database "${target.database}": ${err.reason}`, hint);
     }
     throw err;
