@@ -43,7 +43,7 @@ export const EXIT_CODES = [
     name: 'localTool',
     code: 11,
     meaning: 'local restore tool',
-    detail: "local restore tool failed or missing (pg_restore, psql, a drill's server binaries), target or scratch server unreachable, an archive no local pg_restore can read, an extension the archive needs missing on the target, an object of the archive missing after the restore",
+    detail: "local restore tool failed or missing (pg_restore, psql, a drill's server binaries), target or scratch server unreachable, an archive no local pg_restore can read, an extension, locale or tablespace the archive needs missing on the target, a plain-SQL or directory-format artifact, an object of the archive missing after the restore",
   },
   { name: 'jobFailed', code: 12, meaning: 'job failed', detail: 'a waited-for job ended failed_terminal, cancelled or timed_out (--wait, --watch)' },
   {

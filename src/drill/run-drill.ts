@@ -242,5 +242,7 @@ function drillPlan(opts: DrillOptions, target: Target): RestorePlan {
     scratch: true,
     countArchiveRows: opts.rowsCheck,
     marker: drillMarker(),
+    // A scratch cluster has no tablespace of the source's: a drill proves the data, not the disk layout (cli-contract 7.12).
+    noTablespaces: true,
   };
 }

@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { IntegrityError } from '../errors.js';
+import { IntegrityError, LocalToolError } from '../errors.js';
 
 export interface ArchiveHeader {
   format: 'custom' | 'directory' | 'tar' | 'unknown';
@@ -27,7 +27,8 @@ export async function readArchiveHeader(path: string): Promise<ArchiveHeader> {
 }
 
 export function parseArchiveHeader(buf: Buffer): ArchiveHeader {
-  if (buf.length >= 262 && buf.subarray(257, 262).toString('latin1') === 'ustar') return { format: 'tar' };
+  if (buf.length >= 262 && buf.subarray(257, 262).toString('latin1') === 'ustar') return tarHeader(buf);
+  refuseOtherFormats(buf);
   if (buf.length < 11 || buf.subarray(0, 5).toString('latin1') !== 'PGDMP') {
     throw new IntegrityError(
       'The artifact is not a pg_dump archive (no PGDMP header): nothing was restored.',
@@ -42,6 +43,7 @@ export function parseArchiveHeader(buf: Buffer): ArchiveHeader {
   const intSize = buf[pos++]!;
   if (since(7)) pos++; // offset size
   const header: ArchiveHeader = { format: FORMATS[buf[pos++]!] ?? 'unknown', version: `${major}.${minor}`, major, minor };
+  if (header.format === 'directory') throw unsupportedFormat('the table of contents of a directory-format archive (pg_dump -Fd)');
   const readInt = (): number | undefined => {
     if (pos + 1 + intSize > buf.length) return undefined;
     const negative = buf[pos] !== 0;
@@ -71,6 +73,52 @@ export function parseArchiveHeader(buf: Buffer): ArchiveHeader {
     // Older or truncated headers simply lack the version strings.
   }
   return header;
+}
+
+/**
+ * Formats svc does not restore, told apart from a damaged file (cli-contract 7.13): the file passed
+ * its size and SHA-256 checks, so it is intact, and the refusal is exit 11 naming the format, not
+ * the integrity code. pg_restore reads a directory archive only as a directory, never as one file.
+ */
+function unsupportedFormat(what: string): LocalToolError {
+  return new LocalToolError(
+    `The artifact is ${what}: svc restores pg_dump's custom (-Fc) and tar (-Ft) archives only. Nothing was restored.`,
+    'Restore this file by hand (a plain-SQL dump with psql -f; a directory archive with pg_restore on the unpacked directory), or back the database up in custom format.',
+  );
+}
+
+function refuseOtherFormats(buf: Buffer): void {
+  if (buf.length >= 2 && buf[0] === 0x1f && buf[1] === 0x8b) throw unsupportedFormat('gzip-compressed (a compressed plain-SQL dump or a packed directory-format archive)');
+  const text = buf.subarray(0, 1024).toString('latin1');
+  // pg_dump -Fp starts with its banner comment; a hand-made SQL file with a statement.
+  if (!text.includes('\0') && (text.includes('PostgreSQL database dump') || /^\s*(--|SET |CREATE |BEGIN|SELECT |\\)/i.test(text))) {
+    throw unsupportedFormat('a plain-SQL dump (pg_dump -Fp), not an archive pg_restore reads');
+  }
+}
+
+/**
+ * A tar file: pg_dump -Ft writes toc.dat first, uncompressed throughout (tar format has no
+ * compression). A directory-format archive packed with tar has its files under a directory, or a
+ * toc.dat whose header (which says "tar" there too) records compression: pg_restore would refuse it
+ * only after reading it, with "compression is not supported by tar archive format".
+ */
+function tarHeader(buf: Buffer): ArchiveHeader {
+  const packed = unsupportedFormat('a directory-format archive (pg_dump -Fd) packed with tar');
+  const first = buf.subarray(0, 100).toString('latin1').replace(/\0.*$/s, '');
+  if (first !== 'toc.dat') {
+    if (first.endsWith('/') || first.endsWith('/toc.dat')) throw packed;
+    return { format: 'tar' };
+  }
+  const inner = buf.subarray(512);
+  if (inner.length >= 16 && inner.subarray(0, 5).toString('latin1') === 'PGDMP') {
+    const [major, minor, , intSize] = [inner[5]!, inner[6]!, inner[7]!, inner[8]!];
+    const since = (min: number) => major > 1 || (major === 1 && minor >= min);
+    const at = since(7) ? 11 : 10;
+    // 1.15 and later: a compression algorithm byte (0: none); before: the compression level as an int (sign byte, then the value).
+    const compressed = since(15) ? inner[at] !== 0 : inner.subarray(at + 1, at + 1 + intSize).some((b) => b !== 0);
+    if (compressed) throw packed;
+  }
+  return { format: 'tar' };
 }
 
 /** Highest archive version each pg_restore major can read (K_VERS_MAX in pg_backup_archiver.h). */

@@ -43,6 +43,10 @@ export interface RestorePlan {
   countArchiveRows?: boolean;
   /** A drill's owner marker (drill/marker.ts), made the comment of the database it creates, so a later drill can reap it (cli-contract 9.12). */
   marker?: string;
+  /** --no-tablespaces: every object into the default tablespace (pg_restore --no-tablespaces); a drill always. */
+  noTablespaces?: boolean;
+  /** --database-settings: in place, apply the archive's database settings and comment too (a new database always gets them). */
+  databaseSettings?: boolean;
 }
 
 /** The steps of a run, in order; the receipt times each one. */

@@ -1,6 +1,8 @@
 import type { UserFiles } from '../output/user-file.js';
 import { VERSION } from '../version.js';
 import type { BackupSelection } from './backup-selection.js';
+import type { DatabaseOptions } from './database-options.js';
+import type { DatabaseSettingsReport } from './database-settings.js';
 import type { Inventory, ObjectKind } from './inventory.js';
 import type { Phase } from './plan.js';
 
@@ -37,6 +39,12 @@ export interface Receipt {
   tableRowEstimates: Record<string, number | null> | null;
   /** A drill's rows_match (cli-contract 9.11): totals and each table whose counts differ; null where the check did not run. */
   rowsMatch: RowsMatchReceipt | null;
+  /** The encoding and locale the new database was created with, as the archive records them (cli-contract 7.11); null in place. */
+  databaseOptions: DatabaseOptions | null;
+  /** The archive's database settings and comment: what was applied, what was not and why; null where none were applied (in place without --database-settings). */
+  databaseSettings: DatabaseSettingsReport | null;
+  /** The tablespaces the archive names, and whether --no-tablespaces put everything in the default one. */
+  tablespaces: { named: string[]; ignored: boolean } | null;
   startedAt: string;
   endedAt: string;
   outcome: 'restored' | 'failed';
@@ -70,6 +78,9 @@ export interface ReceiptFacts {
   computedSha256?: string;
   connections?: number;
   inventory?: Inventory;
+  databaseOptions?: DatabaseOptions;
+  databaseSettings?: DatabaseSettingsReport;
+  tablespaces?: { named: string[]; ignored: boolean };
 }
 
 export function buildReceipt(
@@ -100,6 +111,9 @@ export function buildReceipt(
     objects: facts.inventory?.counts ?? null,
     tableRowEstimates: facts.inventory?.rowEstimates ?? null,
     rowsMatch: null,
+    databaseOptions: facts.databaseOptions ?? null,
+    databaseSettings: facts.databaseSettings ?? null,
+    tablespaces: facts.tablespaces ?? null,
     startedAt: base.startedAt.toISOString(),
     endedAt: base.endedAt.toISOString(),
     outcome: failure ? 'failed' : 'restored',

@@ -18,6 +18,8 @@ export class RestoreProgress {
   done = 0;
   readonly #ids: Set<number>;
   readonly #seen = new Set<number>();
+  /** Objects counted from serial lines: a restore in passes (restore-passes.ts) runs serial passes before a parallel one. */
+  #serial = 0;
   #parallel = false;
 
   constructor(toc: Toc) {
@@ -34,11 +36,12 @@ export class RestoreProgress {
       // ENCODING, STDSTRINGS and the like are processed too, but are no entry of the listing.
       if (!this.#ids.has(id) || this.#seen.has(id)) return false;
       this.#seen.add(id);
-      this.done = this.#seen.size;
+      this.done = Math.min(this.total, this.#serial + this.#seen.size);
       return true;
     }
     if (this.#parallel || !SERIAL_DONE.test(text) || this.done >= this.total) return false;
-    this.done += 1;
+    this.#serial += 1;
+    this.done = this.#serial;
     return true;
   }
 

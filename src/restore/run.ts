@@ -15,7 +15,7 @@ import { confirmInPlace } from './confirm.js';
 import { fetchArtifact } from './fetch-artifact.js';
 import { explainFailure, targetStateAfter, type PartialDatabase } from './failure.js';
 import { analyzeTarget, checkTarget } from './inventory.js';
-import { pgRestoreArgs, runPgRestore } from './pg-restore.js';
+import { runPgRestore } from './pg-restore.js';
 import { RestoreProgress } from './restore-progress.js';
 import { pgRestoreFor } from './pg-restore-choice.js';
 import { PhaseClock } from './phase-clock.js';
@@ -25,6 +25,9 @@ import { buildReceipt, writeReceipt, type Receipt, type ReceiptFacts } from './r
 import { RunScope } from './scope.js';
 import { redactedDsn } from './target.js';
 import { createTargetDatabase, dropCreatedDatabase } from './target-database.js';
+import { readArchiveScript } from './archive-script.js';
+import { applyFidelitySettings, planFidelity } from './database-fidelity.js';
+import { passArgs, runPasses } from './restore-passes.js';
 import { hasTableData, readToc } from './toc.js';
 import { assertFreeSpace } from './workdir.js';
 
@@ -156,15 +159,18 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     const pgRestore = await pgRestoreFor(header, pre.pgRestore, deps.env);
     facts.pgRestoreVersion = pgRestore.text;
     const toc = await readToc(artifact.path, pgRestore.path, deps.env, scrubber, signal);
+    const script = await readArchiveScript(artifact.path, pgRestore.path, deps.env, scrubber, signal);
     assertArchiveFits(toc, header, pre, plan.target, plan.scratch ? 'fail' : 'warn', (m) => ui.warn(m));
+    const fidelity = await planFidelity({ script, toc, header, plan, facts: pre, pgEnv }, deps);
+    Object.assign(facts, { databaseOptions: fidelity.create && fidelity.options, tablespaces: { named: fidelity.tablespaces, ignored: fidelity.noTablespaces } });
 
     clock.enter('restore');
     // Read alongside pg_restore, from the same verified file (cli-contract 9.11).
     if (plan.countArchiveRows) archiveRows = countArchiveRows(pgRestore.path, artifact.path, toc, dir, deps.env, scrubber, signal);
     if (pre.createDatabase) {
-      await createTargetDatabase(plan.target, pgEnv, scrubber, signal, plan.marker);
+      await createTargetDatabase(plan.target, pgEnv, scrubber, signal, fidelity.create, plan.marker);
       created = { pgEnv };
-      ui.info(`Created database "${plan.target.database}" (TEMPLATE template0).`);
+      ui.info(`Created database "${plan.target.database}" (TEMPLATE template0${fidelity.create ? `, ${fidelity.create.describe}` : ''}).`);
     }
     if (plan.mode === 'in_place' && !plan.atomic) {
       ui.warn(`--jobs ${plan.jobs}: the in-place restore is not one transaction; a failure can leave the target partly restored.`);
@@ -172,14 +178,19 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     const running = `pg_restore into ${redactedDsn(plan.target)}`;
     const counter = new RestoreProgress(toc);
     const progress = await countProgress(ui, `Running ${running}`, 'objects');
-    const args = pgRestoreArgs(plan, plan.target.database, artifact.path);
-    const result = await runPgRestore(pgRestore.path, args, pgEnv, scrubber, signal, { counter, onObject: (done, total) => progress.update(done, total) }).catch((err: unknown) => {
+    const result = await runPasses(
+      fidelity.passes,
+      dir,
+      (pass, list) => passArgs(pass, plan, plan.target.database, artifact.path, list, fidelity.noTablespaces),
+      (args) => runPgRestore(pgRestore.path, args, pgEnv, scrubber, signal, { counter, onObject: (done, total) => progress.update(done, total) }),
+    ).catch((err: unknown) => {
       progress.fail(`${running} failed`);
       throw err;
     });
     progress.succeed(`Restored ${counter.total} objects with ${running}`);
     // Restored whole: from here on a failure leaves a complete database, which is kept.
     created = undefined;
+    facts.databaseSettings = await applyFidelitySettings(fidelity, plan.target.database, pgEnv, deps);
 
     if (plan.analyze) {
       clock.enter('analyze');

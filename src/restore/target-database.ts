@@ -9,7 +9,7 @@ type Env = Record<string, string | undefined>;
  * Where queries about other databases run. As createdb does: `postgres`, or `template1` when
  * `postgres` is missing or refuses this user (CONNECT revoked).
  */
-async function onMaintenanceDb<T>(query: (database: string) => Promise<T>): Promise<T> {
+export async function onMaintenanceDb<T>(query: (database: string) => Promise<T>): Promise<T> {
   try {
     return await query('postgres');
   } catch (first) {
@@ -97,15 +97,29 @@ export async function inspectTarget(
   return { createDatabase: false, ...facts };
 }
 
-/** CREATE DATABASE ... TEMPLATE template0, not pg_restore --create (which would use the archive's name). */
-export async function createTargetDatabase(target: Target, env: Env, scrubber: SecretScrubber, signal: AbortSignal, marker?: string): Promise<void> {
+/**
+ * CREATE DATABASE ... TEMPLATE template0, not pg_restore --create (which would use the archive's
+ * name); `options` the archive's encoding and locale clauses (database-options.ts), values as psql
+ * variables; `marker` a drill's owner marker, made the database's comment (cli-contract 9.12).
+ */
+export async function createTargetDatabase(
+  target: Target,
+  env: Env,
+  scrubber: SecretScrubber,
+  signal: AbortSignal,
+  options?: { sql: string; vars: Record<string, string> },
+  marker?: string,
+): Promise<void> {
   try {
-    const vars = { target: target.database, ...(marker ? { marker } : {}) };
-    const sql = `CREATE DATABASE :"target" TEMPLATE template0;${marker ? ` COMMENT ON DATABASE :"target" IS :'marker';` : ''}`;
+    const vars = { ...options?.vars, target: target.database, ...(marker ? { marker } : {}) };
+    const sql = `CREATE DATABASE :"target" TEMPLATE template0${options?.sql ? ` ${options.sql}` : ''};${marker ? ` COMMENT ON DATABASE :"target" IS :'marker';` : ''}`;
     await onMaintenanceDb((database) => psql(sql, { env, database, vars, scrubber, signal }));
   } catch (err) {
     if (err instanceof PsqlError) {
-      throw new LocalToolError(`Could not create the database "${target.database}": ${err.reason}`, 'The user in --target needs the CREATEDB privilege.');
+      const hint = options && /encoding|locale|collat|LC_/i.test(err.reason)
+        ? "The target server refused the archive's encoding or locale: install the locale there, or restore into a server that has it."
+        : 'The user in --target needs the CREATEDB privilege.';
+      throw new LocalToolError(`Could not create the database "${target.database}": ${err.reason}`, hint);
     }
     throw err;
   }

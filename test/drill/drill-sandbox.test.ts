@@ -131,6 +131,8 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
       artifact: { bytes: h.sb.artifact.sizeBytes, expectedSha256: h.sb.artifact.sha256, computedSha256: h.sb.artifact.sha256, verified: true },
       objects: { TABLE: 2, VIEW: 1, 'MATERIALIZED VIEW': 0, SEQUENCE: 3, INDEX: 2 },
       tableRowEstimates: { 'public.customers': 1000, 'public.orders': 5000 },
+      // A drill always restores with --no-tablespaces, and its result says so (cli-contract 7.12).
+      tablespaces: { named: [], ignored: true },
       outcome: 'restored',
       failure: null,
     });

@@ -149,7 +149,7 @@ describe.skipIf(!!skip)('a signal in each phase of a drill (built CLI as a subpr
     },
     /** pg_restore runs and waits for a lock on pg_trigger (the foreign key's triggers), held in the scratch database. */
     async restore(scratch) {
-      const gate = await toolGate(h, 'pg_restore', join(h.shimDir, 'pg_restore'), '[ "$1" != --version ] && [ "$1" != -l ] && [ "$1" != --data-only ]');
+      const gate = await toolGate(h, 'pg_restore', join(h.shimDir, 'pg_restore'), '[ "$1" != --version ] && [ "$1" != -l ] && [ "$1" != --data-only ] && [ "$1" != --create ]');
       let lock: { release(): Promise<void> } | undefined;
       return {
         env: gate.env,
@@ -308,7 +308,7 @@ describe.skipIf(!!skip)('a signal in each phase of a drill (built CLI as a subpr
   it('--parallel 2 on an operator server, SIGTERM while both databases restore: exit 143, both scratch databases dropped', async () => {
     const dir = await workDir();
     const tmp = await mkdtemp(join(h.scratch, 'tmp-'));
-    const gate = await toolGate(h, 'pg_restore', join(h.shimDir, 'pg_restore'), '[ "$1" != --version ] && [ "$1" != -l ] && [ "$1" != --data-only ]', true);
+    const gate = await toolGate(h, 'pg_restore', join(h.shimDir, 'pg_restore'), '[ "$1" != --version ] && [ "$1" != -l ] && [ "$1" != --data-only ] && [ "$1" != --create ]', true);
     const child = drill([SECOND.databaseId, '--parallel', '2', '--scratch', h.dsn('postgres', true)], dir, tmp, gate.env);
     let stderr = '';
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));

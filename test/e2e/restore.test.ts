@@ -90,7 +90,7 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     expect(r.stderr).toContain("API v1 has no operation to record a client-local result: the service's state and proof flags above do not reflect this restore.");
     expect(r.stderr).toMatch(/^Restore job [0-9a-f-]{36} created \(new_database\)\.$/m);
     expect(r.stderr).toMatch(new RegExp(`^✓ Verified 92\\.9 KiB \\(95129 bytes\\), SHA-256 ${ARTIFACT_SHA} \\(\\d+\\.\\ds\\)$`, 'm'));
-    expect(r.stderr).toContain('Created database "e2e_human" (TEMPLATE template0).');
+    expect(r.stderr).toContain('Created database "e2e_human" (TEMPLATE template0, UTF8, libc C).');
     expect(r.stderr).not.toContain('warning');
     expect(`${r.stdout}${r.stderr}`).not.toMatch(NO_COORDINATES);
     expect((await describeDatabase(cluster, 'e2e_human')).tables).toEqual(SEED_TABLES);

@@ -92,6 +92,10 @@ describe.skipIf(!!skip)('after pg_restore: ANALYZE, the object check and the rec
       phasesMs: Object.fromEntries(PHASES.map((p) => [p, expect.any(Number)])),
       objects: { TABLE: 2, VIEW: 1, 'MATERIALIZED VIEW': 0, SEQUENCE: 3, INDEX: 2 },
       tableRowEstimates: { 'public.customers': 1000, 'public.orders': 5000 },
+      // The seed database is the server's default (UTF8, C), with no database settings or tablespaces of its own.
+      databaseOptions: { ENCODING: 'UTF8', LOCALE_PROVIDER: 'libc', LOCALE: 'C' },
+      databaseSettings: { applied: [], notApplied: [] },
+      tablespaces: { named: [], ignored: false },
       startedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       endedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       outcome: 'restored',

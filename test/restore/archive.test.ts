@@ -44,8 +44,17 @@ describe('pg_dump archive header', () => {
   });
 
   it('refuses a file that is not a pg_dump archive with the integrity exit code', () => {
-    expect(() => parseArchiveHeader(Buffer.from('-- PostgreSQL database dump\nSET x;\n'))).toThrow(
+    expect(() => parseArchiveHeader(Buffer.from([0x00, 0x01, 0x02, 0xff, 0xfe, 0x50, 0x4b, 0x03, 0x04, 0, 0, 0]))).toThrow(
       expect.objectContaining({ exitCode: ExitCode.integrity }),
+    );
+  });
+
+  it('refuses an intact plain-SQL dump or a gzip file as a format svc does not restore (exit 11, not the integrity code), naming it', () => {
+    expect(() => parseArchiveHeader(Buffer.from('--\n-- PostgreSQL database dump\n--\n\nSET statement_timeout = 0;\n'))).toThrow(
+      expect.objectContaining({ exitCode: ExitCode.localTool, message: expect.stringContaining('a plain-SQL dump (pg_dump -Fp)') }),
+    );
+    expect(() => parseArchiveHeader(Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 0, 0]))).toThrow(
+      expect.objectContaining({ exitCode: ExitCode.localTool, message: expect.stringContaining('gzip-compressed') }),
     );
   });
 

@@ -135,7 +135,7 @@ describe.skipIf(!!skip)('restore create / restore run, new_database, against a r
     expect(r.stdout).toContain(h.info.sha256);
     expect(r.stdout).toMatch(/pg_restore exit code:?\s+0/);
     expect(r.stdout).toContain('rj_restorepg');
-    expect(r.stderr).toContain('Created database "restored_human" (TEMPLATE template0).');
+    expect(r.stderr).toContain('Created database "restored_human" (TEMPLATE template0, UTF8, libc C).');
     expect(r.stderr).toContain('Restore job rj_restorepg created (new_database).');
     expect(r.stderr).not.toMatch(/warning/i);
     expect(h.createRestoreRequests()[0]!.headers.get('idempotency-key')).toBe('restore-2026-11-21');
@@ -208,7 +208,7 @@ describe.skipIf(!!skip)('restore create / restore run, new_database, against a r
       const workDir = await h.workDir();
       const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir], { env: { SVC_TARGET_DSN: dsn } });
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toContain('Created database "restored_by_role" (TEMPLATE template0).');
+      expect(r.stderr).toContain('Created database "restored_by_role" (TEMPLATE template0, UTF8, libc C).');
       expect(await h.cluster.psql(`SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = 'restored_by_role'`)).toBe(role);
       const restored = await h.snapshot('restored_by_role');
       expect(restored.description).toEqual(h.source.description);

@@ -21,14 +21,14 @@ const SEED_OBJECTS = 19;
 describe.skipIf(!!skip)('partial databases, pg_restore progress and the heartbeat', () => {
   const h = useRestoreHarness({ built: true });
 
-  /** A pg_restore in front of the harness's: `body` is sh run for a restore ($REAL is the real one). */
+  /** A pg_restore in front of the harness's: `body` is sh run for a restore ($REAL is the real one; version probes, the listing and the schema script pass). */
   async function shim(name: string, body: string): Promise<string> {
     const dir = join(h.scratch, `shim-${name}`);
     await mkdir(dir, { recursive: true });
     const file = join(dir, 'pg_restore');
     await writeFile(
       file,
-      ['#!/bin/bash', `REAL=${h.realPgRestore}`, 'case "$1" in --version|-l) exec "$REAL" "$@";; esac', body, ''].join('\n'),
+      ['#!/bin/bash', `REAL=${h.realPgRestore}`, 'case "$1" in --version|-l|--create) exec "$REAL" "$@";; esac', body, ''].join('\n'),
     );
     await chmod(file, 0o755);
     return dir;

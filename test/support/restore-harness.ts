@@ -188,7 +188,7 @@ export class RestoreHarness {
     await writeFile(this.shimLog, '');
     // Logs each restore's argv as pg_restore received it and as the process list shows it, and
     // where its password came from, then becomes the real pg_restore (exec: same pid, so SIGINT
-    // reaches it). Version probes and the archive listing (-l, which connects to nothing) are not logged.
+    // reaches it). Version probes, the archive listing (-l) and its schema script (--create --schema-only -f -), which connect to nothing, are not logged.
     await writeFile(
       join(this.shimDir, 'pg_restore'),
       [
@@ -197,6 +197,8 @@ export class RestoreHarness {
         `[ "$1" = "-l" ] && exec ${this.realPgRestore} "$@"`,
         // A drill's count of the archive's rows (rows_match) reads the file and connects nowhere, like -l.
         `[ "$1" = "--data-only" ] && exec ${this.realPgRestore} "$@"`,
+        // The schema script (archive-script.ts) connects to nothing either.
+        `[ "$1" = "--create" ] && [ "$2" = "--schema-only" ] && exec ${this.realPgRestore} "$@"`,
         `printf 'argv: %s\\n' "$*" >> '${this.shimLog}'`,
         `printf 'cmdline: %s\\n' "$(tr '\\0' ' ' < /proc/$$/cmdline)" >> '${this.shimLog}'`,
         // Where the password came from: a PGPASSFILE (path and mode) or PGPASSWORD; never the values.

@@ -22,6 +22,9 @@ export interface EngineFlags {
   analyze?: boolean;
   receipt?: string;
   keepPartial?: boolean;
+  /** commander's --no-tablespaces sets this false. */
+  tablespaces?: boolean;
+  databaseSettings?: boolean;
 }
 
 export interface EngineOptions {
@@ -41,6 +44,8 @@ export interface EngineOptions {
   /** --receipt, made absolute. */
   receiptPath: string | undefined;
   keepPartial: boolean;
+  noTablespaces: boolean;
+  databaseSettings: boolean;
 }
 
 /** Every local check of the engine flags; the target is parsed here, so a bad one is exit 2 before anything runs. */
@@ -66,6 +71,8 @@ export function engineOptions(flags: EngineFlags, env: Env): EngineOptions {
     analyze: flags.analyze !== false,
     receiptPath: flags.receipt === undefined ? undefined : resolve(requireId(flags.receipt, '--receipt')),
     keepPartial: flags.keepPartial === true,
+    noTablespaces: flags.tablespaces === false,
+    databaseSettings: flags.databaseSettings === true,
   };
 }
 
@@ -86,6 +93,8 @@ export function restorePlan(opts: EngineOptions, mode: RestoreMode, session: Ses
     receiptPath: opts.receiptPath,
     keepPartial: opts.keepPartial,
     scratch: false,
+    noTablespaces: opts.noTablespaces,
+    databaseSettings: opts.databaseSettings,
   };
 }
 

@@ -23,7 +23,9 @@ export function registerRestore(restore: Command, host: CommandHost): void {
       .option('--receipt <file>', 'write the restore receipt (JSON, no secrets) here, for failures too')
       .option('--in-place', 'replace the contents of the existing target database')
       .option('--confirm', 'confirm an --in-place restore without a prompt (required when not on a terminal)')
-      .option('--keep-partial', 'keep a new database this run created when the restore fails or is interrupted (default: drop it)');
+      .option('--keep-partial', 'keep a new database this run created when the restore fails or is interrupted (default: drop it)')
+      .option('--no-tablespaces', "restore every object into the default tablespace, whatever tablespaces the archive names (pg_restore --no-tablespaces)")
+      .option('--database-settings', "with --in-place: also apply the archive's database settings (ALTER DATABASE ... SET) and comment (a new database always gets them)");
 
   engineFlags(
     restore
