@@ -2,6 +2,7 @@ import type { UserFiles } from '../output/user-file.js';
 import { VERSION } from '../version.js';
 import type { BackupSelection } from './backup-selection.js';
 import type { Inventory, ObjectKind } from './inventory.js';
+import type { NotRestored } from './not-restored.js';
 import type { Phase } from './plan.js';
 
 /**
@@ -37,6 +38,10 @@ export interface Receipt {
   tableRowEstimates: Record<string, number | null> | null;
   /** A drill's rows_match (cli-contract 9.11): totals and each table whose counts differ; null where the check did not run. */
   rowsMatch: RowsMatchReceipt | null;
+  /** What a least-privilege restore (a drill's) left out, each by name and why (cli-contract 7.14). */
+  notRestored: NotRestored[];
+  /** The NOLOGIN placeholder roles created for the archive (cli-contract 9.9). */
+  placeholderRoles: string[];
   startedAt: string;
   endedAt: string;
   outcome: 'restored' | 'failed';
@@ -70,6 +75,8 @@ export interface ReceiptFacts {
   computedSha256?: string;
   connections?: number;
   inventory?: Inventory;
+  notRestored?: NotRestored[];
+  placeholderRoles?: string[];
 }
 
 export function buildReceipt(
@@ -100,6 +107,8 @@ export function buildReceipt(
     objects: facts.inventory?.counts ?? null,
     tableRowEstimates: facts.inventory?.rowEstimates ?? null,
     rowsMatch: null,
+    notRestored: facts.notRestored ?? [],
+    placeholderRoles: facts.placeholderRoles ?? [],
     startedAt: base.startedAt.toISOString(),
     endedAt: base.endedAt.toISOString(),
     outcome: failure ? 'failed' : 'restored',

@@ -9,7 +9,7 @@ type Env = Record<string, string | undefined>;
  * Where queries about other databases run. As createdb does: `postgres`, or `template1` when
  * `postgres` is missing or refuses this user (CONNECT revoked).
  */
-async function onMaintenanceDb<T>(query: (database: string) => Promise<T>): Promise<T> {
+export async function onMaintenanceDb<T>(query: (database: string) => Promise<T>): Promise<T> {
   try {
     return await query('postgres');
   } catch (first) {
@@ -38,6 +38,8 @@ export interface TargetFacts {
   serverMajor: number;
   /** `pg_available_extensions`: what the archive's CREATE EXTENSION entries may ask for (cli-contract 7.5). */
   extensions: string[];
+  /** The target's role is a superuser: the backup's code would run with its rights (cli-contract 7.14). */
+  superuser: boolean;
 }
 
 /** One round trip: the target's existence, server version and available extensions, as JSON. */
@@ -45,7 +47,8 @@ const FACTS_SQL = `SELECT json_build_object(
   'exists', (SELECT count(*) FROM pg_database WHERE datname = :'target') > 0,
   'version', current_setting('server_version'),
   'versionNum', current_setting('server_version_num')::int,
-  'extensions', (SELECT coalesce(json_agg(name ORDER BY name), '[]') FROM pg_available_extensions));`;
+  'extensions', (SELECT coalesce(json_agg(name ORDER BY name), '[]') FROM pg_available_extensions),
+  'superuser', (SELECT rolsuper FROM pg_roles WHERE rolname = current_user));`;
 
 /**
  * Connects to the target and says whether a new_database restore must create it. An in-place
@@ -66,8 +69,8 @@ export async function inspectTarget(
   };
   const run = (sql: string, database: string) => query(sql, database).catch(asUnreachable);
   const read = (text: string) => {
-    const raw = JSON.parse(text) as { exists: boolean; version: string; versionNum: number; extensions: string[] };
-    return { exists: raw.exists, facts: { serverVersion: raw.version, serverMajor: Math.floor(raw.versionNum / 10_000), extensions: raw.extensions } };
+    const raw = JSON.parse(text) as { exists: boolean; version: string; versionNum: number; extensions: string[]; superuser: boolean | null };
+    return { exists: raw.exists, facts: { serverVersion: raw.version, serverMajor: Math.floor(raw.versionNum / 10_000), extensions: raw.extensions, superuser: raw.superuser === true } };
   };
 
   if (mode === 'in_place') return { createDatabase: false, ...read(await run(FACTS_SQL, target.database)).facts };
@@ -97,11 +100,15 @@ export async function inspectTarget(
   return { createDatabase: false, ...facts };
 }
 
-/** CREATE DATABASE ... TEMPLATE template0, not pg_restore --create (which would use the archive's name). */
-export async function createTargetDatabase(target: Target, env: Env, scrubber: SecretScrubber, signal: AbortSignal, marker?: string): Promise<void> {
+/**
+ * CREATE DATABASE ... TEMPLATE template0, not pg_restore --create (which would use the archive's name).
+ * `owner`: the role the restore then runs as (a drill's owner role, cli-contract 9.9).
+ */
+export async function createTargetDatabase(target: Target, env: Env, scrubber: SecretScrubber, signal: AbortSignal, marker?: string, opts: { owner?: string } = {}): Promise<void> {
   try {
-    const vars = { target: target.database, ...(marker ? { marker } : {}) };
-    const sql = `CREATE DATABASE :"target" TEMPLATE template0;${marker ? ` COMMENT ON DATABASE :"target" IS :'marker';` : ''}`;
+    const vars = { target: target.database, ...(marker ? { marker } : {}), ...(opts.owner ? { owner: opts.owner } : {}) };
+    const owner = opts.owner ? ' OWNER :"owner"' : '';
+    const sql = `CREATE DATABASE :"target"${owner} TEMPLATE template0;${marker ? ` COMMENT ON DATABASE :"target" IS :'marker';` : ''}`;
     await onMaintenanceDb((database) => psql(sql, { env, database, vars, scrubber, signal }));
   } catch (err) {
     if (err instanceof PsqlError) {
