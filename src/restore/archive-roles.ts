@@ -56,20 +56,28 @@ class Words {
   }
 }
 
-/** `TO a, "b c"` up to USING, WITH CHECK or the end: the roles of `CREATE POLICY` as pg_dump writes it. */
-export function policyRoles(sql: string): string[] {
+/** `CREATE POLICY <name> ON <table> ... TO a, "b c"` up to USING, WITH CHECK or the end, as pg_dump writes it. */
+export function readPolicy(sql: string): { policy: string; table: string; roles: string[] } | undefined {
   const w = new Words(sql);
-  if (!w.take('CREATE') || !w.take('POLICY') || !w.ident() || !w.take('ON') || !w.qualified()) return [];
-  if (w.take('AS') && !w.ident()) return [];
-  if (w.take('FOR') && !w.ident()) return [];
-  if (!w.take('TO')) return [];
-  const roles: string[] = [];
+  if (!w.take('CREATE') || !w.take('POLICY')) return undefined;
+  const policy = w.ident();
+  const table = policy && w.take('ON') ? w.qualified() : undefined;
+  if (!policy || !table) return undefined;
+  const found = { policy: policy.name, table: table.join('.'), roles: [] as string[] };
+  if (w.take('AS') && !w.ident()) return found;
+  if (w.take('FOR') && !w.ident()) return found;
+  if (!w.take('TO')) return found;
   do {
     const id = w.ident();
     if (!id) break;
-    roles.push(id.name);
+    found.roles.push(id.name);
   } while (w.take(','));
-  return roles;
+  return found;
+}
+
+/** The roles of a policy's `TO` list. */
+export function policyRoles(sql: string): string[] {
+  return readPolicy(sql)?.roles ?? [];
 }
 
 /**
@@ -104,9 +112,9 @@ const READERS: Array<{ type: string; kind: string; read: (sql: string) => string
 /** "policy p_read on app.accounts", "function public.f()": where a person finds the statement. */
 function describe(kind: string, e: ScriptEntry): string {
   if (kind === 'policy') {
-    // A policy's entry is named "<table> <policy>"; a table name with a space makes the split a guess, so it is shown whole then.
-    const [table, policy, ...rest] = e.name.split(' ');
-    return rest.length ? `policy ${e.name} in schema ${e.schema}` : `policy ${policy} on ${e.schema}.${table}`;
+    // The entry's name is "<table> <policy>", which a space in either makes ambiguous: named from the statement.
+    const p = readPolicy(e.sql);
+    return p ? `policy ${JSON.stringify(p.policy)} on ${p.table}` : `policy ${e.name} in schema ${e.schema}`;
   }
   return e.schema === '-' ? `${kind} ${e.name}` : `${kind} ${e.schema}.${e.name}`;
 }

@@ -4,7 +4,7 @@ import { rolesNamed, type ArchiveRole } from './archive-roles.js';
 import { entriesOf, type ArchiveScript } from './archive-script.js';
 import { archiveSchemas, leftOutIds, unrestorable, type NotRestored } from './not-restored.js';
 import { psql, PsqlError } from './pg-tools.js';
-import { parseIdent, quoteIdent } from './sql-ident.js';
+import { quoteIdent, readIdent } from './sql-ident.js';
 import { writeRestoreList } from './restore-list.js';
 import { redactedDsn, type Target } from './target.js';
 import { onMaintenanceDb } from './target-database.js';
@@ -45,17 +45,26 @@ export interface ArchiveExtension {
   schema: string;
 }
 
-const EXTENSION_SQL = /^CREATE EXTENSION IF NOT EXISTS (\S+) WITH SCHEMA (\S+);$/;
+const PREFIX = 'CREATE EXTENSION IF NOT EXISTS ';
+const MIDDLE = ' WITH SCHEMA ';
+
+/** The statement exactly: the prefix, an identifier, " WITH SCHEMA ", an identifier, ";". */
+function readExtension(sql: string): ArchiveExtension | undefined {
+  if (!sql.startsWith(PREFIX)) return undefined;
+  const name = readIdent(sql.slice(PREFIX.length));
+  const rest = name && sql.slice(PREFIX.length + name.length);
+  if (!name || !rest?.startsWith(MIDDLE)) return undefined;
+  const schema = readIdent(rest.slice(MIDDLE.length));
+  return schema && rest.slice(MIDDLE.length + schema.length) === ';' ? { name: name.name, schema: schema.name } : undefined;
+}
 
 export function archiveExtensions(script: ArchiveScript): ArchiveExtension[] {
   return entriesOf(script, 'EXTENSION').map((e) => {
-    const m = EXTENSION_SQL.exec(e.sql);
-    const name = m && parseIdent(m[1]!);
-    const schema = m && parseIdent(m[2]!);
-    if (!name || !schema) {
+    const found = readExtension(e.sql);
+    if (!found) {
       throw new LocalToolError(`The archive's EXTENSION entry ${JSON.stringify(e.name)} is not a CREATE EXTENSION statement as pg_dump writes it; svc does not run it. Nothing was restored.`, 'Check where the backup came from: pg_dump writes every extension as CREATE EXTENSION IF NOT EXISTS <name> WITH SCHEMA <schema>.');
     }
-    return { name, schema };
+    return found;
   });
 }
 
