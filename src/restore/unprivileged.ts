@@ -93,7 +93,8 @@ export async function assertRolesExist(script: ArchiveScript, target: Target, en
   });
   const missing = roles.filter((r) => !have.has(r.name));
   if (!missing.length) return;
-  const example = `CREATE ROLE ${quoteIdent(missing[0]!.name).replace(/^"([a-z_][a-z0-9_]*)"$/, '$1')} NOLOGIN`;
+  const create = missing.slice(0, 10).map((r) => `CREATE ROLE ${/^[a-z_][a-z0-9_]*$/.test(r.name) ? r.name : quoteIdent(r.name)} NOLOGIN;`);
+  const example = `${create.join(' ')}${missing.length > 10 ? ' ...' : ''}`;
   throw new LocalToolError(
     `The archive names ${missing.length === 1 ? 'a role' : 'roles'} that ${redactedDsn(target)} does not have: ${named(missing)}. Nothing was restored.`,
     `Create ${missing.length === 1 ? 'it' : 'them'} on the target first (${example}), or restore into a server that has ${missing.length === 1 ? 'it' : 'them'}.`,

@@ -3,7 +3,8 @@
  * - `planted`: an ordinary role of the source database, app_owner, owns a table whose CHECK
  *   constraint calls a PL/pgSQL function. When the role that runs it is a superuser, the function
  *   runs `COPY ... TO PROGRAM 'touch <marker>'` on the server's host; whoever it runs as is logged
- *   in public.planted_log (the seed's rows were written as app_owner).
+ *   in public.planted_log, whose rows the archive leaves out (`--exclude-table-data`): a parallel
+ *   pg_restore truncates a table before loading its data, which would erase what the restore logged.
  * - `supabase`: Supabase's pattern: pgcrypto in a schema `extensions`, a table with row-level
  *   security and policies `TO authenticated` and `TO anon, "b c"`, a function with `SET role TO 'anon'`.
  * - `eventTrigger`: an event trigger with a comment, which only a superuser may create.
@@ -51,9 +52,9 @@ CREATE EVENT TRIGGER audit_ddl ON ddl_command_end EXECUTE FUNCTION public.on_ddl
 COMMENT ON EVENT TRIGGER audit_ddl IS 'audits DDL';
 `;
 
-/** Creates `database` in `cluster` from `sql` and dumps it (-Fc) to `file`. */
+/** Creates `database` in `cluster` from `sql` and dumps it (-Fc) to `file`, without planted_log's rows. */
 export async function dumpOf(cluster: PgCluster, database: string, sql: string, file: string): Promise<void> {
   await cluster.psql(`CREATE DATABASE "${database}" TEMPLATE template0 ENCODING 'UTF8'`);
   await cluster.psql(sql, database);
-  await dumpDatabase(cluster, database, file);
+  await dumpDatabase(cluster, database, file, ['--exclude-table-data=public.planted_log']);
 }

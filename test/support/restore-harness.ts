@@ -197,6 +197,8 @@ export class RestoreHarness {
         `[ "$1" = "-l" ] && exec ${this.realPgRestore} "$@"`,
         // A drill's count of the archive's rows (rows_match) reads the file and connects nowhere, like -l.
         `[ "$1" = "--data-only" ] && exec ${this.realPgRestore} "$@"`,
+        // The archive's schema script (readArchiveScript): read, not a restore.
+        `[ "$1" = "--create" ] && [ "$2" = "--schema-only" ] && exec ${this.realPgRestore} "$@"`,
         `printf 'argv: %s\\n' "$*" >> '${this.shimLog}'`,
         `printf 'cmdline: %s\\n' "$(tr '\\0' ' ' < /proc/$$/cmdline)" >> '${this.shimLog}'`,
         // Where the password came from: a PGPASSFILE (path and mode) or PGPASSWORD; never the values.
