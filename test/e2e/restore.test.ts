@@ -197,6 +197,8 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
       pgRestoreExitCode: 0,
       durationMs: expect.any(Number),
       receipt: expect.objectContaining({ backupJobId: 'bj_0007', outcome: 'restored', objects: { TABLE: 2, VIEW: 1, 'MATERIALIZED VIEW': 0, SEQUENCE: 3, INDEX: 2 } }),
+      // The target's role is the cluster's superuser (cli-contract 7.14).
+      warnings: [expect.stringContaining('will run with superuser rights on that server')],
     });
     expect(doc.restoreJob).toMatchObject({ databaseId: 'db_orders', mode: 'new_database', state: 'queued' });
     expect(`${r.stdout}${r.stderr}`).not.toMatch(NO_COORDINATES);
