@@ -178,7 +178,7 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
     const leftOut = left ? `; ${left} object(s) an unprivileged restore cannot create were left out: ${outcome.notRestored.map((n) => `${n.type.toLowerCase()} ${n.name}`).join(', ')}` : '';
     if (left && run.strict) {
       record('restore_clean', 'failed', ms('restore', 'analyze'), `pg_restore exit ${outcome.pgRestoreExitCode}${leftOut} (--strict)`);
-      fail('restore_clean', 'not_restored', ERROR_CODES.local_tool_failed.exit, `--strict: ${left} object(s) of the archive were not restored: ${outcome.notRestored.map((n) => `${n.type.toLowerCase()} ${n.name} (${n.reason})`).join('; ')}.`);
+      fail('restore_clean', 'not_restored', ERROR_CODES.not_restored.exit, `--strict: ${left} object(s) of the archive were not restored: ${outcome.notRestored.map((n) => `${n.type.toLowerCase()} ${n.name} (${n.reason})`).join('; ')}.`);
     } else record('restore_clean', 'passed', ms('restore', 'analyze'), `pg_restore exit ${outcome.pgRestoreExitCode}${leftOut}`);
     record('objects_present', 'passed', ms('check'), receipt?.objects ? objectCounts(receipt.objects) : undefined);
   } else {

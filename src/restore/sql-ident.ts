@@ -14,12 +14,6 @@ export function readIdent(text: string): { name: string; length: number; quoted:
   return p ? { name: p[1]!.toLowerCase(), length: p[0].length, quoted: false } : undefined;
 }
 
-/** `text` as exactly one identifier, else undefined. */
-export function parseIdent(text: string): string | undefined {
-  const id = readIdent(text);
-  return id && id.length === text.length ? id.name : undefined;
-}
-
 /** Always quoted, as the server's quote_ident would need at most: safe for any name. */
 export function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
