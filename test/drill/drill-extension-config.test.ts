@@ -74,6 +74,7 @@ describe.skipIf(!!skip)('a drill of a PostGIS database restores its extension co
       ['restore_clean', 'passed'],
       ['objects_present', 'passed'],
       ['data_present', 'passed'],
+      ['rows_match', 'passed'],
       ['check:custom_srid', 'passed'],
       ['check:topology_row', 'passed'],
     ]);
