@@ -120,6 +120,8 @@ export const ERROR_CODES = {
   rows_mismatch: { exit: ExitCode.drillFailed, hint: undefined },
   max_age_exceeded: { exit: ExitCode.drillFailed, hint: undefined },
   sql_check_failed: { exit: ExitCode.drillFailed, hint: undefined },
+  /** --strict: an unprivileged restore left objects out (cli-contract 7.14). */
+  not_restored: { exit: ExitCode.drillFailed, hint: undefined },
   job_failed: { exit: ExitCode.jobFailed, hint: undefined },
   interrupted: { exit: ExitCode.interrupted, hint: undefined },
 } as const satisfies Record<string, { exit: ExitCodeValue; hint: string | undefined }>;

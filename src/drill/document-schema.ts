@@ -30,6 +30,9 @@ export const databaseDrillSchema = z.looseObject({
   recoveryTimeMs: z.nullable(ms),
   phases: z.record(z.string(), ms),
   checks: z.array(drillCheckSchema),
+  // cli-contract 9.9 and 7.14; optional, so reports of an svc before them still merge.
+  placeholderRoles: z.optional(z.array(z.string())),
+  notRestored: z.optional(z.array(z.looseObject({ type: z.string(), name: z.string(), reason: z.string() }))),
   receipt: z.nullable(z.looseObject({ svcVersion: z.string(), outcome: z.enum(['restored', 'failed']) })),
   service: z.nullable(z.looseObject({ proofStatus: z.string(), custodyStatus: z.string() })),
 });

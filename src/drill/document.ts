@@ -1,4 +1,5 @@
 import type { Phase } from '../restore/plan.js';
+import type { NotRestored } from '../restore/not-restored.js';
 import type { Receipt } from '../restore/receipt.js';
 
 /** The checks of a drill, in the order the contract lists them (cli-contract 9, step 4); SQL checks follow as `check:<name>`. */
@@ -38,6 +39,10 @@ export interface DatabaseDrill {
   recoveryTimeMs: number | null;
   phases: Partial<Record<Phase, number>>;
   checks: DrillCheck[];
+  /** The NOLOGIN roles created in the scratch server because the archive names them (cli-contract 9.9). */
+  placeholderRoles?: string[];
+  /** What the unprivileged restore could not create, by name and why (cli-contract 7.14). */
+  notRestored?: NotRestored[];
   receipt: Receipt | null;
   /** What getRecoverySummary says of the database (informational; null where the call is not allowed). */
   service: { proofStatus: string; custodyStatus: string } | null;

@@ -10,6 +10,7 @@ import type { Receipt } from '../restore/receipt.js';
 import { runRestore, type RestoreDeps, type RestoreOutcome } from '../restore/run.js';
 import type { Target } from '../restore/target.js';
 import { humanSeconds, humanSecondsApart } from './duration.js';
+import { asOwner, type RestoreRoles } from '../restore/unprivileged.js';
 import { CHECK_ORDER, type DatabaseDrill, type DrillCheck } from './document.js';
 import { dataPresent } from './data-present.js';
 import { rowsMatch } from './rows-match.js';
@@ -35,6 +36,8 @@ export interface DrillRun {
   /** rows_match runs (--no-rows-check turns it off). */
   rowsCheck: boolean;
   keep: boolean;
+  /** --strict: what an unprivileged restore cannot create fails restore_clean (cli-contract 7.14). */
+  strict: boolean;
   now: () => Date;
   progress: (databaseId: string, text: string) => void;
   command: (databaseId: string, label: string, command: string) => void;
@@ -128,13 +131,17 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
   // The restore engine, into a new scratch database.
   const name = scratchName(id);
   const target = run.scratch.target(name);
+  let roles: RestoreRoles | undefined;
   let createdAt: number | undefined;
   let receipt: Receipt | undefined;
   let outcome: RestoreOutcome | undefined;
   let restoreError: unknown;
   try {
+    // The scratch server's superuser only sets up; this database is restored as an owner role of its own (9.9).
+    const created = await run.scratch.roles?.();
+    roles = created && { ...created, say: (text: string) => run.progress(id, text) };
     const restored = await runRestore(
-      run.plan(target),
+      { ...run.plan(target), ...(roles ? { roles } : {}) },
       {
         check: async () => ({ selection: selected.selection, artifactBytes: selected.backup?.artifact?.sizeBytes }),
         create: async (targetRedactedDsn) =>
@@ -160,11 +167,19 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
   result.receipt = receipt ?? null;
   result.restoreJobId = receipt?.restoreJobId ?? null;
   result.phases = receipt?.phasesMs ?? {};
+  result.placeholderRoles = receipt?.placeholderRoles ?? [];
+  result.notRestored = receipt?.notRestored ?? [];
+  for (const n of result.notRestored) run.progress(id, `not restored: ${n.type.toLowerCase()} ${n.name}: ${n.reason}`);
   const ms = (...phases: Phase[]) => phases.reduce((a, p) => a + (result.phases[p] ?? 0), 0);
 
   if (outcome) {
     record('artifact_verified', 'passed', ms('createRestore', 'download', 'verify'), `${outcome.artifactBytes} bytes, SHA-256 ${outcome.sha256}`);
-    record('restore_clean', 'passed', ms('restore', 'analyze'), `pg_restore exit ${outcome.pgRestoreExitCode}`);
+    const left = outcome.notRestored.length;
+    const leftOut = left ? `; ${left} object(s) an unprivileged restore cannot create were left out: ${outcome.notRestored.map((n) => `${n.type.toLowerCase()} ${n.name}`).join(', ')}` : '';
+    if (left && run.strict) {
+      record('restore_clean', 'failed', ms('restore', 'analyze'), `pg_restore exit ${outcome.pgRestoreExitCode}${leftOut} (--strict)`);
+      fail('restore_clean', 'not_restored', ERROR_CODES.not_restored.exit, `--strict: ${left} object(s) of the archive were not restored: ${outcome.notRestored.map((n) => `${n.type.toLowerCase()} ${n.name} (${n.reason})`).join('; ')}.`);
+    } else record('restore_clean', 'passed', ms('restore', 'analyze'), `pg_restore exit ${outcome.pgRestoreExitCode}${leftOut}`);
     record('objects_present', 'passed', ms('check'), receipt?.objects ? objectCounts(receipt.objects) : undefined);
   } else {
     const phase = receipt?.failure?.phase ?? 'preflight';
@@ -180,10 +195,12 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
   const restored = outcome !== undefined || checks.find((c) => c.name === 'restore_clean')?.status === 'passed';
   try {
     const pgEnv = restored ? await run.pgEnv(target) : undefined;
+    // The data check reads as the owner role too: nothing of the backup runs as the superuser.
+    const dataEnv = restored && roles ? await run.pgEnv(asOwner(target, roles.owner)) : pgEnv;
     if (!restored) record('data_present', 'skipped', 0, 'nothing restored');
     else if (outcome && !outcome.tableData) record('data_present', 'skipped', 0, 'the archive holds no table data');
     else {
-      const present = await timed(() => dataPresent(name, pgEnv!, run.deps.scrubber, run.deps.signal));
+      const present = await timed(() => dataPresent(name, dataEnv!, run.deps.scrubber, run.deps.signal));
       if (typeof present.value === 'object') {
         record('data_present', 'failed', present.ms, `the query failed: ${present.value.failed}`);
         fail('data_present', 'local_tool_failed', ERROR_CODES.local_tool_failed.exit, `The data check could not run: ${present.value.failed}`);
@@ -197,7 +214,7 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
     else if (!outcome.tableData) record('rows_match', 'skipped', 0, 'the archive holds no table data');
     else {
       const archive = outcome.archiveRows ?? { failed: 'the archive was not counted' };
-      const rows = await timed(() => rowsMatch(archive, name, pgEnv!, run.deps.scrubber, run.deps.signal));
+      const rows = await timed(() => rowsMatch(archive, name, dataEnv!, run.deps.scrubber, run.deps.signal));
       record('rows_match', rows.value.passed ? 'passed' : 'failed', rows.ms, rows.value.detail);
       if (result.receipt) result.receipt.rowsMatch = rows.value.receipt;
       if (rows.value.message) fail('rows_match', 'rows_mismatch', ERROR_CODES.rows_mismatch.exit, rows.value.message);

@@ -43,6 +43,8 @@ export interface DrillOptions {
   shard?: Shard;
   reportDir?: string;
   keep: boolean;
+  /** Fail restore_clean when an unprivileged restore had to leave objects out (cli-contract 7.14). */
+  strict?: boolean;
   dryRun: boolean;
   jobs?: number;
   connections: number;
@@ -178,6 +180,7 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
     const databases = await databasesOf(api, opts);
     const rule = ruleFor(opts);
     const scratch = await starting;
+    if (scratch?.privilegeNote && !opts.dryRun) host.note(scratch.privilegeNote);
     let drilled: DatabaseDrill[];
     if (opts.dryRun || !scratch) {
       drilled = await mapPool(databases, READS, (db) => dryRunLine(api, db, rule(db.id), host.now()));
@@ -186,9 +189,10 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
       drilled = await mapPool(databases, opts.parallel, (db) =>
         drillDatabase(
           {
-            api, scratch, rule, checks, maxAgeSeconds: opts.maxAgeSeconds, rowsCheck: opts.rowsCheck, keep: opts.keep, now: host.now, progress: lines.progress, command: host.command, deps, onKept: () => (keptAny = true),
+            api, scratch, rule, checks, maxAgeSeconds: opts.maxAgeSeconds, rowsCheck: opts.rowsCheck, keep: opts.keep, strict: opts.strict === true, now: host.now, progress: lines.progress, command: host.command, deps, onKept: () => (keptAny = true),
             plan: (target) => drillPlan(opts, target),
-            pgEnv: async () => scratchEnv,
+            // The scratch server's own role for the SQL checks; another role (the owner's) gets its own environment.
+            pgEnv: async (target) => (target.user === scratch.target('postgres').user ? scratchEnv : scope.pgEnv(target, env)),
           },
           db,
         ).finally(() => lines.finish(db.id)),

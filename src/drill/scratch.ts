@@ -5,10 +5,12 @@ import { psql, PsqlError } from '../restore/pg-tools.js';
 import type { RunScope } from '../restore/scope.js';
 import { redactedDsn, type Target } from '../restore/target.js';
 import { dropCreatedDatabase } from '../restore/target-database.js';
+import type { RestoreRoles } from '../restore/unprivileged.js';
 import type { SecretScrubber } from '../secrets.js';
 import { checkAccess } from './check-role.js';
 import { startScratchCluster, type ScratchCluster } from './cluster.js';
 import type { SessionConfig } from './pg-session.js';
+import { DrillRoles } from './owner-role.js';
 import type { ServerBinaries } from './server-binaries.js';
 
 type Env = Record<string, string | undefined>;
@@ -23,9 +25,16 @@ export interface Scratch {
   howToReach(database: string): string[];
   /** Where a SQL check in `database` connects: a fresh connection as the run's read-only check role (check-role.ts). */
   checkSession(database: string): Promise<SessionConfig>;
+  /** What the run says once of the rights it restores with (--scratch <dsn>). */
+  privilegeNote?: string;
   /** Drops a scratch database of this run; never throws (a failed drop is said on stderr by the caller). */
   drop(database: string): Promise<string | undefined>;
-  /** Stops the cluster and removes its files (auto), unless kept. */
+  /**
+   * A new owner role for one scratch database, and the placeholder roles (cli-contract 9.9);
+   * undefined where the server's role may not create roles: the drill restores as that role.
+   */
+  roles?: () => Promise<RestoreRoles>;
+  /** Stops the cluster and removes its files (auto), or drops the roles this run created (dsn), unless kept. */
   dispose(keep: boolean): Promise<void>;
 }
 
@@ -44,8 +53,7 @@ interface Deps {
   note: (text: string) => void;
 }
 
-async function dropper(base: Target, deps: Deps): Promise<(database: string) => Promise<string | undefined>> {
-  const pgEnv = await deps.scope.pgEnv(base, deps.env);
+function dropper(base: Target, pgEnv: Env, deps: Deps): (database: string) => Promise<string | undefined> {
   return async (database) => {
     try {
       await dropCreatedDatabase({ ...base, database }, pgEnv, deps.scrubber);
@@ -60,7 +68,8 @@ async function dropper(base: Target, deps: Deps): Promise<(database: string) => 
 export async function autoScratch(binaries: ServerBinaries, workDir: string, deps: Deps): Promise<Scratch> {
   const cluster: ScratchCluster = await startScratchCluster(binaries, workDir, deps.env, deps.signal);
   try {
-    const drop = await dropper(cluster.target('postgres'), deps);
+    const pgEnv = await deps.scope.pgEnv(cluster.target('postgres'), deps.env);
+    const roles = new DrillRoles(pgEnv, 'postgres', deps.scrubber, deps.signal);
     // Its own cluster on loopback has no TLS: not even tried, whatever PGSSLMODE the environment holds.
     const admin = cluster.target('postgres');
     const checks = checkAccess({ admin: { ...admin, params: { ...admin.params, PGSSLMODE: 'disable' } }, env: deps.env, signal: deps.signal, note: deps.note, where: 'the scratch cluster' });
@@ -70,8 +79,10 @@ export async function autoScratch(binaries: ServerBinaries, workDir: string, dep
       target: (database) => cluster.target(database),
       howToReach: (database) => cluster.howToReach(database),
       checkSession: (database) => checks.session(database),
-      drop,
-      // The role goes with the cluster; a kept cluster keeps no role of this run.
+      drop: dropper(cluster.target('postgres'), pgEnv, deps),
+      // The cluster's superuser only sets up: each database is restored as an owner role of its own.
+      roles: () => roles.forDatabase(),
+      // The roles go with the cluster; a kept cluster keeps no role of this run.
       dispose: async (keep) => {
         await checks.dispose(keep);
         await cluster.stop({ keep });
@@ -89,9 +100,12 @@ export async function autoScratch(binaries: ServerBinaries, workDir: string, dep
  */
 export async function dsnScratch(server: Target, deps: Deps): Promise<Scratch> {
   const pgEnv = await deps.scope.pgEnv(server, deps.env);
-  let facts: { version: string; createdb: boolean };
+  let facts: { version: string; createdb: boolean; createrole: boolean; superuser: boolean };
   try {
-    const sql = "SELECT json_build_object('version', current_setting('server_version'), 'createdb', (SELECT rolcreatedb OR rolsuper FROM pg_roles WHERE rolname = current_user));";
+    const sql = `SELECT json_build_object('version', current_setting('server_version'),
+      'createdb', (SELECT rolcreatedb OR rolsuper FROM pg_roles WHERE rolname = current_user),
+      'createrole', (SELECT rolcreaterole OR rolsuper FROM pg_roles WHERE rolname = current_user),
+      'superuser', (SELECT rolsuper FROM pg_roles WHERE rolname = current_user));`;
     facts = JSON.parse(await psql(sql, { env: pgEnv, database: server.database, scrubber: deps.scrubber, signal: deps.signal }));
   } catch (err) {
     if (!(err instanceof PsqlError)) throw err;
@@ -101,13 +115,28 @@ export async function dsnScratch(server: Target, deps: Deps): Promise<Scratch> {
     throw new LocalToolError(`The role "${server.user}" may not create databases on ${redactedDsn(server)}: a drill creates its own svc_drill_* databases there.`, `Grant it: ALTER ROLE "${server.user}" CREATEDB; or use --scratch auto.`);
   }
   const checks = checkAccess({ admin: server, env: deps.env, signal: deps.signal, note: deps.note, where: redactedDsn(server) });
+  const roles = facts.createrole ? new DrillRoles(pgEnv, server.database, deps.scrubber, deps.signal, !facts.superuser) : undefined;
   return {
     kind: 'dsn',
     serverVersion: facts.version,
     target: (database) => ({ ...server, database }),
     howToReach: (database) => [shellCommand(['psql', redactedDsn({ ...server, database })])],
     checkSession: (database) => checks.session(database),
-    drop: await dropper(server, deps),
-    dispose: () => checks.dispose(true),
+    drop: dropper(server, pgEnv, deps),
+    ...(roles ? { roles: () => roles.forDatabase() } : {}),
+    privilegeNote: scratchPrivilegeNote(server, facts),
+    dispose: async (keep) => {
+      await checks.dispose(true);
+      if (keep || !roles) return;
+      for (const failed of await roles.drop()) deps.note(`warning: could not drop the drill's role ${failed}`);
+    },
   };
+}
+
+/** With --scratch <dsn>: who the restores run as, and where that is a superuser, the warning of cli-contract 7.14. */
+function scratchPrivilegeNote(server: Target, facts: { createrole: boolean; superuser: boolean }): string {
+  if (facts.createrole) return `Scratch server: each database is restored as a throwaway owner role (no superuser, no CREATEDB, no CREATEROLE) that "${server.user}" creates and drops again.`;
+  return facts.superuser
+    ? `warning: "${server.user}" may not create roles here, so the drill restores as "${server.user}", a superuser: code in the backup will run with superuser rights on ${redactedDsn(server)}.`
+    : `"${server.user}" may not create roles here, so the drill restores as "${server.user}" (not a superuser): the backup's code runs with its rights, and roles the archive names must exist on the server.`;
 }

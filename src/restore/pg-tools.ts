@@ -63,7 +63,9 @@ export async function psql(script: string, opts: PsqlOptions): Promise<string> {
     if (opts.command) args.push('-c', script);
     const { stdout } = await execa('psql', args, {
       ...(opts.command ? { stdin: 'ignore' as const } : { input: script }),
-      env: opts.env,
+      // svc writes its scripts and reads psql's answers as UTF-8, whatever the database's encoding:
+      // in a LATIN1 database a schema named "café" must come back as the name svc quotes again.
+      env: { ...opts.env, PGCLIENTENCODING: 'UTF8' },
       extendEnv: false,
       cancelSignal: opts.signal,
       killSignal: 'SIGINT',

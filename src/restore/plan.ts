@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { RestoreMode } from '../api/schemas/restores.js';
 import type { Target } from './target.js';
+import type { RestoreRoles } from './unprivileged.js';
 
 /** --connections: parallel Range requests for a large artifact (cli-contract 7.4). */
 export const DEFAULT_CONNECTIONS = 8;
@@ -47,6 +48,11 @@ export interface RestorePlan {
   noTablespaces?: boolean;
   /** --database-settings: in place, apply the archive's database settings and comment too (a new database always gets them). */
   databaseSettings?: boolean;
+  /**
+   * Least privilege (cli-contract 9.9): the target's role only sets up, and the restore runs as the
+   * owner role the drill created. Absent: the restore runs as the target's role.
+   */
+  roles?: RestoreRoles;
 }
 
 /** The steps of a run, in order; the receipt times each one. */

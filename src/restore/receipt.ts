@@ -4,6 +4,7 @@ import type { BackupSelection } from './backup-selection.js';
 import type { DatabaseOptions } from './database-options.js';
 import type { DatabaseSettingsReport } from './database-settings.js';
 import type { Inventory, ObjectKind } from './inventory.js';
+import type { NotRestored } from './not-restored.js';
 import type { Phase } from './plan.js';
 
 /**
@@ -45,6 +46,10 @@ export interface Receipt {
   databaseSettings: DatabaseSettingsReport | null;
   /** The tablespaces the archive names, and whether --no-tablespaces put everything in the default one. */
   tablespaces: { named: string[]; ignored: boolean } | null;
+  /** What a least-privilege restore (a drill's) left out, each by name and why (cli-contract 7.14). */
+  notRestored: NotRestored[];
+  /** The NOLOGIN placeholder roles created for the archive (cli-contract 9.9). */
+  placeholderRoles: string[];
   startedAt: string;
   endedAt: string;
   outcome: 'restored' | 'failed';
@@ -81,6 +86,8 @@ export interface ReceiptFacts {
   databaseOptions?: DatabaseOptions;
   databaseSettings?: DatabaseSettingsReport;
   tablespaces?: { named: string[]; ignored: boolean };
+  notRestored?: NotRestored[];
+  placeholderRoles?: string[];
 }
 
 export function buildReceipt(
@@ -114,6 +121,8 @@ export function buildReceipt(
     databaseOptions: facts.databaseOptions ?? null,
     databaseSettings: facts.databaseSettings ?? null,
     tablespaces: facts.tablespaces ?? null,
+    notRestored: facts.notRestored ?? [],
+    placeholderRoles: facts.placeholderRoles ?? [],
     startedAt: base.startedAt.toISOString(),
     endedAt: base.endedAt.toISOString(),
     outcome: failure ? 'failed' : 'restored',

@@ -10,6 +10,7 @@ import type { Reporter } from '../ui/reporter.js';
 import { readArchiveHeader } from './archive.js';
 import { assertArchiveFits } from './archive-fit.js';
 import { countArchiveRows, type ArchiveRowCount, type ArchiveRowsResult } from './archive-rows.js';
+import { readArchiveScript } from './archive-script.js';
 import type { BackupSelection } from './backup-selection.js';
 import { confirmInPlace } from './confirm.js';
 import { fetchArtifact } from './fetch-artifact.js';
@@ -25,10 +26,10 @@ import { buildReceipt, writeReceipt, type Receipt, type ReceiptFacts } from './r
 import { RunScope } from './scope.js';
 import { redactedDsn } from './target.js';
 import { createTargetDatabase, dropCreatedDatabase } from './target-database.js';
-import { readArchiveScript } from './archive-script.js';
 import { applyFidelitySettings, planFidelity } from './database-fidelity.js';
-import { passArgs, runPasses } from './restore-passes.js';
+import { effectiveJobs, passArgs, restorePasses, runPasses } from './restore-passes.js';
 import { hasTableData, readToc } from './toc.js';
+import { assertRolesExist, restrict, superuserWarning, type Restricted } from './unprivileged.js';
 import { assertFreeSpace } from './workdir.js';
 
 type Env = Record<string, string | undefined>;
@@ -92,6 +93,12 @@ export interface RestoreOutcome {
   archiveRows?: ArchiveRowsResult;
   /** Only with --keep-artifact. */
   keptArtifactPath?: string;
+  /** What a least-privilege restore left out, each by name and why (cli-contract 7.14). */
+  notRestored: Restricted['notRestored'];
+  /** The NOLOGIN roles created for the archive (a drill's, cli-contract 9.9). */
+  placeholderRoles: string[];
+  /** Said on stderr too: a superuser target (cli-contract 7.14). */
+  warnings: string[];
 }
 
 export type RestoreResult =
@@ -132,6 +139,10 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     const pre = await preflight(plan, deps.env, pgEnv, deps);
     facts.pgRestoreVersion = pre.pgRestore.text;
     facts.targetServerVersion = pre.serverVersion;
+    const warnings: string[] = [];
+    // A drill says itself whom it restores as; an operator's own target is named here.
+    if (pre.superuser && !plan.roles && !plan.scratch) warnings.push(superuserWarning(plan.target));
+    for (const w of warnings) ui.warn(w);
     const known = await source.check?.();
     Object.assign(facts, { selection: known?.selection, backupJobId: known?.selection?.backupJobId });
     // The artifact's size from getBackup: a work dir too small is found before any job exists.
@@ -163,26 +174,33 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     assertArchiveFits(toc, header, pre, plan.target, plan.scratch ? 'fail' : 'warn', (m) => ui.warn(m));
     const fidelity = await planFidelity({ script, toc, header, plan, facts: pre, pgEnv }, deps);
     Object.assign(facts, { databaseOptions: fidelity.create && fidelity.options, tablespaces: { named: fidelity.tablespaces, ignored: fidelity.noTablespaces } });
+    // Roles the archive names must be there before anything is created, unless the drill creates them.
+    if (!plan.roles) await assertRolesExist(script, plan.target, pgEnv, !pre.createDatabase, scrubber, signal);
 
     clock.enter('restore');
     // Read alongside pg_restore, from the same verified file (cli-contract 9.11).
     if (plan.countArchiveRows) archiveRows = countArchiveRows(pgRestore.path, artifact.path, toc, dir, deps.env, scrubber, signal);
     if (pre.createDatabase) {
-      await createTargetDatabase(plan.target, pgEnv, scrubber, signal, fidelity.create, plan.marker);
+      await createTargetDatabase(plan.target, pgEnv, scrubber, signal, { options: fidelity.create, owner: plan.roles?.owner.name, marker: plan.marker });
       created = { pgEnv };
       ui.info(`Created database "${plan.target.database}" (TEMPLATE template0${fidelity.create ? `, ${fidelity.create.describe}` : ''}).`);
     }
     if (plan.mode === 'in_place' && !plan.atomic) {
       ui.warn(`--jobs ${plan.jobs}: the in-place restore is not one transaction; a failure can leave the target partly restored.`);
     }
+    const least = plan.roles && (await restrict(plan.roles, script, toc, plan.target, pgEnv, { dir, pgEnv: (t) => scope.pgEnv(t, deps.env), scrubber, signal }));
+    if (least) Object.assign(facts, { notRestored: least.notRestored, placeholderRoles: least.placeholderRoles } satisfies ReceiptFacts);
+    const restoreEnv = least?.env ?? pgEnv;
     const running = `pg_restore into ${redactedDsn(plan.target)}`;
     const counter = new RestoreProgress(toc);
     const progress = await countProgress(ui, `Running ${running}`, 'objects');
+    // A least-privilege restore leaves entries out (cli-contract 7.14): the passes restore the rest.
+    const passes = least ? restorePasses(toc, plan, effectiveJobs(plan, header), toc.entries.filter((e) => !least.leftOut.has(e.dumpId))) : fidelity.passes;
     const result = await runPasses(
-      fidelity.passes,
+      passes,
       dir,
       (pass, list) => passArgs(pass, plan, plan.target.database, artifact.path, list, fidelity.noTablespaces),
-      (args) => runPgRestore(pgRestore.path, args, pgEnv, scrubber, signal, { counter, onObject: (done, total) => progress.update(done, total) }),
+      (args) => runPgRestore(pgRestore.path, args, restoreEnv, scrubber, signal, { counter, onObject: (done, total) => progress.update(done, total) }),
     ).catch((err: unknown) => {
       progress.fail(`${running} failed`);
       throw err;
@@ -195,10 +213,10 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     if (plan.analyze) {
       clock.enter('analyze');
       // After the restore, even an atomic one, the tables can be analysed in parallel.
-      await analyzeTarget(plan.target.database, plan.atomic ? defaultJobs() : plan.jobs, pgEnv, scrubber, signal);
+      await analyzeTarget(plan.target.database, plan.atomic ? defaultJobs() : plan.jobs, restoreEnv, scrubber, signal);
     }
     clock.enter('check');
-    facts.inventory = await checkTarget(toc, plan.target.database, pgEnv, scrubber, signal);
+    facts.inventory = await checkTarget(toc, plan.target.database, restoreEnv, scrubber, signal);
     const rows = await archiveRows?.counts();
 
     if (plan.keepArtifact) scope.keep(dir);
@@ -215,6 +233,9 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
       tableData: hasTableData(toc),
       archiveRows: rows,
       keptArtifactPath: plan.keepArtifact ? artifact.path : undefined,
+      notRestored: least?.notRestored ?? [],
+      placeholderRoles: least?.placeholderRoles ?? [],
+      warnings,
     };
     return { dryRun: false, outcome };
   } catch (err) {

@@ -38,6 +38,8 @@ export interface TargetFacts {
   serverMajor: number;
   /** `pg_available_extensions`: what the archive's CREATE EXTENSION entries may ask for (cli-contract 7.5). */
   extensions: string[];
+  /** The target's role is a superuser: the backup's code would run with its rights (cli-contract 7.14). */
+  superuser: boolean;
 }
 
 /** One round trip: the target's existence, server version and available extensions, as JSON. */
@@ -45,7 +47,8 @@ const FACTS_SQL = `SELECT json_build_object(
   'exists', (SELECT count(*) FROM pg_database WHERE datname = :'target') > 0,
   'version', current_setting('server_version'),
   'versionNum', current_setting('server_version_num')::int,
-  'extensions', (SELECT coalesce(json_agg(name ORDER BY name), '[]') FROM pg_available_extensions));`;
+  'extensions', (SELECT coalesce(json_agg(name ORDER BY name), '[]') FROM pg_available_extensions),
+  'superuser', (SELECT rolsuper FROM pg_roles WHERE rolname = current_user));`;
 
 /**
  * Connects to the target and says whether a new_database restore must create it. An in-place
@@ -66,8 +69,8 @@ export async function inspectTarget(
   };
   const run = (sql: string, database: string) => query(sql, database).catch(asUnreachable);
   const read = (text: string) => {
-    const raw = JSON.parse(text) as { exists: boolean; version: string; versionNum: number; extensions: string[] };
-    return { exists: raw.exists, facts: { serverVersion: raw.version, serverMajor: Math.floor(raw.versionNum / 10_000), extensions: raw.extensions } };
+    const raw = JSON.parse(text) as { exists: boolean; version: string; versionNum: number; extensions: string[]; superuser: boolean | null };
+    return { exists: raw.exists, facts: { serverVersion: raw.version, serverMajor: Math.floor(raw.versionNum / 10_000), extensions: raw.extensions, superuser: raw.superuser === true } };
   };
 
   if (mode === 'in_place') return { createDatabase: false, ...read(await run(FACTS_SQL, target.database)).facts };
@@ -99,24 +102,25 @@ export async function inspectTarget(
 
 /**
  * CREATE DATABASE ... TEMPLATE template0, not pg_restore --create (which would use the archive's
- * name); `options` the archive's encoding and locale clauses (database-options.ts), values as psql
- * variables; `marker` a drill's owner marker, made the database's comment (cli-contract 9.12).
+ * name). `options`: the archive's encoding and locale clauses (database-options.ts), values as psql
+ * variables; `owner`: the role the restore then runs as (a drill's owner role, cli-contract 9.9);
+ * `marker`: a drill's owner marker, made the database's comment (cli-contract 9.12).
  */
 export async function createTargetDatabase(
   target: Target,
   env: Env,
   scrubber: SecretScrubber,
   signal: AbortSignal,
-  options?: { sql: string; vars: Record<string, string> },
-  marker?: string,
+  opts: { options?: { sql: string; vars: Record<string, string> }; owner?: string; marker?: string } = {},
 ): Promise<void> {
   try {
-    const vars = { ...options?.vars, target: target.database, ...(marker ? { marker } : {}) };
-    const sql = `CREATE DATABASE :"target" TEMPLATE template0${options?.sql ? ` ${options.sql}` : ''};${marker ? ` COMMENT ON DATABASE :"target" IS :'marker';` : ''}`;
+    const { options, owner, marker } = opts;
+    const vars = { ...options?.vars, target: target.database, ...(marker ? { marker } : {}), ...(owner ? { owner } : {}) };
+    const sql = `CREATE DATABASE :"target"${owner ? ' OWNER :"owner"' : ''} TEMPLATE template0${options?.sql ? ` ${options.sql}` : ''};${marker ? ` COMMENT ON DATABASE :"target" IS :'marker';` : ''}`;
     await onMaintenanceDb((database) => psql(sql, { env, database, vars, scrubber, signal }));
   } catch (err) {
     if (err instanceof PsqlError) {
-      const hint = options && /encoding|locale|collat|LC_/i.test(err.reason)
+      const hint = opts.options && /encoding|locale|collat|LC_/i.test(err.reason)
         ? "The target server refused the archive's encoding or locale: install the locale there, or restore into a server that has it."
         : 'The user in --target needs the CREATEDB privilege.';
       throw new LocalToolError(`Could not create the database "${target.database}": ${err.reason}`, hint);

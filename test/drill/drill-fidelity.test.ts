@@ -74,6 +74,7 @@ describe.skipIf(!!skip)('a drill of a LATIN1 database with database settings and
       ['restore_clean', 'passed'],
       ['objects_present', 'passed'],
       ['data_present', 'passed'],
+      ['rows_match', 'passed'],
       ['check:latin1_and_search_path', 'passed'],
     ]);
     expect(db.receipt!.tablespaces).toEqual({ named: ['fast_ssd'], ignored: true });

@@ -102,7 +102,7 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
     expect(d.databases).toHaveLength(1);
     const db = d.databases[0]!;
     expect(Object.keys(db).sort()).toEqual(
-      ['databaseId', 'name', 'result', 'exitCode', 'backupJobId', 'backupStartedAt', 'backupCompletedAt', 'backupAgeSeconds', 'restoreJobId', 'recoveryTimeMs', 'phases', 'checks', 'receipt', 'service'].sort(),
+      ['databaseId', 'name', 'result', 'exitCode', 'backupJobId', 'backupStartedAt', 'backupCompletedAt', 'backupAgeSeconds', 'restoreJobId', 'recoveryTimeMs', 'phases', 'checks', 'placeholderRoles', 'notRestored', 'receipt', 'service'].sort(),
     );
     expect(db).toMatchObject({ databaseId: 'db_orders', name: 'orders-prod', result: 'passed', exitCode: 0, backupJobId: 'bj_0007', backupStartedAt: begun, backupCompletedAt: completed });
     // The recovery point proved: now minus startedAt (the dump's data is as of its start), as of the run.

@@ -65,6 +65,28 @@ describe.skipIf(!!skip)('svc restore drill --scratch <dsn>', { timeout: 120_000 
     expect(r.stderr).toMatch(/^warning: The password in --scratch is visible to other local users in the process list; prefer PGPASSWORD or ~\/\.pgpass\.$/m);
   });
 
+  it('a role that may create roles: each database is restored as a throwaway svc_drill_owner_* role, dropped afterwards with the database; the server never sees its password', async () => {
+    const roles = () => cluster.psql("SELECT coalesce(string_agg(rolname, ',' ORDER BY rolname), '') FROM pg_roles WHERE rolname LIKE 'svc\\_drill\\_%'");
+    const r = await h.drill(['db_orders', '--scratch', dsn('drill_admin'), '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Scratch server: each database is restored as a throwaway owner role (no superuser, no CREATEDB, no CREATEROLE) that "drill_admin" creates and drops again.');
+    const log = serverLog();
+    const owner = /CREATE ROLE "(svc_drill_owner_[0-9a-f]{8})" LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE/.exec(log)?.[1];
+    expect(owner, log.slice(-4000)).toBeDefined();
+    // Only a SCRAM verifier reaches the server (and its log), never the password itself.
+    expect(log).toMatch(new RegExp(`CREATE ROLE "${owner}" .* PASSWORD 'SCRAM-SHA-256\\$4096:`));
+    expect(log).toMatch(new RegExp(`CREATE DATABASE "?svc_drill_db_orders_[0-9a-f]{8}"? OWNER "${owner}"`));
+    expect(log).toMatch(new RegExp(`DROP ROLE IF EXISTS "${owner}"`));
+    expect(await roles()).toBe('');
+    expect(await drillDatabases()).toEqual([]);
+  });
+
+  it('a role that may not create roles: the drill restores as that role and says so, and whether it is a superuser', async () => {
+    const r = await h.drill(['db_orders', '--scratch', dsn('drill_ops'), '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('"drill_ops" may not create roles here, so the drill restores as "drill_ops" (not a superuser)');
+  });
+
   it('the password from PGPASSWORD instead: the same drill, no warning', async () => {
     const r = await h.drill(['db_orders', '--scratch', `postgresql://drill_ops@127.0.0.1:${cluster.port}/postgres`, '--json'], { env: { PGPASSWORD: password } });
     expect(r.code, r.stderr).toBe(0);

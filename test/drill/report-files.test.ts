@@ -31,7 +31,7 @@ function receipt(id: string, backupJobId: string): Receipt {
     backupStartedAt: '2026-11-24T00:40:00Z', backupCompletedAt: '2026-11-24T01:00:00Z', mode: 'new_database', targetRedactedDsn: `postgresql://postgres@127.0.0.1:5432/svc_drill_${id}_0a1b2c3d`,
     artifact: { bytes: 95129, expectedSha256: 'a'.repeat(64), computedSha256: 'a'.repeat(64), verified: true }, connections: 8,
     phasesMs: { preflight: 5, createRestore: 4, download: 9, verify: 3, restore: 120, analyze: 30, check: 12 }, objects: { TABLE: 2, VIEW: 1, 'MATERIALIZED VIEW': 0, SEQUENCE: 3, INDEX: 2 },
-    tableRowEstimates: { 'public.orders': 5000 }, databaseOptions: null, databaseSettings: null, tablespaces: null, rowsMatch: { tables: 2, archiveRows: 6000, restoredRows: 6000, mismatches: [], extensionTables: 0, uncounted: 0 }, startedAt: '2026-11-24T07:00:00.000Z', endedAt: '2026-11-24T07:00:00.300Z', outcome: 'restored', failure: null,
+    tableRowEstimates: { 'public.orders': 5000 }, databaseOptions: null, databaseSettings: null, tablespaces: null, rowsMatch: { tables: 2, archiveRows: 6000, restoredRows: 6000, mismatches: [], extensionTables: 0, uncounted: 0 }, notRestored: [], placeholderRoles: [], startedAt: '2026-11-24T07:00:00.000Z', endedAt: '2026-11-24T07:00:00.300Z', outcome: 'restored', failure: null,
   };
 }
 

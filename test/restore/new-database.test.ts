@@ -85,6 +85,8 @@ describe.skipIf(!!skip)('restore create / restore run, new_database, against a r
       verified: true,
       pgRestoreExitCode: 0,
       durationMs: expect.any(Number),
+      // The target's role is the cluster's superuser (cli-contract 7.14).
+      warnings: [expect.stringContaining('will run with superuser rights on that server')],
       // Contract v2: the receipt rides along in --json too.
       receipt: expect.objectContaining({
         restoreJobId: 'rj_restorepg',
@@ -137,7 +139,7 @@ describe.skipIf(!!skip)('restore create / restore run, new_database, against a r
     expect(r.stdout).toContain('rj_restorepg');
     expect(r.stderr).toContain('Created database "restored_human" (TEMPLATE template0, UTF8, libc C).');
     expect(r.stderr).toContain('Restore job rj_restorepg created (new_database).');
-    expect(r.stderr).not.toMatch(/warning/i);
+    expect(r.stderr.split('\n').filter((l) => /warning/i.test(l)), 'the only warning: a superuser target (cli-contract 7.14)').toEqual([expect.stringMatching(/^warning: The role "postgres" is a superuser on /)]);
     expect(h.createRestoreRequests()[0]!.headers.get('idempotency-key')).toBe('restore-2026-11-21');
     await expectRestored('restored_human', workDir);
     // No password in the DSN: no PGPASSFILE of ours, the user's PGPASSWORD applies as usual.
@@ -250,6 +252,7 @@ describe.skipIf(!!skip)('restore create / restore run, new_database, against a r
       verified: true,
       pgRestoreExitCode: 0,
       durationMs: expect.any(Number),
+      warnings: [expect.stringContaining('will run with superuser rights on that server')],
       // restore run never sees the backup job: the receipt says so rather than guess.
       receipt: expect.objectContaining({ restoreJobId: 'rj_restorepg', backupJobId: null, outcome: 'restored' }),
     });

@@ -59,10 +59,10 @@ export async function seedDatabase(cluster: PgCluster, database: string, sqlPath
 }
 
 /** `pg_dump -Fc` of database into outFile; the password travels in PGPASSWORD, never argv. */
-export async function dumpDatabase(cluster: PgCluster, database: string, outFile: string): Promise<void> {
+export async function dumpDatabase(cluster: PgCluster, database: string, outFile: string, extraArgs: string[] = []): Promise<void> {
   const r = await execa(
     join(cluster.binDir, 'pg_dump'),
-    ['-Fc', '-w', '-h', cluster.host, '-p', String(cluster.port), '-U', cluster.user, '-d', database, '-f', outFile],
+    ['-Fc', '-w', '-h', cluster.host, '-p', String(cluster.port), '-U', cluster.user, '-d', database, '-f', outFile, ...extraArgs],
     { env: clientEnv(cluster), extendEnv: false, reject: false, stdin: 'ignore', timeout: 300_000 },
   );
   if (r.exitCode !== 0) {

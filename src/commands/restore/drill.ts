@@ -32,6 +32,7 @@ export interface DrillFlags {
   shard?: string;
   report?: string;
   keep?: boolean;
+  strict?: boolean;
   dryRun?: boolean;
   jobs?: string;
   connections?: string;
@@ -82,6 +83,7 @@ export function options(ids: string[], flags: DrillFlags, env: Env): DrillComman
     shard: flags.shard === undefined ? undefined : parseShard(flags.shard),
     reportDir: flags.report === undefined ? undefined : resolve(requireId(flags.report, '--report')),
     keep: flags.keep === true,
+    strict: flags.strict === true,
     dryRun: flags.dryRun === true,
     jobs: flags.jobs === undefined ? undefined : positiveInt(flags.jobs, '--jobs', 64),
     connections: flags.connections === undefined ? DEFAULT_CONNECTIONS : positiveInt(flags.connections, '--connections', MAX_CONNECTIONS),

@@ -84,6 +84,7 @@ export function registerRestore(restore: Command, host: CommandHost): void {
     .option('--metrics-file <file>', "write the results for Prometheus (node_exporter's textfile collector: name it *.prom in its directory)")
     .option('--pushgateway <url>', 'push the results to a Prometheus Pushgateway (group job=svc_restore_drill, shard=<i>_of_<n> or all)')
     .option('--keep', 'keep the scratch databases (and the cluster) for inspection, and print how to reach them')
+    .option('--strict', 'fail restore_clean when the unprivileged restore had to leave objects out (event triggers, untrusted-language functions, ...)')
     .option('--dry-run', 'print the plan (databases, backups, their age, the server binaries) and create nothing')
     .option('--jobs <n>', 'parallel pg_restore jobs per database (default: CPUs, at most 4)')
     .option('--connections <n>', 'parallel Range requests for an artifact of 64 MiB or more (1 to 16, default 8)')

@@ -45,7 +45,7 @@ function nextStep(plan: RestorePlan): string {
  * figures, then the service's view of the job as context: API v1 gives no way to update it from here.
  */
 export async function renderOutcome(session: Session, plan: RestorePlan, outcome: RestoreOutcome): Promise<void> {
-  const { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, restoreJob: job } = outcome;
+  const { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, restoreJob: job, warnings } = outcome;
   const modeText = plan.mode === 'in_place' ? `in place${plan.atomic ? ' (one transaction)' : ` (--jobs ${plan.jobs}, not atomic)`}` : 'new database';
   const { receipt } = outcome;
   const selection = receipt.backupSelection;
@@ -58,7 +58,7 @@ export async function renderOutcome(session: Session, plan: RestorePlan, outcome
     : undefined;
   const doc = {
     restoreJob: job,
-    execution: { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, receipt },
+    execution: { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, receipt, warnings },
     backupSelection: receipt.backupSelection,
     backupStartedAt: receipt.backupStartedAt,
     backupCompletedAt: receipt.backupCompletedAt,

@@ -1,0 +1,103 @@
+import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
+import { LocalToolError } from '../errors.js';
+import { psql, PsqlError } from '../restore/pg-tools.js';
+import { quoteIdent, quoteLiteral } from '../restore/sql-ident.js';
+import type { OwnerRole, RestoreRoles } from '../restore/unprivileged.js';
+import type { SecretScrubber } from '../secrets.js';
+import { drillMarker } from './marker.js';
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * The SCRAM-SHA-256 verifier of a password (RFC 5802/7677, as libpq's PQencryptPasswordConn makes
+ * it): CREATE ROLE is sent with the verifier only, so a server that logs DDL never logs the password.
+ */
+export function scramVerifier(password: string, salt = randomBytes(16), iterations = 4096): string {
+  const salted = pbkdf2Sync(password, salt, iterations, 32, 'sha256');
+  const clientKey = createHmac('sha256', salted).update('Client Key').digest();
+  const storedKey = createHash('sha256').update(clientKey).digest();
+  const serverKey = createHmac('sha256', salted).update('Server Key').digest();
+  return `SCRAM-SHA-256$${iterations}:${salt.toString('base64')}$${storedKey.toString('base64')}:${serverKey.toString('base64')}`;
+}
+
+/**
+ * The roles a drill creates on its scratch server (cli-contract 9.9), through the connection of a
+ * role that may create roles (the scratch cluster's superuser, or a --scratch role with CREATEROLE):
+ * one owner per scratch database, and the placeholder roles the archives name that the server lacks.
+ * Every role is marked with the drill's marker (9.12), and drop() removes exactly these.
+ */
+export class DrillRoles {
+  readonly #created: string[] = [];
+  readonly #placeholders = new Set<string>();
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly env: Env,
+    readonly database: string,
+    readonly scrubber: SecretScrubber,
+    readonly signal: AbortSignal,
+    /** A creator that is not a superuser must be a member of the owner to create its database (CREATE DATABASE ... OWNER). */
+    readonly joinOwner = false,
+  ) {}
+
+  #run(sql: string, vars: Record<string, string> = {}): Promise<string> {
+    return psql(sql, { env: this.env, database: this.database, vars, scrubber: this.scrubber, signal: this.signal });
+  }
+
+  /** A new owner role for one scratch database: LOGIN, random password, no other right, no membership. */
+  async owner(): Promise<OwnerRole> {
+    const owner = { name: `svc_drill_owner_${randomBytes(4).toString('hex')}`, password: randomBytes(24).toString('base64url') };
+    this.scrubber.add(owner.password);
+    const role = quoteIdent(owner.name);
+    try {
+      await this.#run(
+        `CREATE ROLE ${role} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS PASSWORD ${quoteLiteral(scramVerifier(owner.password))};
+COMMENT ON ROLE ${role} IS ${quoteLiteral(drillMarker())};${this.joinOwner ? `\nGRANT ${role} TO CURRENT_USER;` : ''}`,
+      );
+    } catch (err) {
+      throw err instanceof PsqlError ? new LocalToolError(`Could not create the drill's owner role on the scratch server: ${err.reason}`) : err;
+    }
+    this.#created.push(owner.name);
+    return owner;
+  }
+
+  /** Creates, NOLOGIN and without rights, those of `names` the server lacks; one caller at a time (databases drilled in parallel share them). */
+  placeholders(names: string[]): Promise<string[]> {
+    const next = this.#queue.then(async () => {
+      if (!names.length) return [];
+      const have = new Set(JSON.parse(await this.#run("SELECT coalesce(json_agg(rolname), '[]') FROM pg_roles WHERE rolname IN (SELECT json_array_elements_text(:'names'::json));", { names: JSON.stringify(names) })) as string[]);
+      const missing = names.filter((n) => !have.has(n));
+      for (const name of missing) {
+        try {
+          await this.#run(`CREATE ROLE ${quoteIdent(name)} NOLOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT;\nCOMMENT ON ROLE ${quoteIdent(name)} IS ${quoteLiteral(drillMarker())};`);
+        } catch (err) {
+          throw err instanceof PsqlError ? new LocalToolError(`Could not create the placeholder role "${name}" on the scratch server: ${err.reason}`) : err;
+        }
+        this.#created.push(name);
+        this.#placeholders.add(name);
+      }
+      return names.filter((n) => this.#placeholders.has(n));
+    });
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Both hooks a restore needs, with a fresh owner. */
+  async forDatabase(): Promise<RestoreRoles> {
+    return { owner: await this.owner(), placeholders: (names) => this.placeholders(names) };
+  }
+
+  /** Drops every role this run created (their databases are dropped by now); the ones that could not be dropped, each with why. */
+  async drop(): Promise<string[]> {
+    const failed: string[] = [];
+    const timeout = AbortSignal.timeout(30_000);
+    for (const name of this.#created.splice(0)) {
+      try {
+        await psql(`DROP ROLE IF EXISTS ${quoteIdent(name)};`, { env: this.env, database: this.database, scrubber: this.scrubber, signal: timeout });
+      } catch (err) {
+        failed.push(`${name}: ${err instanceof PsqlError ? err.reason : String(err)}`);
+      }
+    }
+    return failed;
+  }
+}
