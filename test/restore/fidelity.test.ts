@@ -19,6 +19,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { spawnSvc } from '../support/built-cli.js';
 import { CORPUS_DATABASE_COMMENT, corpusSql, createCorpusDatabase, latin1CorpusSql } from '../support/corpus.js';
 import { clusterDb, compare, fingerprint, keptDb, type Fingerprint } from '../support/corpus-compare.js';
+import { processesIn } from '../support/drill-e2e.js';
 import { drillApi, DRILLED } from '../support/drill-signals.js';
 import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
 import { BACKUP_ID, toolMajor, useRestoreHarness } from '../support/restore-harness.js';
@@ -166,7 +167,7 @@ describe.skipIf(!!skip)('fidelity: a generated corpus restored every way svc can
     const stderr = String(r.stderr);
     h.record(String(r.stdout), stderr);
     const lines = [...stderr.matchAll(/^db_orders: kept: (.+)$/gm)].map((m) => m[1]!);
-    const stop = lines.find((l) => l.startsWith('pg_ctl '));
+    const stop = lines.find((l) => l.includes('pg_ctl ') && l.includes(' stop '));
     try {
       expect(r.exitCode, stderr).toBe(0);
       const psqlLine = lines.find((l) => l.startsWith('psql '));
@@ -182,8 +183,12 @@ describe.skipIf(!!skip)('fidelity: a generated corpus restored every way svc can
         await execa('sh', ['-c', command!], { reject: false });
         if (remove) await execa('sh', ['-c', remove], { reject: false });
       }
+      // Whatever the kept lines said, no server of this drill may outlive the case.
+      const left = processesIn(dir);
+      for (const p of left) process.kill(Number(p.split(' ')[0]), 'SIGKILL');
       await rm(dir, { recursive: true, force: true });
       await rm(tmp, { recursive: true, force: true });
+      expect(left, `the kept cluster's stop line left processes: ${stop}`).toEqual([]);
     }
   });
 
