@@ -1,6 +1,7 @@
 /**
  * Compares a restored database with its source, the way PostgreSQL's pg_upgrade test does (style
- * habit 14): `pg_dump --schema-only --no-owner --no-privileges` of both, every table's rows as an
+ * habit 14): `pg_dump --schema-only --no-owner --no-privileges` of both (where the machine's pg_dump
+ * can dump the server), the server's own description of every object, every table's rows as an
  * ordered hash computed by the server (never whole tables in memory), sequences, large objects and
  * the database's own properties (encoding, locale, settings, comment), which no schema dump without
  * --create shows. Each difference is named.
@@ -94,6 +95,66 @@ export async function schemaEntries(db: Db): Promise<Map<string, string>> {
   return entries;
 }
 
+/**
+ * The schema as the server itself describes it, one entry per object (pg_describe_object), for any
+ * major: pg_dump cannot dump a server newer than itself, the catalog can always be read. Columns of
+ * an inheritance child are listed by name (the normaliser above); nothing refers to OIDs. With
+ * search_path empty of user schemas, every name is schema-qualified, whatever the database's own setting.
+ * NOT NULL constraints (catalog rows of their own from PostgreSQL 18, named after the statement that
+ * made them) are left to each column's not-null flag: an archive of an older major names them anew.
+ */
+const CATALOG_SQL = `
+SET search_path = pg_catalog;
+WITH ns AS (SELECT oid FROM pg_namespace WHERE nspname NOT IN ('pg_catalog', 'information_schema') AND nspname NOT LIKE 'pg\\_to%' AND nspname NOT LIKE 'pg\\_temp%'),
+rel AS (SELECT c.*, EXISTS (SELECT 1 FROM pg_inherits i JOIN pg_class p ON p.oid = i.inhparent WHERE i.inhrelid = c.oid AND p.relkind = 'r') AS inherits_table
+        FROM pg_class c WHERE c.relnamespace IN (SELECT oid FROM ns)),
+entries(k, v) AS (
+  SELECT pg_describe_object('pg_namespace'::regclass, n.oid, 0), '' FROM pg_namespace n WHERE n.oid IN (SELECT oid FROM ns) AND n.nspname <> 'public'
+  UNION ALL
+  SELECT pg_describe_object('pg_class'::regclass, c.oid, 0),
+         concat_ws(' | ', c.relkind, c.relpersistence, 'rls=' || c.relrowsecurity, 'force=' || c.relforcerowsecurity,
+                   pg_get_expr(c.relpartbound, c.oid), CASE WHEN c.relkind = 'p' THEN pg_get_partkeydef(c.oid) END,
+                   CASE WHEN c.relkind IN ('v', 'm') THEN pg_get_viewdef(c.oid) END, CASE WHEN c.relkind IN ('i', 'I') THEN pg_get_indexdef(c.oid) END,
+                   array_to_string(c.reloptions, ','),
+                   (SELECT string_agg(p.inhparent::regclass::text, ',' ORDER BY p.inhseqno) FROM pg_inherits p WHERE p.inhrelid = c.oid),
+                   (SELECT string_agg(concat_ws(' ', quote_ident(a.attname), format_type(a.atttypid, a.atttypmod), CASE WHEN a.attnotnull THEN 'not null' END,
+                                                NULLIF(a.attidentity, ''), NULLIF(a.attgenerated, ''), pg_get_expr(d.adbin, d.adrelid),
+                                                CASE WHEN a.attcollation <> 0 THEN 'collate ' || a.attcollation::regcollation::text END),
+                                      ', ' ORDER BY CASE WHEN c.inherits_table THEN a.attname::text END, a.attnum)
+                    FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+                    WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped))
+  FROM rel c WHERE c.relkind <> 't'
+  UNION ALL
+  SELECT pg_describe_object('pg_constraint'::regclass, o.oid, 0), concat_ws(' | ', o.contype, pg_get_constraintdef(o.oid), 'valid=' || o.convalidated, 'local=' || o.conislocal)
+  FROM pg_constraint o WHERE o.connamespace IN (SELECT oid FROM ns) AND o.contype <> 'n'
+  UNION ALL
+  SELECT pg_describe_object('pg_trigger'::regclass, t.oid, 0), t.tgenabled::text || ' | ' || pg_get_triggerdef(t.oid)
+  FROM pg_trigger t WHERE NOT t.tgisinternal AND t.tgrelid IN (SELECT oid FROM rel)
+  UNION ALL
+  SELECT pg_describe_object('pg_policy'::regclass, p.oid, 0), concat_ws(' | ', p.polcmd, p.polpermissive, pg_get_expr(p.polqual, p.polrelid), pg_get_expr(p.polwithcheck, p.polrelid))
+  FROM pg_policy p WHERE p.polrelid IN (SELECT oid FROM rel)
+  UNION ALL
+  SELECT pg_describe_object('pg_proc'::regclass, p.oid, 0), pg_get_functiondef(p.oid) FROM pg_proc p WHERE p.pronamespace IN (SELECT oid FROM ns)
+  UNION ALL
+  SELECT pg_describe_object('pg_type'::regclass, t.oid, 0),
+         concat_ws(' | ', t.typtype, CASE WHEN t.typtype = 'd' THEN format_type(t.typbasetype, t.typtypmod) END, 'not null=' || t.typnotnull, t.typdefault,
+                   (SELECT string_agg(e.enumlabel, ',' ORDER BY e.enumsortorder) FROM pg_enum e WHERE e.enumtypid = t.oid),
+                   (SELECT format_type(r.rngsubtype, NULL) FROM pg_range r WHERE r.rngtypid = t.oid))
+  FROM pg_type t WHERE t.typnamespace IN (SELECT oid FROM ns) AND t.typtype IN ('d', 'e', 'r', 'c') AND (t.typrelid = 0 OR (SELECT relkind FROM pg_class WHERE oid = t.typrelid) = 'c')
+  UNION ALL
+  SELECT 'comment on ' || pg_describe_object(d.classoid, d.objoid, d.objsubid), d.description FROM pg_description d
+  WHERE d.classoid = ANY (ARRAY['pg_namespace', 'pg_class', 'pg_proc', 'pg_type', 'pg_constraint', 'pg_trigger', 'pg_policy']::regclass[])
+    AND NOT EXISTS (SELECT 1 FROM pg_namespace n WHERE d.classoid = 'pg_namespace'::regclass AND d.objoid = n.oid AND n.oid NOT IN (SELECT oid FROM ns))
+    AND (d.classoid <> 'pg_proc'::regclass OR d.objoid IN (SELECT oid FROM pg_proc WHERE pronamespace IN (SELECT oid FROM ns)))
+    AND (d.classoid <> 'pg_class'::regclass OR d.objoid IN (SELECT oid FROM rel))
+    AND (d.classoid <> 'pg_type'::regclass OR d.objoid IN (SELECT oid FROM pg_type WHERE typnamespace IN (SELECT oid FROM ns)))
+)
+SELECT coalesce(jsonb_object_agg(k, coalesce(v, '')), '{}') FROM entries`;
+
+export async function catalogEntries(db: Db): Promise<Record<string, string>> {
+  return JSON.parse(await db.psql(CATALOG_SQL)) as Record<string, string>;
+}
+
 interface Relation {
   name: string;
   kind: 'r' | 'm';
@@ -172,6 +233,8 @@ export function differences(kind: string, source: Map<string, string> | Record<s
 export interface Fingerprint {
   /** Undefined when the machine's pg_dump cannot dump this server (a newer major). */
   schema: Map<string, string> | undefined;
+  /** The server's own description of every object (catalogEntries). */
+  catalog: Record<string, string>;
   data: Record<string, string>;
   database: Record<string, string>;
 }
@@ -179,6 +242,7 @@ export interface Fingerprint {
 export async function fingerprint(db: Db, asSource: boolean): Promise<Fingerprint> {
   return {
     schema: (await canDump(db)) ? await schemaEntries(db) : undefined,
+    catalog: await catalogEntries(db),
     data: await dataHashes(db, asSource),
     database: await databaseProperties(db),
   };
@@ -189,6 +253,7 @@ export function compare(source: Fingerprint, target: Fingerprint, opts: { skipDa
   const db = (f: Fingerprint) => Object.fromEntries(Object.entries(f.database).filter(([k]) => !opts.skipDatabase?.includes(k)));
   return [
     ...(source.schema && target.schema ? differences('schema entry', source.schema, target.schema) : []),
+    ...differences('catalog', source.catalog, target.catalog),
     ...differences('rows', source.data, target.data),
     ...differences('database', db(source), db(target)),
   ];
