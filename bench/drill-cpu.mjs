@@ -4,7 +4,8 @@
  * the whole process tree (svc, its pg_ctl, the scratch postmaster and its backends, pg_restore,
  * psql). Prints, per variant, the median wall time and recovery times, the CPU time per command,
  * and the bound that CPU time puts on the speed-up on this machine's CPUs.
- *   node --import tsx bench/drill-cpu.mjs [--rounds 5] [--dbs 4]
+ *   node --import tsx bench/drill-cpu.mjs [--rounds 5] [--dbs 4] [--jobs N] [--no-analyze] [--keep-perf DIR] [--work-dir DIR]
+ * (--keep-perf keeps each run's perf.data in DIR, for `perf report -i ... --sort comm,dso`).
  * Needs perf (linux-perf) and perf_event_paranoid <= 2 or root. Not part of `npm run bench`: its
  * figures are in docs/performance.md, "--parallel 2".
  */
@@ -12,11 +13,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { availableParallelism } from 'node:os';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { serverUser } from '../src/drill/os-user.ts';
 import { writeBigOrgData } from '../test/support/big-org.ts';
-import { cleanupAll, directEnv, median, NODE, requireBuilt, requireTools, ROOT, startHelper, SVC, tempDir } from './lib/common.mjs';
+import { cleanupAll, directEnv, onCleanup, median, NODE, requireBuilt, requireTools, ROOT, startHelper, SVC, tempDir } from './lib/common.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(name);
@@ -64,8 +65,11 @@ async function main() {
   const user = serverUser();
   const home = join(dir, 'home');
   mkdirSync(home);
-  const work = join(dir, 'work');
-  mkdirSync(work, { mode: 0o711 });
+  // --work-dir puts the scratch clusters on another file system (a tmpfs, for the comparison in the docs).
+  const where = process.argv.includes('--work-dir') ? process.argv[process.argv.indexOf('--work-dir') + 1] : undefined;
+  const work = where ? mkdtempSync(join(where, 'svc-bench-drill-cpu-')) : join(dir, 'work');
+  if (where) onCleanup(() => rmSync(work, { recursive: true, force: true }));
+  else mkdirSync(work, { mode: 0o711 });
   chmodSync(work, 0o711);
   const baseEnv = directEnv(Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PG') && !k.startsWith('SVC_'))));
   writeBigOrgData(join(dir, 'org'), { databases: 3 + DBS.length - 2 });
@@ -81,8 +85,10 @@ async function main() {
    * (its backup chosen) and the last verdict split the run into before the databases (node's start,
    * preflight, the scratch cluster's start), the databases, and after them (the cluster's stop, exit).
    */
+  const keep = process.argv.includes('--keep-perf') ? process.argv[process.argv.indexOf('--keep-perf') + 1] : undefined;
+  let perfRun = 0;
   const drill = async (dbs, args) => {
-    const data = join(dir, 'perf.data');
+    const data = keep ? join(keep, `perf-${++perfRun}-${dbs.length}db${args.join('').replace(/[^a-z0-9]/gi, '')}.data`) : join(dir, 'perf.data');
     const started = performance.now();
     const child = spawn('perf', ['record', '-q', '-m', '1024', '-e', 'task-clock', '-c', String(PERIOD_NS), '-o', data, '--', NODE, SVC, 'restore', 'drill', ...dbs, '--work-dir', work, '--json', ...args], {
       cwd: ROOT,
@@ -109,7 +115,7 @@ async function main() {
     const last = ofDb.filter((l) => /passed: recovery time/.test(l.line)).at(-1)?.at ?? NaN;
     const cpu = cpuByComm(data);
     const procs = processesByComm(data);
-    rmSync(data, { force: true });
+    if (!keep) rmSync(data, { force: true });
     return { ms, doc, cpu, procs, before: first, databases: last - first, after: ms - last };
   };
 
