@@ -95,6 +95,12 @@ async function main() {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // On Ctrl-C the drill cleans up its own cluster first; the temp dirs go after it has exited.
+    const exited = once(child, 'exit');
+    onCleanup(async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+      await exited;
+    });
     let stdout = '';
     let stderr = '';
     const lines = [];
@@ -103,7 +109,7 @@ async function main() {
       lines.push({ at: performance.now() - started, line });
       stderr += `${line}\n`;
     });
-    const [code] = await once(child, 'exit');
+    const [code] = await exited;
     const ms = performance.now() - started;
     if (code !== 0) throw new Error(`drill ${args.join(' ')} exited ${code}: ${stderr.slice(-2000)}`);
     const doc = JSON.parse(stdout).drill;
