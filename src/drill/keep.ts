@@ -1,4 +1,5 @@
 import { psql, PsqlError } from '../restore/pg-tools.js';
+import { parseDrillMarker } from './marker.js';
 import type { Target } from '../restore/target.js';
 import type { DrillRun } from './drill-database.js';
 
@@ -12,14 +13,23 @@ export async function keepScratch(run: DrillRun, id: string, target: Target): Pr
   const name = target.database;
   const env = await run.pgEnv(target);
   try {
-    // A kept database is the user's now: its comment no longer names this run, so no later drill
-    // takes it for an orphan once this process is gone (cli-contract 9.12).
+    // A kept database is the user's now: no marker of this run may speak for it once this process is
+    // gone (cli-contract 9.12), neither its comment nor its owner role's. The comment is replaced only
+    // where it is svc's marker: the archive's own comment, restored with the database (7.11), stays.
     const note = `svc restore drill: kept (--keep) at ${run.now().toISOString()}`;
-    await psql('COMMENT ON DATABASE :"db" IS :\'note\';', { env, database: name, vars: { db: name, note }, scrubber: run.deps.scrubber, signal: AbortSignal.timeout(30_000) });
+    const opts = { env, database: name, scrubber: run.deps.scrubber, signal: AbortSignal.timeout(30_000) };
+    const facts = JSON.parse(
+      await psql(
+        "SELECT json_build_object('comment', shobj_description(d.oid, 'pg_database'), 'owner', o.rolname) FROM pg_database d JOIN pg_roles o ON o.oid = d.datdba WHERE d.datname = :'db';",
+        { ...opts, vars: { db: name } },
+      ),
+    ) as { comment: string | null; owner: string };
+    if (parseDrillMarker(facts.comment)) await psql('COMMENT ON DATABASE :"db" IS :\'note\';', { ...opts, vars: { db: name, note } });
+    if (facts.owner.startsWith('svc_drill_')) await psql('COMMENT ON ROLE :"role" IS :\'note\';', { ...opts, vars: { role: facts.owner, note } });
   } catch (err) {
     if (!(err instanceof PsqlError)) throw err;
     if (/database ".*" does not exist/.test(err.reason)) return undefined;
-    run.progress(id, `kept, but its comment could not be changed (${err.reason}): a later drill may drop it`);
+    run.progress(id, `kept, but its marker could not be changed (${err.reason}): a later drill may drop it`);
   }
   const lines = run.scratch.howToReach(name);
   // Commands to copy: broken only as shell continuations at a narrow terminal.

@@ -123,11 +123,17 @@ function processStartedAt(pid: number): number | undefined {
   }
 }
 
+// A database's marker is its own comment, or (where the archive's comment replaced it: cli-contract
+// 7.11 applies COMMENT ON DATABASE) its svc_drill_owner_* role's.
 const ORPHANS_SQL = String.raw`SELECT json_build_object(
-  'databases', (SELECT coalesce(json_agg(json_build_object('name', datname, 'comment', shobj_description(oid, 'pg_database'))), '[]')
-                FROM pg_database WHERE datname LIKE 'svc\_drill\_%'),
+  'databases', (SELECT coalesce(json_agg(json_build_object('name', d.datname, 'comment', shobj_description(d.oid, 'pg_database'),
+                  'ownerComment', CASE WHEN o.rolname LIKE 'svc\_drill\_%' THEN shobj_description(o.oid, 'pg_authid') END)), '[]')
+                FROM pg_database d JOIN pg_roles o ON o.oid = d.datdba WHERE d.datname LIKE 'svc\_drill\_%'),
   'roles', (SELECT coalesce(json_agg(json_build_object('name', rolname, 'comment', shobj_description(oid, 'pg_authid'))), '[]')
             FROM pg_roles r WHERE rolname LIKE 'svc\_drill\_%' AND NOT EXISTS (SELECT 1 FROM pg_database d WHERE d.datdba = r.oid)));`;
+
+/** The marker that speaks for a scratch database: its comment's, else its owner role's. */
+const databaseMarker = (d: { comment: string | null; ownerComment?: string | null }) => (parseDrillMarker(d.comment) ? d.comment : (d.ownerComment ?? null));
 
 interface ServerDeps {
   env: Env;
@@ -143,7 +149,7 @@ interface ServerDeps {
  */
 export async function reapScratchServer(server: Target, deps: ServerDeps, say: (text: string) => void): Promise<void> {
   const pgEnv = await deps.scope.pgEnv(server, deps.env);
-  let found: { databases: Array<{ name: string; comment: string | null }>; roles: Array<{ name: string; comment: string | null }> };
+  let found: { databases: Array<{ name: string; comment: string | null; ownerComment?: string | null }>; roles: Array<{ name: string; comment: string | null }> };
   try {
     found = JSON.parse(await psql(ORPHANS_SQL, { env: pgEnv, database: server.database, scrubber: deps.scrubber, signal: deps.signal }));
   } catch {
@@ -151,14 +157,20 @@ export async function reapScratchServer(server: Target, deps: ServerDeps, say: (
     return;
   }
   const where = redactedDsn(server);
-  for (const db of found.databases.filter((d) => markerOrphaned(d.comment))) {
-    const owner = parseDrillMarker(db.comment)!;
+  for (const db of found.databases.filter((d) => markerOrphaned(databaseMarker(d)))) {
+    const owner = parseDrillMarker(databaseMarker(db))!;
     try {
       await dropCreatedDatabase({ ...server, database: db.name }, pgEnv, deps.scrubber);
       say(`Dropped ${db.name} from ${where}: the scratch database of an earlier drill whose svc process (pid ${owner.pid}) no longer exists.`);
     } catch (err) {
       say(`Could not drop ${db.name}, left on ${where} by an earlier drill (svc pid ${owner.pid}): ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
     }
+  }
+  // Roles after the databases: an orphan database's owner role (svc_drill_owner_*) is free to go only now.
+  try {
+    found = JSON.parse(await psql(ORPHANS_SQL, { env: pgEnv, database: server.database, scrubber: deps.scrubber, signal: deps.signal }));
+  } catch {
+    return;
   }
   for (const role of found.roles.filter((r) => markerOrphaned(r.comment))) {
     const owner = parseDrillMarker(role.comment)!;

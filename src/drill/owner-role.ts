@@ -49,9 +49,13 @@ export class DrillRoles {
     const owner = { name: `svc_drill_owner_${randomBytes(4).toString('hex')}`, password: randomBytes(24).toString('base64url') };
     this.scrubber.add(owner.password);
     const role = quoteIdent(owner.name);
+    // BYPASSRLS (which only a superuser may give): the drill's data check and rows_match must see every
+    // row the archive holds, also in a table under FORCE ROW LEVEL SECURITY, whose policies bind its owner
+    // too. It reaches no database the role cannot read anyway; it runs no code and grants no table.
+    const rls = this.joinOwner ? 'NOBYPASSRLS' : 'BYPASSRLS';
     try {
       await this.#run(
-        `CREATE ROLE ${role} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS PASSWORD ${quoteLiteral(scramVerifier(owner.password))};
+        `CREATE ROLE ${role} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION ${rls} PASSWORD ${quoteLiteral(scramVerifier(owner.password))};
 COMMENT ON ROLE ${role} IS ${quoteLiteral(drillMarker())};${this.joinOwner ? `\nGRANT ${role} TO CURRENT_USER;` : ''}`,
       );
     } catch (err) {

@@ -32,7 +32,7 @@ describe.skipIf(!!skip)('--keep keeps a failed restore\'s scratch database and s
     await mkdir(bin);
     await writeFile(
       join(bin, 'pg_restore'),
-      ['#!/bin/sh', `case "$1" in --version|-l) exec '${h.shimDir}/pg_restore' "$@";; esac`, `'${h.shimDir}/pg_restore' "$@"`, 'echo "pg_restore: error: planted failure" >&2', 'exit 1', ''].join('\n'),
+      ['#!/bin/sh', `case "$1" in --version|-l|--create|--data-only) exec '${h.shimDir}/pg_restore' "$@";; esac`, `'${h.shimDir}/pg_restore' "$@"`, 'echo "pg_restore: error: planted failure" >&2', 'exit 1', ''].join('\n'),
     );
     await chmod(join(bin, 'pg_restore'), 0o755);
     failing = { PATH: `${bin}:${h.env().PATH}` };

@@ -58,7 +58,7 @@ describe.skipIf(!!skip)('a drill after one killed with SIGKILL reaps what it lef
 
   /** A drill in a process group of its own, SIGKILLed (the whole group) once pg_restore runs. */
   async function killedDrill(scratch: string[], dir: string, tmp: string): Promise<number> {
-    const gate = await toolGate(h, 'pg_restore', join(h.shimDir, 'pg_restore'), '[ "$1" != --version ] && [ "$1" != -l ]');
+    const gate = await toolGate(h, 'pg_restore', join(h.shimDir, 'pg_restore'), '[ "$1" != --version ] && [ "$1" != -l ] && [ "$1" != --create ] && [ "$1" != --data-only ]');
     const env = h.env({ TMPDIR: tmp, SVC_PG_BINDIR: h.cluster.serverBinDir, ...gate.env });
     const child = execa(process.execPath, [BIN, 'restore', 'drill', DRILLED, '--work-dir', dir, ...scratch], { cwd: ROOT, env, extendEnv: false, reject: false, detached: true, timeout: 60_000 });
     killed.push(child);
@@ -142,7 +142,7 @@ describe.skipIf(!!skip)('a drill after one killed with SIGKILL reaps what it lef
   it('a live drill\'s cluster and scratch database are not touched by another drill in the same work dir', async () => {
     const { dir, tmp } = await dirs();
     const scratch = ['--scratch', h.dsn('postgres', true)];
-    const gate = await toolGate(h, 'pg_restore', join(h.shimDir, 'pg_restore'), '[ "$1" != --version ] && [ "$1" != -l ]');
+    const gate = await toolGate(h, 'pg_restore', join(h.shimDir, 'pg_restore'), '[ "$1" != --version ] && [ "$1" != -l ] && [ "$1" != --create ] && [ "$1" != --data-only ]');
     const first = spawnSvc(['restore', 'drill', DRILLED, '--work-dir', dir, ...scratch], { env: h.env({ TMPDIR: tmp, ...gate.env }), timeoutMs: 60_000 });
     await gate.reached();
     const [running] = await drillDatabases();

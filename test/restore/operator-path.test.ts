@@ -28,7 +28,7 @@ describe.skipIf(!!skip)('partial databases, pg_restore progress and the heartbea
     const file = join(dir, 'pg_restore');
     await writeFile(
       file,
-      ['#!/bin/bash', `REAL=${h.realPgRestore}`, 'case "$1" in --version|-l|--create) exec "$REAL" "$@";; esac', body, ''].join('\n'),
+      ['#!/bin/bash', `REAL=${h.realPgRestore}`, 'case "$1" in --version|-l|--create|--data-only) exec "$REAL" "$@";; esac', body, ''].join('\n'),
     );
     await chmod(file, 0o755);
     return dir;
