@@ -1,6 +1,6 @@
 import { formatBytes } from '../output/format.js';
 import { displayWidth, truncate } from '../output/terminal-text.js';
-import { elapsed, SPINNER_COLUMNS, type Reporter } from './reporter.js';
+import { elapsed, SPINNER_COLUMNS, type Frame, type Reporter } from './reporter.js';
 
 /** Progress of a quantity (bytes, objects) towards a total, ending in ✓ or ✗ with the elapsed time. */
 export interface Progress {
@@ -54,8 +54,10 @@ function rareLines(started: number, now: () => number): (fraction: number) => bo
 
 /** How a progress shows `done` of `total` after `ms`: redrawn on a terminal, or as a plain line. */
 interface Render {
-  animated(done: number, total: number, ms: number): string;
+  animated(done: number, total: number, ms: number): Frame;
   plain(done: number, total: number, ms: number): string;
+  /** Told every update, drawn or not: a frame redrawn later by the spinner's clock shows the latest figures. */
+  seen?(done: number, total: number): void;
 }
 
 /**
@@ -71,6 +73,7 @@ async function progress(ui: Reporter, label: string, spinnerOpts: { elapsed?: bo
     let lastDraw = -Infinity;
     return {
       update(done, total) {
+        render.seen?.(done, total);
         const t = now();
         if (t - lastDraw < 100 && done < total) return;
         lastDraw = t;
@@ -120,11 +123,60 @@ export function byteProgress(ui: Reporter, label: string, now: () => number = ()
   );
 }
 
+/** A count's line: what runs, where (the first thing to go where it does not fit), and what is under way now. */
+export interface CountLabel {
+  /** "Running pg_restore". */
+  label: string;
+  /** "into postgresql://app@db:5432/orders": left out before any figure is. */
+  place?: string;
+  /** "objects". */
+  unit: string;
+  /** What is under way now, read at each frame ("loading public.orders"): a long wait on one object says on what. */
+  detail?: () => string | undefined;
+}
+
+/** Narrower than this, the detail is left out rather than cut to a stub. */
+const MIN_DETAIL = 12;
+
 /**
- * Progress of a count of things (pg_restore's objects, cli-contract 4): "12 of 19 objects" and the
- * elapsed time, redrawn on a terminal; without one, rare plain lines and the spinner's heartbeat.
+ * "Running pg_restore into <dsn>: 3 of 7 objects, loading public.orders (9.1s)", fitted to `columns`
+ * (undefined: no limit) as cli-contract 4 (v4) orders it: the place goes first, then the detail is
+ * shortened and then left out; the figures and the time stay, and only then is the label cut.
  */
-export function countProgress(ui: Reporter, label: string, unit: string, now: () => number = () => performance.now()): Promise<Progress> {
-  const text = (done: number, total: number) => `${label}: ${Math.min(done, total)} of ${total} ${unit}`;
-  return progress(ui, label, { elapsed: true }, { animated: text, plain: (done, total, ms) => `${text(done, total)} (${elapsed(ms)})` }, now);
+export function countLine(c: CountLabel, done: number, total: number, time: string | undefined, columns?: number): string {
+  const room = columns === undefined ? Infinity : columns - SPINNER_COLUMNS;
+  const figures = `${Math.min(done, total)} of ${total} ${c.unit}`;
+  const after = time === undefined ? '' : ` (${time})`;
+  const detail = c.detail?.();
+  const head = (place: boolean) => (place && c.place ? `${c.label} ${c.place}` : c.label);
+  const line = (place: boolean, d: string | undefined) => `${head(place)}: ${figures}${d ? `, ${d}` : ''}${after}`;
+  for (const place of [true, false]) if (displayWidth(line(place, detail)) <= room) return line(place, detail);
+  if (detail) {
+    const left = room - displayWidth(line(false, ''));
+    if (left >= MIN_DETAIL) return line(false, truncate(detail, left - 2));
+  }
+  if (displayWidth(line(false, undefined)) <= room) return line(false, undefined);
+  const tail = `: ${figures}${after}`;
+  return `${truncate(c.label, Math.max(1, room - displayWidth(tail)))}${tail}`;
+}
+
+/**
+ * Progress of a count of things (pg_restore's objects, cli-contract 4): "12 of 19 objects", what is
+ * under way and the elapsed time, redrawn on a terminal and fitted to it; without one, rare plain
+ * lines and the spinner's heartbeat.
+ */
+export function countProgress(ui: Reporter, c: CountLabel, now: () => number = () => performance.now()): Promise<Progress> {
+  const label = c.place ? `${c.label} ${c.place}` : c.label;
+  const live = { done: 0, total: 0 };
+  return progress(
+    ui,
+    label,
+    { elapsed: true },
+    {
+      seen: (done, total) => Object.assign(live, { done, total }),
+      animated: () => (time: string) => countLine(c, live.done, live.total, time, ui.width),
+      plain: (done, total, ms) => countLine(c, done, total, elapsed(ms)),
+    },
+    now,
+  );
 }
