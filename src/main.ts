@@ -4,7 +4,7 @@ import { exitCodeForSignal } from './exit-codes.js';
 import { runExitNet } from './exit-net.js';
 import { exitNote } from './exit-note.js';
 import { closeHungUpStdioAtExit } from './ui/hangup.js';
-import { eraseInterruptEcho } from './ui/interrupt-echo.js';
+import { eraseEchoAtLineStarts } from './ui/interrupt-echo.js';
 import { clackPrompter } from './ui/prompter.js';
 import { sleep } from './ui/sleep.js';
 import { reportUsableColumns, terminalColumns } from './ui/terminal.js';
@@ -25,6 +25,7 @@ export async function main(): Promise<void> {
     if (!stderrGuarded) {
       stderrGuarded = true;
       process.stderr.on('error', () => {});
+      eraseEchoAtLineStarts(process.stderr);
       reportUsableColumns(process.stderr);
     }
     return process.stderr;
@@ -35,7 +36,6 @@ export async function main(): Promise<void> {
     // First signal: let the running step clean up (partial files, child processes). Second: leave
     // now, but only once the exit net has removed the password files and temp dirs, so what is
     // said next is what happened.
-    if (signal === 'SIGINT') eraseInterruptEcho(stderr());
     if (interrupt.signal.aborted) {
       const left = runExitNet();
       const note = exitNote();

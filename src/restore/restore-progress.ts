@@ -1,3 +1,4 @@
+import type { CountLabel } from '../ui/progress.js';
 import type { Toc } from './toc.js';
 
 /** Entries pg_restore skips under --no-privileges: they are in the listing but never restored. */
@@ -38,6 +39,11 @@ export class RestoreProgress {
   /** The table whose rows are loading now (the latest started, with --jobs), as pg_restore names it: what a long "3 of 7" is waiting for. */
   get loading(): string | undefined {
     return this.#loading.at(-1);
+  }
+
+  /** What the progress line shows (cli-contract 4): objects done of the total and the table loading, into `target` where it fits. */
+  display(target: string): CountLabel {
+    return { label: 'Running pg_restore', short: 'pg_restore', place: `into ${target}`, unit: 'objects', total: this.total, detail: () => this.loading && `loading ${this.loading}` };
   }
 
   /** Reads one line of pg_restore's stderr; true when it finished an object or a table started loading. */

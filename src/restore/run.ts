@@ -171,7 +171,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     }
     const running = `pg_restore into ${redactedDsn(plan.target)}`;
     const counter = new RestoreProgress(toc);
-    const progress = await countProgress(ui, { label: 'Running pg_restore', place: `into ${redactedDsn(plan.target)}`, unit: 'objects', detail: () => counter.loading && `loading ${counter.loading}` });
+    const progress = await countProgress(ui, counter.display(redactedDsn(plan.target)));
     const args = pgRestoreArgs(plan, plan.target.database, artifact.path);
     const result = await runPgRestore(pgRestore.path, args, pgEnv, scrubber, signal, { counter, onObject: (done, total) => progress.update(done, total) }).catch((err: unknown) => {
       progress.fail(`${running} failed`);

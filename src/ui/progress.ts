@@ -64,7 +64,7 @@ interface Render {
  * The one progress display: on a terminal the spinner's text redrawn at most 10 times a second;
  * without one, plain lines at most every 5 s or 10 % (and the spinner's heartbeat); nothing with --quiet.
  */
-async function progress(ui: Reporter, label: string, spinnerOpts: { elapsed?: boolean }, render: Render, now: () => number): Promise<Progress> {
+async function progress(ui: Reporter, label: Frame, spinnerOpts: { elapsed?: boolean }, render: Render, now: () => number): Promise<Progress> {
   const started = now();
   // Without a terminal the spinner prints the label once, then the outcome; the lines between are ours.
   const spinner = await ui.spinner(label, spinnerOpts);
@@ -127,10 +127,14 @@ export function byteProgress(ui: Reporter, label: string, now: () => number = ()
 export interface CountLabel {
   /** "Running pg_restore". */
   label: string;
+  /** "pg_restore": the label where the whole one leaves the detail no room. */
+  short?: string;
   /** "into postgresql://app@db:5432/orders": left out before any figure is. */
   place?: string;
   /** "objects". */
   unit: string;
+  /** The total, where known before the first update: the line starts with its figures, "0 of 19 objects". */
+  total?: number;
   /** What is under way now, read at each frame ("loading public.orders"): a long wait on one object says on what. */
   detail?: () => string | undefined;
 }
@@ -140,24 +144,26 @@ const MIN_DETAIL = 12;
 
 /**
  * "Running pg_restore into <dsn>: 3 of 7 objects, loading public.orders (9.1s)", fitted to `columns`
- * (undefined: no limit) as cli-contract 4 (v4) orders it: the place goes first, then the detail is
- * shortened and then left out; the figures and the time stay, and only then is the label cut.
+ * (undefined: no limit) as cli-contract 4 (v4) orders it: the place goes first, then the label
+ * shortens, then the detail is cut and left out; the figures and the time stay, and only then is
+ * the label cut.
  */
 export function countLine(c: CountLabel, done: number, total: number, time: string | undefined, columns?: number): string {
   const room = columns === undefined ? Infinity : columns - SPINNER_COLUMNS;
   const figures = `${Math.min(done, total)} of ${total} ${c.unit}`;
   const after = time === undefined ? '' : ` (${time})`;
   const detail = c.detail?.();
-  const head = (place: boolean) => (place && c.place ? `${c.label} ${c.place}` : c.label);
-  const line = (place: boolean, d: string | undefined) => `${head(place)}: ${figures}${d ? `, ${d}` : ''}${after}`;
-  for (const place of [true, false]) if (displayWidth(line(place, detail)) <= room) return line(place, detail);
+  const line = (head: string, d: string | undefined) => `${head}: ${figures}${d ? `, ${d}` : ''}${after}`;
+  const heads = [...(c.place ? [`${c.label} ${c.place}`] : []), c.label, ...(c.short ? [c.short] : [])];
+  for (const head of heads) if (displayWidth(line(head, detail)) <= room) return line(head, detail);
+  const head = heads.at(-1)!;
   if (detail) {
-    const left = room - displayWidth(line(false, ''));
-    if (left >= MIN_DETAIL) return line(false, truncate(detail, left - 2));
+    const left = room - displayWidth(line(head, ''));
+    if (left >= MIN_DETAIL) return line(head, truncate(detail, left - 2));
   }
-  if (displayWidth(line(false, undefined)) <= room) return line(false, undefined);
+  if (displayWidth(line(head, undefined)) <= room) return line(head, undefined);
   const tail = `: ${figures}${after}`;
-  return `${truncate(c.label, Math.max(1, room - displayWidth(tail)))}${tail}`;
+  return `${truncate(head, Math.max(1, room - displayWidth(tail)))}${tail}`;
 }
 
 /**
@@ -165,12 +171,14 @@ export function countLine(c: CountLabel, done: number, total: number, time: stri
  * under way and the elapsed time, redrawn on a terminal and fitted to it; without one, rare plain
  * lines and the spinner's heartbeat.
  */
-export function countProgress(ui: Reporter, c: CountLabel, now: () => number = () => performance.now()): Promise<Progress> {
+export async function countProgress(ui: Reporter, c: CountLabel, now: () => number = () => performance.now()): Promise<Progress> {
   const label = c.place ? `${c.label} ${c.place}` : c.label;
   const live = { done: 0, total: 0 };
-  return progress(
+  // On a terminal the first frame already has the figures, where the total is known.
+  const first = c.total !== undefined && ui.isAnimated ? (time: string) => countLine(c, 0, c.total!, time, ui.width) : label;
+  const shown = await progress(
     ui,
-    label,
+    first,
     { elapsed: true },
     {
       seen: (done, total) => Object.assign(live, { done, total }),
@@ -179,4 +187,6 @@ export function countProgress(ui: Reporter, c: CountLabel, now: () => number = (
     },
     now,
   );
+  if (c.total !== undefined) shown.update(0, c.total);
+  return shown;
 }

@@ -77,9 +77,17 @@ export class Reporter {
     return this.opts.width === undefined ? [text] : wrapWords(text, this.opts.width, hanging);
   }
 
+  /**
+   * A note. An indented `key:  value` line (a glossary's) wraps with a hanging indent under its
+   * value, as a key/value block does (cli-contract 4); other lines under their own indent.
+   */
   info(message: string, style?: Style): void {
     if (this.opts.quiet || this.opts.spinnersOnly) return;
-    for (const line of this.#lines(plain(message))) this.stderr.write(`${style ? this.paint(style, line) : line}\n`);
+    for (const paragraph of plain(message).split('\n')) {
+      const key = /^( +)[^:\s][^:]*: +(?=\S)/.exec(paragraph);
+      const hanging = key ? ' '.repeat(key[0].length - key[1]!.length) : '';
+      for (const line of this.#lines(paragraph, hanging)) this.stderr.write(`${style ? this.paint(style, line) : line}\n`);
+    }
   }
 
   /**
@@ -139,7 +147,7 @@ export class Reporter {
    * and a heartbeat line whenever a minute passes with nothing said (a phase that long must not look
    * dead to CI); nothing with --quiet. With `elapsed`, a spinner on a terminal shows the time so far.
    */
-  async spinner(text: string, opts: { elapsed?: boolean } = {}): Promise<Spinner> {
+  async spinner(text: Frame, opts: { elapsed?: boolean } = {}): Promise<Spinner> {
     const started = performance.now();
     const took = () => elapsed(performance.now() - started);
     /** The last line of a spinner: ✓ or ✗, the text and the time it took. */
@@ -166,7 +174,7 @@ export class Reporter {
       return { update: line, succeed: (t, d) => persist(end(true, t, d)), fail: (t) => persist(end(false, t)) };
     }
     const { default: ora } = await import('ora');
-    let current: Frame = plain(text);
+    let current: Frame = typeof text === 'string' ? plain(text) : text;
     const shown = () => (typeof current === 'function' ? plain(current(took())) : opts.elapsed ? `${current} (${took()})` : current);
     // A frame is redrawn in place: one wider than the terminal would wrap, so it is cut to fit.
     const frame = () => (this.opts.width === undefined ? shown() : truncate(shown(), this.opts.width - SPINNER_COLUMNS));

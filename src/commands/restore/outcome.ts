@@ -37,7 +37,7 @@ function largestTables(estimates: Record<string, number | null> | null, analyzed
  * the service has not verified this restore; what proves it is this run's own record (cli-contract 4, v4).
  */
 function localProofFields(proof: RestoreOutcome['restoreJob']['proof'], receiptPath: string | undefined): Field[] {
-  const why = `the service has not verified this restore; ${receiptPath ? "this run's receipt is the local proof" : 'the result below is the local proof (--receipt keeps it in a file)'}`;
+  const why = `the service has not verified this restore; ${receiptPath ? "this run's receipt is the local proof" : 'the result below is the local proof'}`;
   return restoreProofFields(proof).map(([label, value, style]): Field => (value === 'no' && label !== 'proof: completed backup' ? [label, `no (${why})`, style] : [label, value, style]));
 }
 
