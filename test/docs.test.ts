@@ -60,6 +60,18 @@ describe('the generated reference and man page', () => {
   });
 });
 
+describe("the README's first screen", () => {
+  it('keeps the two set-up commands at the top, then shows a first run within 24 lines: install, log in, a first command', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n');
+    expect(readme.length).toBeLessThan(400);
+    const first = readme.slice(0, 24);
+    const commands = first.filter((l) => /^(npm ci|npm test|svc (auth|databases|backups|recovery|restore) )/.test(l));
+    expect(commands[0]).toMatch(/^npm ci && npm run demo /);
+    expect(commands[1]).toMatch(/^npm test /);
+    expect(commands.slice(2).join('\n')).toMatch(/npm install -g [^\n]*\nsvc auth login [^\n]*\nsvc databases list /);
+  });
+});
+
 const skip = manSkipReason();
 
 describe.skipIf(!!skip)(`man renders it${skip ? ` (skipped: ${skip})` : ''}`, () => {
