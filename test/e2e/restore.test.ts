@@ -164,7 +164,8 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     const incident = new Date(Date.now() + 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const candidate = await svc(['recovery', 'candidate', 'db_orders', '--incident-time', incident], { env: env(withPassword('e2e_incident')) });
     expect(candidate.code, candidate.stderr).toBe(0);
-    const next = /^Next: (svc restore create .*)$/m.exec(candidate.stderr)?.[1];
+    // The Next: line says what the command does; the command follows on its own line.
+    const next = /^Next: .*\n {2}(svc restore create .*)$/m.exec(candidate.stderr)?.[1];
     expect(next).toBe('svc restore create --window rw_0003');
     const r = await svc([...next!.split(' ').slice(1), '--json'], { env: env(withPassword('e2e_incident')) });
     expect(r.code, r.stderr).toBe(0);
