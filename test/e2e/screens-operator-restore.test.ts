@@ -9,14 +9,14 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { execa } from 'execa';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startArtifactServer, type ArtifactServer } from '../support/artifact-server.js';
-import { BIN, cleanEnv, ensureBuilt, tempDir } from '../support/built-cli.js';
-import { runScreen, tooWide, type ScreenCase, type ScreenRun } from '../support/fit-screens.js';
+import { BIN, ensureBuilt, tempDir } from '../support/built-cli.js';
+import { restoreScreenEnv, runScreen, tooWide, type ScreenCase, type ScreenRun } from '../support/fit-screens.js';
 import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
 import { disposePtys, ptySkipReason } from '../support/pty.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
@@ -96,15 +96,7 @@ describe.skipIf(!!skip)('operator screens of a restore and a drill (cli-contract
     await Promise.all([cluster?.stop(), sandbox?.stop(), big?.stop()]);
   });
 
-  /** The cluster's client tools first on PATH; the target's password only in the environment. */
-  const env = (database: string) =>
-    cleanEnv({
-      SVC_BASE_URL: sandbox.baseUrl,
-      SVC_API_KEY: sandbox.token('full'),
-      SVC_TARGET_DSN: cluster.dsn(database, true),
-      PGPASSWORD: cluster.password,
-      PATH: `${cluster.binDir}${delimiter}${process.env.PATH}`,
-    });
+  const env = (database: string) => restoreScreenEnv(sandbox, cluster, database);
   /** `svc restore run` of the big archive, exec'd by the shell so that svc's own exit code is what the terminal reports. */
   const restoreRun = (database: string) => `exec "${process.execPath}" "${BIN}" restore run < '${bigBody(database)}'`;
   const secrets = () => ({ tokens: [sandbox.token('full')], dsnPasswords: [cluster.password], patterns: [/lk_[0-9a-f]{16,}/] });
