@@ -4,6 +4,7 @@ import { exitCodeForSignal } from './exit-codes.js';
 import { runExitNet } from './exit-net.js';
 import { exitNote } from './exit-note.js';
 import { closeHungUpStdioAtExit } from './ui/hangup.js';
+import { eraseEchoAtLineStarts } from './ui/interrupt-echo.js';
 import { clackPrompter } from './ui/prompter.js';
 import { sleep } from './ui/sleep.js';
 import { reportUsableColumns, terminalColumns } from './ui/terminal.js';
@@ -24,6 +25,7 @@ export async function main(): Promise<void> {
     if (!stderrGuarded) {
       stderrGuarded = true;
       process.stderr.on('error', () => {});
+      eraseEchoAtLineStarts(process.stderr);
       reportUsableColumns(process.stderr);
     }
     return process.stderr;

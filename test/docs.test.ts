@@ -47,6 +47,29 @@ describe('the generated reference and man page', () => {
     expect(mdText('a | b')).toBe('a \\| b');
     expect(mdText('svc_drill_* databases, _not_ SVC_API_KEY')).toBe('svc_drill\\_\\* databases, \\_not\\_ SVC_API_KEY');
   });
+
+  it('prints a `quoted command` as a code span, as written: no entity or backslash shows inside one', () => {
+    expect(mdText('List them with `svc backups list <databaseId>`, or <x>.')).toBe('List them with `svc backups list <databaseId>`, or &lt;x&gt;.');
+    const reference = readFileSync(join(ROOT, 'docs/commands.md'), 'utf8');
+    expect(reference).toContain('List the backups with `svc backups list <databaseId>`, or name one with --backup.');
+    // Outside the fenced blocks, no code span holds an entity or an escaped character.
+    const prose = reference.replace(/^```[\s\S]*?^```$/gm, '');
+    const spans = [...prose.matchAll(/(?<!\\)`([^`\n]+)`/g)].map((m) => m[1]!);
+    expect(spans.length).toBeGreaterThan(10);
+    expect(spans.filter((s) => /&[a-z]+;|\\[^|]/.test(s))).toEqual([]);
+  });
+});
+
+describe("the README's first screen", () => {
+  it('keeps the two set-up commands at the top, then shows a first run within 24 lines: install, log in, a first command', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n');
+    expect(readme.length).toBeLessThan(400);
+    const first = readme.slice(0, 24);
+    const commands = first.filter((l) => /^(npm ci|npm test|svc (auth|databases|backups|recovery|restore) )/.test(l));
+    expect(commands[0]).toMatch(/^npm ci && npm run demo /);
+    expect(commands[1]).toMatch(/^npm test /);
+    expect(commands.slice(2).join('\n')).toMatch(/npm install -g [^\n]*\nsvc auth login [^\n]*\nsvc databases list /);
+  });
 });
 
 const skip = manSkipReason();

@@ -5,7 +5,7 @@ import { IntegrityError, InterruptedError, UsageError } from '../errors.js';
 import { assertFetchable, type Fetcher } from './artifact-http.js';
 import { downloadOneStream } from './one-stream.js';
 import { DEFAULT_CONNECTIONS, MAX_CONNECTIONS } from './plan.js';
-import { downloadInParts, planParts } from './ranged.js';
+import { connectionsFor, downloadInParts, planParts } from './ranged.js';
 import { ArtifactFile } from './sink.js';
 
 export interface DownloadOptions {
@@ -103,7 +103,7 @@ async function fetchArtifact(job: Job, connections: number): Promise<Received & 
   const parts = planParts(job.total, connections);
   if (!parts) return { ...(await downloadOneStream(job)), connections: 1 };
   const outcome = await downloadInParts(job, parts, connections);
-  if (outcome.kind === 'done') return { bytes: outcome.bytes, sha256: outcome.sha256, connections: Math.min(connections, parts.length) };
+  if (outcome.kind === 'done') return { bytes: outcome.bytes, sha256: outcome.sha256, connections: connectionsFor(job.total, connections) };
   job.onNotice(outcome.notice);
   return { ...(await downloadOneStream(job, outcome.response)), connections: 1 };
 }

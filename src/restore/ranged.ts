@@ -29,6 +29,12 @@ export function planParts(total: number, connections: number): Span[] | undefine
   return parts;
 }
 
+/** The connections a download of `total` bytes uses, given `connections` allowed: 1 below 64 MiB, where it is one stream. */
+export function connectionsFor(total: number, connections: number): number {
+  const parts = planParts(total, connections);
+  return parts ? Math.min(connections, parts.length) : 1;
+}
+
 /** The parts cannot go on: the download starts over as one stream, saying why. */
 class OneStreamNeeded extends Error {
   constructor(

@@ -1,3 +1,4 @@
+import type { CountLabel } from '../ui/progress.js';
 import type { Toc } from './toc.js';
 
 /** Entries pg_restore skips under --no-privileges: they are in the listing but never restored. */
@@ -7,6 +8,9 @@ const SKIPPED = new Set(['ACL', 'DEFAULT ACL']);
 const SERIAL_DONE = /^pg_restore: (creating|processing data for table|executing|restoring large objects?) /;
 /** With --jobs, each entry is named by its dump id: done when processed (serial part) or finished (parallel part). */
 const ITEM_DONE = /^pg_restore: (?:processing|finished) item (\d+) /;
+/** A table's rows start to load, in either mode (a parallel worker says it too). */
+const DATA_STARTS = /^pg_restore: processing data for table "(.*)"$/;
+const ITEM_FINISHED = /^pg_restore: finished item (\d+) TABLE DATA /;
 
 /**
  * pg_restore's progress, read from its own --verbose output against the archive's table of contents
@@ -21,14 +25,46 @@ export class RestoreProgress {
   /** Objects counted from serial lines: a restore in passes (restore-passes.ts) runs serial passes before a parallel one. */
   #serial = 0;
   #parallel = false;
+  /** Tables whose rows are loading, oldest first; with --jobs, several at once. */
+  readonly #loading: string[] = [];
+  readonly #dataTables = new Map<number, string>();
 
   constructor(toc: Toc) {
     this.#ids = new Set(toc.entries.filter((e) => !SKIPPED.has(e.desc)).map((e) => e.dumpId));
     this.total = this.#ids.size;
+    for (const e of toc.entries) {
+      const [schema, name] = e.words.split(' ');
+      if (e.desc === 'TABLE DATA' && name) this.#dataTables.set(e.dumpId, `${schema}.${name}`);
+    }
   }
 
-  /** Reads one line of pg_restore's stderr; true when it finished an object (and `done` grew). */
+  /** The table whose rows are loading now (the latest started, with --jobs), as pg_restore names it: what a long "3 of 7" is waiting for. */
+  get loading(): string | undefined {
+    return this.#loading.at(-1);
+  }
+
+  /** What the progress line shows (cli-contract 4): objects done of the total and the table loading, into `target` where it fits. */
+  display(target: string): CountLabel {
+    return { label: 'Running pg_restore', short: 'pg_restore', place: `into ${target}`, unit: 'objects', total: this.total, detail: () => this.loading && `loading ${this.loading}` };
+  }
+
+  /** Reads one line of pg_restore's stderr; true when it finished an object or a table started loading. */
   line(text: string): boolean {
+    const table = DATA_STARTS.exec(text)?.[1];
+    const finished = ITEM_FINISHED.exec(text);
+    if (finished) {
+      const name = this.#dataTables.get(Number(finished[1]));
+      const at = name === undefined ? -1 : this.#loading.lastIndexOf(name);
+      if (at >= 0) this.#loading.splice(at, 1);
+    } else if (!this.#parallel && SERIAL_DONE.test(text)) {
+      // Serially, the next entry begun means the one before it is done.
+      this.#loading.length = 0;
+    }
+    if (table !== undefined) this.#loading.push(table);
+    return this.#count(text) || table !== undefined;
+  }
+
+  #count(text: string): boolean {
     const item = ITEM_DONE.exec(text);
     if (item) {
       this.#parallel = true;

@@ -193,7 +193,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     const restoreEnv = least?.env ?? pgEnv;
     const running = `pg_restore into ${redactedDsn(plan.target)}`;
     const counter = new RestoreProgress(toc);
-    const progress = await countProgress(ui, `Running ${running}`, 'objects');
+    const progress = await countProgress(ui, counter.display(redactedDsn(plan.target)));
     // A least-privilege restore leaves entries out (cli-contract 7.14): the passes restore the rest.
     const passes = least ? restorePasses(toc, plan, effectiveJobs(plan, header), toc.entries.filter((e) => !least.leftOut.has(e.dumpId))) : fidelity.passes;
     const result = await runPasses(

@@ -1,5 +1,21 @@
+import { styleText } from 'node:util';
 import type { Prompter } from '../context.js';
+import { wrapWords } from '../output/terminal-text.js';
 import { promptSignal } from './hangup.js';
+
+/** The columns clack draws before a message line: its symbol or bar, and two spaces. */
+const GUIDE_COLUMNS = 3;
+
+/**
+ * A message as lines that fit the terminal, broken at spaces, each after the first starting with
+ * clack's left bar: clack's own wrap leaves the bar off the lines it makes (cli-contract 4, v4).
+ */
+export function guided(message: string, columns: number, bar: string): string {
+  const [first = '', ...rest] = wrapWords(message, Math.max(1, columns - GUIDE_COLUMNS));
+  return [first, ...rest.map((line) => `${bar}  ${line}`)].join('\n');
+}
+
+const stdoutColumns = () => process.stdout.columns || 80;
 
 /**
  * @clack/prompts is loaded only when a prompt is actually shown. The signal ends a prompt on
@@ -22,7 +38,7 @@ export const clackPrompter: Prompter = {
     const clack = await import('@clack/prompts');
     const until = promptSignal(process.stdin, signal);
     try {
-      const value = await clack.text({ message, validate: validate ? (v) => validate(v ?? '') : undefined, signal: until.signal });
+      const value = await clack.text({ message: guided(message, stdoutColumns(), styleText('gray', clack.S_BAR)), validate: validate ? (v) => validate(v ?? '') : undefined, signal: until.signal });
       return clack.isCancel(value) ? undefined : value;
     } finally {
       until.dispose();

@@ -4,8 +4,11 @@ import { displayWidth, plain, truncate, wrapWords } from '../output/terminal-tex
 import { heartbeat } from './heartbeat.js';
 import type { Paint, Style } from './style.js';
 
+/** A spinner's text, or one made at each frame from the elapsed time ("9.1s"), fitted by its maker. */
+export type Frame = string | ((time: string) => string);
+
 export interface Spinner {
-  update(text: string): void;
+  update(text: Frame): void;
   /**
    * Ends with ✓ (or "ok"), the text and the elapsed time. `detail` (a digest, say) follows the
    * text after a comma, but on a terminal only where it fits whole: the final screen shows it anyway.
@@ -15,8 +18,12 @@ export interface Spinner {
   fail(text: string): void;
 }
 
-/** The columns ora draws before a spinner's text: its frame and a space. */
-export const SPINNER_COLUMNS = 2;
+/**
+ * The columns of a spinner's line that are not its text: ora's frame and a space before it, and two
+ * kept free after it, where the terminal echoes a typed Ctrl-C (`^C`). A line that filled the width
+ * would wrap on that echo, and ora, clearing one line, would leave the frame frozen above the next.
+ */
+export const SPINNER_COLUMNS = 4;
 
 export interface ReporterOptions {
   quiet: boolean;
@@ -27,6 +34,11 @@ export interface ReporterOptions {
   unicode: boolean;
   /** Columns of stderr's terminal, to wrap notes at word boundaries; undefined when not a terminal. */
   width?: number;
+  /**
+   * Spinners only, each cleared when it ends; notes and warnings unsaid: the figures of a run whose
+   * caller says the rest in its own lines (a drill's restore on a terminal).
+   */
+  spinnersOnly?: boolean;
 }
 
 /** "8.1s", "2m05s": elapsed time as a person reads it. */
@@ -65,9 +77,17 @@ export class Reporter {
     return this.opts.width === undefined ? [text] : wrapWords(text, this.opts.width, hanging);
   }
 
+  /**
+   * A note. An indented `key:  value` line (a glossary's) wraps with a hanging indent under its
+   * value, as a key/value block does (cli-contract 4); other lines under their own indent.
+   */
   info(message: string, style?: Style): void {
-    if (this.opts.quiet) return;
-    for (const line of this.#lines(plain(message))) this.stderr.write(`${style ? this.paint(style, line) : line}\n`);
+    if (this.opts.quiet || this.opts.spinnersOnly) return;
+    for (const paragraph of plain(message).split('\n')) {
+      const key = /^( +)[^:\s][^:]*: +(?=\S)/.exec(paragraph);
+      const hanging = key ? ' '.repeat(key[0].length - key[1]!.length) : '';
+      for (const line of this.#lines(paragraph, hanging)) this.stderr.write(`${style ? this.paint(style, line) : line}\n`);
+    }
   }
 
   /**
@@ -86,7 +106,7 @@ export class Reporter {
    * terminal broken only as shell continuations (` \`), so that it pastes as one command (cli-contract 4).
    */
   command(prompt: string, command: string, indent: string, style?: Style): void {
-    if (this.opts.quiet) return;
+    if (this.opts.quiet || this.opts.spinnersOnly) return;
     const width = this.opts.width;
     const text = plain(command);
     const lines = width === undefined ? [plain(prompt) + text] : shellLines(text, width, plain(prompt), indent);
@@ -94,13 +114,14 @@ export class Reporter {
   }
 
   warn(message: string): void {
-    if (this.opts.quiet) return;
+    if (this.opts.quiet || this.opts.spinnersOnly) return;
     const [first = '', ...rest] = this.#lines(`warning: ${plain(message)}`, '  ');
     this.stderr.write(`${[first.replace(/^warning:/, this.paint('yellow', 'warning:')), ...rest].join('\n')}\n`);
   }
 
   /** The --verbose exchange lines; written even with --quiet, since the user asked for both. */
   debug(message: string): void {
+    if (this.opts.spinnersOnly) return;
     for (const line of this.#lines(plain(message), '  ')) this.stderr.write(`${this.paint('dim', line)}\n`);
   }
 
@@ -126,7 +147,7 @@ export class Reporter {
    * and a heartbeat line whenever a minute passes with nothing said (a phase that long must not look
    * dead to CI); nothing with --quiet. With `elapsed`, a spinner on a terminal shows the time so far.
    */
-  async spinner(text: string, opts: { elapsed?: boolean } = {}): Promise<Spinner> {
+  async spinner(text: Frame, opts: { elapsed?: boolean } = {}): Promise<Spinner> {
     const started = performance.now();
     const took = () => elapsed(performance.now() - started);
     /** The last line of a spinner: ✓ or ✗, the text and the time it took. */
@@ -134,7 +155,8 @@ export class Reporter {
     if (this.opts.quiet) return { update() {}, succeed() {}, fail() {} };
     if (!this.opts.animated) {
       let last = '';
-      const line = (t: string) => {
+      const line = (frame: Frame) => {
+        const t = typeof frame === 'string' ? frame : frame(took());
         if (t !== last) {
           for (const l of this.#lines(plain(t), '  ')) this.stderr.write(`${l}\n`);
           beat.touch();
@@ -152,8 +174,8 @@ export class Reporter {
       return { update: line, succeed: (t, d) => persist(end(true, t, d)), fail: (t) => persist(end(false, t)) };
     }
     const { default: ora } = await import('ora');
-    let current = plain(text);
-    const shown = () => (opts.elapsed ? `${current} (${took()})` : current);
+    let current: Frame = typeof text === 'string' ? plain(text) : text;
+    const shown = () => (typeof current === 'function' ? plain(current(took())) : opts.elapsed ? `${current} (${took()})` : current);
     // A frame is redrawn in place: one wider than the terminal would wrap, so it is cut to fit.
     const frame = () => (this.opts.width === undefined ? shown() : truncate(shown(), this.opts.width - SPINNER_COLUMNS));
     const spin = ora({ text: frame(), stream: this.stderr as NodeJS.WritableStream, discardStdin: false }).start();
@@ -162,12 +184,13 @@ export class Reporter {
     // ora writes "symbol text": the ending is already whole lines, the symbol first.
     const persist = (ending: string) => {
       clearInterval(ticker);
+      if (this.opts.spinnersOnly) return void spin.stop();
       const [symbol, ...rest] = ending.split(' ');
       spin.stopAndPersist({ symbol, text: rest.join(' ') });
     };
     return {
       update: (t) => {
-        current = plain(t);
+        current = typeof t === 'string' ? plain(t) : t;
         spin.text = frame();
       },
       succeed: (t, d) => persist(end(true, t, d)),

@@ -75,8 +75,11 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     expect(r.stdout).toMatch(/^largest tables: +public\.orders ~5,000 rows, public\.customers ~1,000 rows$/m);
     expect(r.stdout).toMatch(new RegExp(`^connect: +psql "${esc(target)}"$`, 'm'));
     expect(r.stdout).toMatch(/^next: +check the data, then point the application at "e2e_human" \(or rename it into place\)$/m);
-    expect(r.stdout.indexOf('data as of')).toBeLessThan(r.stdout.indexOf('sha-256'));
-    // Then the figures: target, mode, the artifact verified (its checksum once), durations.
+    // The result last (cli-contract 4, v4): the figures and the service's view above it, the psql line closing it.
+    expect(r.stdout.indexOf('sha-256')).toBeLessThan(r.stdout.indexOf('Restored backup'));
+    expect(r.stdout.indexOf('proof: verified restore')).toBeLessThan(r.stdout.indexOf('data as of'));
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^connect: +psql "/);
+    // The figures: target, mode, the artifact verified (its checksum once), durations.
     expect(r.stdout).toMatch(new RegExp(`^target: +${target.replaceAll('.', '\\.')}$`, 'm'));
     expect(r.stdout).toMatch(/^mode: +new database$/m);
     expect(r.stdout).toMatch(/^artifact: +92\.9 KiB \(95129 bytes\), size and SHA-256 verified$/m);
@@ -85,8 +88,11 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     expect(r.stdout).toMatch(/^durations: +preflight \d+\.\ds, createRestore \d+\.\ds, download \d+\.\ds, verify \d+\.\ds, restore \d+\.\ds, analyze \d+\.\ds, check \d+\.\ds$/m);
     expect(r.stdout).toMatch(/^objects checked: +2 tables, 1 view, 3 sequences, 2 indexes$/m);
     expect(r.stdout).toMatch(/^pg_restore exit code: +0$/m);
-    // Then the service's view, and (on stderr) why it does not show this restore.
-    expect(r.stdout).toMatch(/^The service's view of the job \(context, not the result above\)\n {2}restore job: +[0-9a-f-]{36}\n {2}state: +queued\n {2}proof: completed backup: +yes\n {2}proof: verified restore: +no$/m);
+    // The service's view, each "no" explained, and (on stderr) why it does not show this restore.
+    const why = "no \\(the service has not verified this restore; the result below is the local proof\\)";
+    expect(r.stdout).toMatch(
+      new RegExp(`^The service's view of the job \\(context, not the result below\\)\n {2}restore job: +[0-9a-f-]{36}\n {2}state: +queued\n {2}proof: completed backup: +yes\n {2}proof: verified restore: +${why}\n {2}proof: proven recoverability: +${why}$`, 'm'),
+    );
     expect(r.stderr).toContain("API v1 has no operation to record a client-local result: the service's state and proof flags above do not reflect this restore.");
     expect(r.stderr).toMatch(/^Restore job [0-9a-f-]{36} created \(new_database\)\.$/m);
     expect(r.stderr).toMatch(new RegExp(`^✓ Verified 92\\.9 KiB \\(95129 bytes\\), SHA-256 ${ARTIFACT_SHA} \\(\\d+\\.\\ds\\)$`, 'm'));

@@ -8,13 +8,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startArtifactServer, type ArtifactServer } from '../support/artifact-server.js';
-import { cleanEnv, ensureBuilt, tempDir } from '../support/built-cli.js';
-import { expectFits, WIDTHS } from '../support/fit-screens.js';
+import { ensureBuilt, tempDir } from '../support/built-cli.js';
+import { expectFits, restoreScreenEnv, WIDTHS } from '../support/fit-screens.js';
 import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
 import { disposePtys, ptySkipReason } from '../support/pty.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
@@ -67,15 +67,7 @@ describe.skipIf(!!skip)('restore and drill screens fit the terminal', () => {
     await Promise.all([cluster?.stop(), sandbox?.stop(), slow?.stop()]);
   });
 
-  /** The cluster's client tools first on PATH; the target's password only in the environment. */
-  const env = (database: string) =>
-    cleanEnv({
-      SVC_BASE_URL: sandbox.baseUrl,
-      SVC_API_KEY: sandbox.token('full'),
-      SVC_TARGET_DSN: cluster.dsn(database, true),
-      PGPASSWORD: cluster.password,
-      PATH: `${cluster.binDir}${delimiter}${process.env.PATH}`,
-    });
+  const env = (database: string) => restoreScreenEnv(sandbox, cluster, database);
 
   describe.concurrent('restore', () => {
     it('svc restore create: the verified line, the result and the service view', async () => {

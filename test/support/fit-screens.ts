@@ -4,9 +4,12 @@
  * (cli-contract 4, v3). The width is the terminal's, never injected through the context.
  */
 import { expect } from 'vitest';
-import { BIN } from './built-cli.js';
+import { delimiter } from 'node:path';
+import { BIN, cleanEnv } from './built-cli.js';
+import type { PgCluster } from './pg-cluster.js';
 import { PtySession, type PtyResult } from './pty.js';
 import { playScreen, type Screen } from './terminal-screen.js';
+import type { TestSandbox } from './sandbox.js';
 
 export const WIDTHS = [40, 60, 80, 120] as const;
 
@@ -101,4 +104,18 @@ export async function pooled<T>(tasks: Array<() => Promise<T>>, limit: number): 
   };
   await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
   return results;
+}
+
+/**
+ * svc's environment for a restore screen: the sandbox and its full token, the target `database` on
+ * the cluster (its password only in the environment), the cluster's client tools first on PATH.
+ */
+export function restoreScreenEnv(sandbox: TestSandbox, cluster: PgCluster, database: string): Record<string, string> {
+  return cleanEnv({
+    SVC_BASE_URL: sandbox.baseUrl,
+    SVC_API_KEY: sandbox.token('full'),
+    SVC_TARGET_DSN: cluster.dsn(database, true),
+    PGPASSWORD: cluster.password,
+    PATH: `${cluster.binDir}${delimiter}${process.env.PATH}`,
+  });
 }

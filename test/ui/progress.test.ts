@@ -5,7 +5,7 @@
  */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { barLine, byteProgress } from '../../src/ui/progress.js';
+import { barLine, byteProgress, countLine } from '../../src/ui/progress.js';
 import { Reporter } from '../../src/ui/reporter.js';
 
 const TOTAL = 95129;
@@ -94,19 +94,19 @@ describe('on a terminal of any width (cli-contract 4, v3)', () => {
   const figures = { percent: '50%', bytes: '48.8 KiB/97.7 KiB', speed: '24.4 KiB/s ETA 2s' };
   const line = (width?: number) => barLine('Downloading artifact', 0.5, figures, width);
 
-  it.each([160, 120, 80, 60, 40, 30, 20, 12])('at %i columns the line and the spinner frame before it fit', (width) => {
-    expect(line(width).length + 2).toBeLessThanOrEqual(width);
+  it.each([160, 120, 80, 60, 40, 30, 20, 12])('at %i columns the line, the spinner frame before it and room for a ^C echo after it fit', (width) => {
+    expect(line(width).length + 4).toBeLessThanOrEqual(width);
     expect(line(width)).toMatch(/50%/);
   });
 
   it('the bar narrows first; then the rate and ETA go, then the byte counts, then the bar; the label is cut last', () => {
     expect(line()).toBe('Downloading artifact [############------------] 50% 48.8 KiB/97.7 KiB 24.4 KiB/s ETA 2s');
     expect(line(120)).toBe(line());
-    expect(line(80)).toBe('Downloading artifact [########-------] 50% 48.8 KiB/97.7 KiB 24.4 KiB/s ETA 2s');
-    expect(line(60)).toBe('Downloading artifact [#######------] 50% 48.8 KiB/97.7 KiB');
-    expect(line(40)).toBe('Downloading artifact [######-----] 50%');
+    expect(line(80)).toBe('Downloading artifact [#######------] 50% 48.8 KiB/97.7 KiB 24.4 KiB/s ETA 2s');
+    expect(line(60)).toBe('Downloading artifact [######-----] 50% 48.8 KiB/97.7 KiB');
+    expect(line(40)).toBe('Downloading artifact [#####----] 50%');
     expect(line(30)).toBe('Downloading artifact 50%');
-    expect(line(20)).toBe('Downloading a… 50%');
+    expect(line(20)).toBe('Downloading… 50%');
   });
 
   it("the reporter's width reaches the bar", async () => {
@@ -123,7 +123,29 @@ describe('on a terminal of any width (cli-contract 4, v3)', () => {
     const progress = await byteProgress(ui, 'Downloading artifact', () => t);
     t = 2_000;
     progress.update(50_000, 100_000);
-    expect(frames.at(-1)).toBe('Downloading artifact [######-----] 50%');
+    expect(frames.at(-1)).toBe('Downloading artifact [#####----] 50%');
+  });
+});
+
+describe("pg_restore's progress line (cli-contract 4, v4)", () => {
+  const c = {
+    label: 'Running pg_restore',
+    short: 'pg_restore',
+    place: 'into postgresql://app@db.internal:5432/orders_restored',
+    unit: 'objects',
+    detail: () => 'loading public.order_line_items',
+  };
+  const line = (width?: number) => countLine(c, 3, 7, '9.1s', width);
+
+  it('drops the DSN first, then shortens the label, then cuts and drops the table; the figures and the time stay', () => {
+    expect(line()).toBe('Running pg_restore into postgresql://app@db.internal:5432/orders_restored: 3 of 7 objects, loading public.order_line_items (9.1s)');
+    expect(line(80)).toBe('Running pg_restore: 3 of 7 objects, loading public.order_line_items (9.1s)');
+    expect(line(60)).toBe('pg_restore: 3 of 7 objects, loading public.order… (9.1s)');
+    expect(line(40)).toBe('pg_restore: 3 of 7 objects (9.1s)');
+    for (const width of [160, 120, 80, 60, 40, 30]) {
+      expect(line(width).length + 4, `${width}`).toBeLessThanOrEqual(width);
+      expect(line(width), `${width}`).toMatch(/3 of 7 objects.* \(9\.1s\)$/);
+    }
   });
 });
 

@@ -2,8 +2,19 @@
 import { allCommands, type CommandDoc, type Item, type Reference } from './reference.js';
 import { environment, errorCodes, exitStatus, files } from './sections.js';
 
-/** Text shown as text: Markdown's own characters escaped, angle brackets as entities (`<databaseId>` is not a tag). */
+/**
+ * Help text as Markdown: a `quoted command` is a code span, printed as written (entities would show
+ * literally there, GitHub reading `|` as a cell's end still excepted); the rest is text, escaped.
+ */
 export function mdText(text: string): string {
+  return text
+    .split(/(`[^`\n]+`)/)
+    .map((part, i) => (i % 2 ? part.replace(/\|/g, '\\|') : escapedText(part)))
+    .join('');
+}
+
+/** Text shown as text: Markdown's own characters escaped, angle brackets as entities (`<databaseId>` is not a tag). */
+function escapedText(text: string): string {
   return text
     .replace(/[\\`*[\]|]/g, (c) => `\\${c}`)
     // An underscore inside a word (svc_drill, SVC_API_KEY) is no emphasis on GitHub: only the others are escaped.

@@ -103,8 +103,11 @@ export async function run(opts: DrillCommandOptions, session: Session): Promise<
     session.ui.warn('The password in --scratch is visible to other local users in the process list; prefer PGPASSWORD or ~/.pgpass.');
   }
   const { ui } = session;
-  // The restore engine's own lines are for one restore at a time; a drill says one line per database and phase.
-  const quiet = new Reporter(session.ctx.stderr, { quiet: true, animated: false, paint: ui.paint, unicode: false });
+  // The restore engine's own lines are for one restore at a time; a drill says one line per database
+  // and phase. On a terminal, one database at a time, the engine's figures (the download's bar,
+  // pg_restore's objects and table) run under that line, and are cleared as the phase ends.
+  const figures = ui.isAnimated && opts.parallel === 1 && !session.settings.json;
+  const quiet = new Reporter(session.ctx.stderr, { quiet: !figures, animated: figures, spinnersOnly: figures, paint: ui.paint, unicode: false, width: ui.width });
   const doc = await runDrill(opts, {
     api: () => session.api(),
     deps: { ...restoreDeps(session), reporter: quiet },

@@ -5,12 +5,14 @@ import { AGE_FROM_COMPLETION, recoveryPoint } from '../../restore/backup-selecti
 import { objectCounts } from '../../restore/inventory.js';
 import { pgRestoreArgs } from '../../restore/pg-restore.js';
 import { PHASES, type RestorePlan } from '../../restore/plan.js';
+import { connectionsFor, RANGED_MIN_BYTES } from '../../restore/ranged.js';
 import type { PreflightResult } from '../../restore/preflight.js';
 import { writeReceipt } from '../../restore/receipt.js';
 import type { RestoreOutcome, ServiceCheck } from '../../restore/run.js';
 import { redactedDsn } from '../../restore/target.js';
 import type { Session } from '../../session.js';
 import { restoreProofFields } from '../shared/proof.js';
+import type { Field } from '../../output/fields.js';
 
 /** "download 1.2s, restore 17.9s": the phases that ran, in order. */
 function durations(phases: RestoreOutcome['phases']): string {
@@ -28,6 +30,15 @@ function largestTables(estimates: Record<string, number | null> | null, analyzed
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .slice(0, 3);
   return top.length ? top.map(([table, rows]) => `${table} ~${rows.toLocaleString('en-US')} rows`).join(', ') : 'no tables';
+}
+
+/**
+ * The service's proof flags, each `no` explained beside it: API v1 cannot be told a local result, so
+ * the service has not verified this restore; what proves it is this run's own record (cli-contract 4, v4).
+ */
+function localProofFields(proof: RestoreOutcome['restoreJob']['proof'], receiptPath: string | undefined): Field[] {
+  const why = `the service has not verified this restore; ${receiptPath ? "this run's receipt is the local proof" : 'the result below is the local proof'}`;
+  return restoreProofFields(proof).map(([label, value, style]): Field => (value === 'no' && label !== 'proof: completed backup' ? [label, `no (${why})`, style] : [label, value, style]));
 }
 
 /** The psql command that reaches the target: the redacted URI (no password: psql asks, or reads ~/.pgpass). */
@@ -63,31 +74,30 @@ export async function renderOutcome(session: Session, plan: RestorePlan, outcome
     backupStartedAt: receipt.backupStartedAt,
     backupCompletedAt: receipt.backupCompletedAt,
   };
+  // The figures and the service's view first, the result last: on a 24-line screen what stays in
+  // view is whose data, from when, how much, how long, and how to connect (cli-contract 4, v4).
   await session.out.render(doc, [
-    text(`Restored ${backup} into ${redactedDsn(plan.target)} (${plan.mode === 'in_place' ? 'in place' : 'new database'}) in ${(durationMs / 1000).toFixed(1)}s.`, 'green'),
-    fields([
-      ['data as of', asOf],
-      ['largest tables', largestTables(receipt.tableRowEstimates, plan.analyze)],
-      ['connect', connect(plan)],
-      ['next', nextStep(plan)],
-    ]),
     fields([
       ['target', redactedDsn(plan.target)],
       ['mode', modeText],
       ['artifact', `${formatBytes(artifactBytes)}, size and SHA-256 verified`],
       ['sha-256', sha256],
       ['pg_restore exit code', String(pgRestoreExitCode)],
-      ['objects checked', receipt.objects ? objectCounts(receipt.objects) : undefined],
       ['analyze', plan.analyze ? 'done: the planner has statistics' : 'skipped (--no-analyze): run ANALYZE before relying on query plans'],
-      ['durations', durations(outcome.phases)],
       ['receipt', plan.receiptPath],
       ['kept artifact', outcome.keptArtifactPath],
     ]),
-    fields([['restore job', job.id], ['state', job.state], ...restoreProofFields(job.proof)], "The service's view of the job (context, not the result above)"),
-    note(
-      "API v1 has no operation to record a client-local result: the service's state and proof flags above do not reflect this restore. The restore above, and its receipt, are the proof of this run.",
-      'dim',
-    ),
+    fields([['restore job', job.id], ['state', job.state], ...localProofFields(job.proof, plan.receiptPath)], "The service's view of the job (context, not the result below)"),
+    note("API v1 has no operation to record a client-local result: the service's state and proof flags above do not reflect this restore.", 'dim'),
+    text(`Restored ${backup} into ${redactedDsn(plan.target)} (${plan.mode === 'in_place' ? 'in place' : 'new database'}) in ${(durationMs / 1000).toFixed(1)}s.`, 'green'),
+    fields([
+      ['data as of', asOf],
+      ['objects checked', receipt.objects ? objectCounts(receipt.objects) : undefined],
+      ['durations', durations(outcome.phases)],
+      ['largest tables', largestTables(receipt.tableRowEstimates, plan.analyze)],
+      ['next', nextStep(plan)],
+      ['connect', connect(plan)],
+    ]),
   ]);
   // After the result: a receipt that cannot be written is exit 2 naming it, the restore stands (cli-contract 7.15).
   if (plan.receiptPath) await writeReceipt(plan.receiptPath, receipt, new UserFiles(session.secrets));
@@ -115,6 +125,13 @@ export function dryRunDocument(plan: RestorePlan, check: ServiceCheck | undefine
   };
 }
 
+/** What the download would use: parallel Range requests only for an artifact of 64 MiB and more (restore/ranged.ts). */
+function downloadConnections(artifactBytes: number | null, connections: number): string {
+  if (artifactBytes === null) return `up to ${connections} (parallel ranges only for an artifact of ${RANGED_MIN_BYTES / 2 ** 20} MiB and more)`;
+  const used = connectionsFor(artifactBytes, connections);
+  return used > 1 ? `${used} (parallel ranges)` : `1 (one stream: parallel ranges only for an artifact of ${RANGED_MIN_BYTES / 2 ** 20} MiB and more)`;
+}
+
 /** What a dry run found: the plan the real run would follow. Nothing was created, downloaded or restored. */
 export function renderDryRun(session: Session, plan: RestorePlan, check: ServiceCheck | undefined, pre: PreflightResult): void {
   const doc = dryRunDocument(plan, check, pre);
@@ -127,7 +144,7 @@ export function renderDryRun(session: Session, plan: RestorePlan, check: Service
       ['mode', plan.mode === 'in_place' ? `in_place (${plan.atomic ? 'single transaction' : `--jobs ${plan.jobs}, not atomic`})` : 'new_database'],
       ['create database', pre.createDatabase ? 'yes (TEMPLATE template0)' : 'no (exists and is empty)'],
       ['work dir', `${plan.workDir} (room for the artifact)`],
-      ['connections', String(plan.connections)],
+      ['connections', downloadConnections(artifactBytes, plan.connections)],
       ['pg_restore', doc.pgRestore],
       ['pg_restore args', doc.pgRestoreArgs.join(' ')],
     ]),
