@@ -1,8 +1,9 @@
-import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { drillMarker } from './marker.js';
 import { sessionConfig, withSession, type SessionConfig } from './pg-session.js';
 import type { Target } from '../restore/target.js';
+import { scramVerifier } from './scram.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -43,17 +44,6 @@ interface Made {
 const ident = (name: string) => pg.escapeIdentifier(name);
 const literal = (text: string) => pg.escapeLiteral(text);
 
-/**
- * A SCRAM-SHA-256 verifier of `password` (RFC 5802, RFC 7677; PostgreSQL's stored form): sent in
- * its place, so the password itself reaches no server log that records DDL.
- */
-export function scramVerifier(password: string, salt = randomBytes(16), iterations = 4096): string {
-  const salted = pbkdf2Sync(password, salt, iterations, 32, 'sha256');
-  const clientKey = createHmac('sha256', salted).update('Client Key').digest();
-  const storedKey = createHash('sha256').update(clientKey).digest();
-  const serverKey = createHmac('sha256', salted).update('Server Key').digest();
-  return `SCRAM-SHA-256$${iterations}:${salt.toString('base64')}$${storedKey.toString('base64')}:${serverKey.toString('base64')}`;
-}
 
 async function makeRole(opts: Options, role: string, superuser: boolean, version: number): Promise<Made> {
   const password = randomBytes(24).toString('base64url');

@@ -1,24 +1,14 @@
-import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { LocalToolError } from '../errors.js';
 import { psql, PsqlError } from '../restore/pg-tools.js';
 import { quoteIdent, quoteLiteral } from '../restore/sql-ident.js';
 import type { OwnerRole, RestoreRoles } from '../restore/unprivileged.js';
 import type { SecretScrubber } from '../secrets.js';
 import { drillMarker } from './marker.js';
+import { scramVerifier } from './scram.js';
 
 type Env = Record<string, string | undefined>;
 
-/**
- * The SCRAM-SHA-256 verifier of a password (RFC 5802/7677, as libpq's PQencryptPasswordConn makes
- * it): CREATE ROLE is sent with the verifier only, so a server that logs DDL never logs the password.
- */
-export function scramVerifier(password: string, salt = randomBytes(16), iterations = 4096): string {
-  const salted = pbkdf2Sync(password, salt, iterations, 32, 'sha256');
-  const clientKey = createHmac('sha256', salted).update('Client Key').digest();
-  const storedKey = createHash('sha256').update(clientKey).digest();
-  const serverKey = createHmac('sha256', salted).update('Server Key').digest();
-  return `SCRAM-SHA-256$${iterations}:${salt.toString('base64')}$${storedKey.toString('base64')}:${serverKey.toString('base64')}`;
-}
 
 /**
  * The roles a drill creates on its scratch server (cli-contract 9.9), through the connection of a
