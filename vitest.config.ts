@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /** The shell completion scripts (src/commands/completion/shells/) are imported as their text, as the bundle's esbuild text loader does. */
@@ -15,5 +16,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    /*
+     * Two test files per core. vitest's default (cores - 1) is one worker on a 2-core machine, yet
+     * most test time is waiting on PostgreSQL, child processes and timers, not the CPU. Every file
+     * already brings its own cluster, ports, temp dirs and HOME, and the bundle build takes a lock.
+     */
+    maxWorkers: Math.max(2, availableParallelism() * 2),
   },
 });
