@@ -13,7 +13,8 @@ export default defineConfig({
   plugins: [completionScriptsAsText],
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
+    // Room for test files running side by side on a loaded machine: a drill reaching a gate can take 20 s and more.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
     /*
