@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /** The shell completion scripts (src/commands/completion/shells/) are imported as their text, as the bundle's esbuild text loader does. */
@@ -12,8 +13,15 @@ export default defineConfig({
   plugins: [completionScriptsAsText],
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
+    // Room for test files running side by side on a loaded machine: a drill reaching a gate can take 20 s and more.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    /*
+     * Two test files per core. vitest's default (cores - 1) is one worker on a 2-core machine, yet
+     * most test time is waiting on PostgreSQL, child processes and timers, not the CPU. Every file
+     * already brings its own cluster, ports, temp dirs and HOME, and the bundle build takes a lock.
+     */
+    maxWorkers: Math.max(2, availableParallelism() * 2),
   },
 });

@@ -3,7 +3,7 @@
  * than a minute repeats its last line with the time it has been running, and stops once its verdict
  * is said. Here pg_restore starts only after 65 s (a PATH shim in front of the real one).
  */
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ describe.skipIf(!!skip)('the drill heartbeat', () => {
     writeFileSync(join(shims, 'pg_restore'), `#!/bin/sh\ncase "$1" in --version|-l|--create|--data-only) exec ${real} "$@";; esac\nsleep 65\nexec ${real} "$@"\n`);
     chmodSync(join(shims, 'pg_restore'), 0o755);
     const started = Date.now();
-    const r = await h.drill(['db_orders'], { env: { PATH: `${shims}${delimiter}${process.env.PATH}` }, timeoutMs: 150_000 });
+    const r = await h.drill(['db_orders'], { env: { PATH: `${shims}${delimiter}${process.env.PATH}` }, timeoutMs: 150_000 }).finally(() => rmSync(shims, { recursive: true, force: true }));
     expect(r.code, r.stderr).toBe(0);
     expect(Date.now() - started).toBeGreaterThan(60_000);
     const beats = r.stderr.split('\n').filter((l) => l.includes('still running'));

@@ -6,6 +6,22 @@ import { Transform } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseRange, type ServedRange } from '../../src/sandbox/range-file.js';
 
+/**
+ * Resolves once `res` can take more, or is gone. Both listeners are removed either way: a 'close'
+ * listener left behind per 'drain' piles up on a long body (MaxListenersExceededWarning).
+ */
+export function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
 /** Flips the byte at absolute file offset `offset`, if it falls inside the served range. */
 export function corruptAt(offset: number, range: ServedRange): Transform {
   let pos = range.start;
@@ -66,7 +82,7 @@ export async function endlessError(res: ServerResponse, status: number): Promise
   res.write('<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>InternalError</Code><Message>');
   const filler = Buffer.alloc(64 * 1024, 'x');
   while (!res.destroyed) {
-    if (!res.write(filler)) await new Promise((resolve) => (res.once('drain', resolve), res.once('close', resolve)));
+    if (!res.write(filler)) await drained(res);
   }
 }
 
@@ -85,7 +101,7 @@ export async function overrun(req: IncomingMessage, res: ServerResponse, filePat
   const body = createReadStream(filePath, { start: asked.start, end: asked.end });
   for await (const chunk of body) {
     if (res.destroyed) return void body.destroy();
-    if (!res.write(chunk)) await new Promise((resolve) => (res.once('drain', resolve), res.once('close', resolve)));
+    if (!res.write(chunk)) await drained(res);
   }
   if (!res.destroyed) res.end(Buffer.alloc(fault.extra, 0xee));
 }

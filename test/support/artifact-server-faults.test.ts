@@ -67,25 +67,45 @@ describe('artifact server: per-part faults', () => {
     expect(server.requests[0]!.complete).toBe(false);
   });
 
-  test('endlessError: the status with a body that never ends, until the client hangs up', async () => {
-    server.setMode({ rangeFaults: [{ start: 0, kind: 'endlessError', status: 500 }] });
+  /** Reads the endless body until more than `bytes` came, then hangs up. */
+  function readEndless(bytes: number): Promise<{ status: number; received: number }> {
     const ac = new AbortController();
     let received = 0;
-    const done = new Promise<number>((resolve) => {
+    return new Promise((resolve) => {
       void fetch(server.url, { headers: { Range: 'bytes=0-99' }, signal: ac.signal }).then(async (res) => {
         const reader = res.body!.getReader();
         try {
           for (;;) {
             const { value } = await reader.read();
             received += value?.length ?? 0;
-            if (received > 1024 * 1024) ac.abort();
+            if (received > bytes) ac.abort();
           }
         } catch {
-          resolve(res.status);
+          resolve({ status: res.status, received });
         }
       });
     });
-    expect(await done).toBe(500);
+  }
+
+  test('endlessError: the status with a body that never ends, until the client hangs up', async () => {
+    server.setMode({ rangeFaults: [{ start: 0, kind: 'endlessError', status: 500 }] });
+    const { status, received } = await readEndless(1024 * 1024);
+    expect(status).toBe(500);
     expect(received).toBeGreaterThan(1024 * 1024);
+  });
+
+  test('endlessError: waiting for the client to read on leaves no listener behind (no MaxListenersExceededWarning)', async () => {
+    server.setMode({ rangeFaults: [{ start: 0, kind: 'endlessError', status: 500 }] });
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => void warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      // 4 MiB in 64 KiB writes: dozens of waits for 'drain'.
+      expect((await readEndless(4 * 1024 * 1024)).status).toBe(500);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
   });
 });

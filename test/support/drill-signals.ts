@@ -46,6 +46,13 @@ export function drillApi(h: RestoreHarness): void {
 /** Requests the API server saw whose path is `path` (no query string). */
 export const requestsTo = (h: RestoreHarness, method: string, path: string) => h.api.exchanges.filter((e) => e.method === method && e.url.pathname === path);
 
+/**
+ * How long a test waits for a run to reach a gate: as long as the gate itself waits. Reaching one
+ * can take a drill's whole start (node, the API, initdb or a template copy, the cluster), which under
+ * parallel test files on a loaded 2-core machine took more than 20 s.
+ */
+const GATE_WAIT_MS = 60_000;
+
 /** A gate in a shell shim: `reached(n)` once n matching runs wait there, `go()` to let them become the real program. */
 export interface Gate {
   reached(count?: number): Promise<true>;
@@ -79,7 +86,7 @@ async function gateScript(file: string, real: string, when: string, gateDir: str
   await chmod(file, 0o755);
   return {
     reached: (count = 1) =>
-      waitFor(`${count} of ${file} waiting at its gate`, async () => (await readdir(gateDir)).filter((n) => n.startsWith('waiting.')).length >= count || undefined),
+      waitFor(`${count} of ${file} waiting at its gate`, async () => (await readdir(gateDir)).filter((n) => n.startsWith('waiting.')).length >= count || undefined, GATE_WAIT_MS),
     go: () => writeFile(join(gateDir, 'go'), ''),
   };
 }
@@ -230,7 +237,7 @@ export async function psqlHoldAll(
   return {
     env: { PATH: `${join(dir, 'bin')}:${h.env().PATH}` },
     reached: (count) =>
-      waitFor(`${count} psql waiting for a script with ${when}`, async () => (await readdir(dir)).filter((n) => n.startsWith('waiting.')).length >= count || undefined),
+      waitFor(`${count} psql waiting for a script with ${when}`, async () => (await readdir(dir)).filter((n) => n.startsWith('waiting.')).length >= count || undefined, GATE_WAIT_MS),
     go: () => writeFile(join(dir, 'go'), ''),
   };
 }

@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { drained } from './artifact-bodies.js';
 import { presignedQuery } from './artifact-server.js';
 import { fixture } from './fixtures.js';
 import { json, LoopbackServer, type Exchange, type Reply } from './loopback-server.js';
@@ -187,19 +188,6 @@ function asCustom(reply: Reply): Handle {
 }
 
 // ------------------------------------------------------------------ bodies that never end
-
-/** Resolves once `res` can take more, or is gone (listeners removed either way). */
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
-}
 
 /** A real body as JSON text, left open in a string that the filler continues: valid JSON so far, never finished. */
 export function openJson(body: Record<string, unknown>): string {
