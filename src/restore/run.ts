@@ -142,8 +142,9 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     const warnings: string[] = [];
     // A drill says itself whom it restores as; an operator's own target is named here.
     if (pre.superuser && !plan.roles && !plan.scratch) warnings.push(superuserWarning(plan.target));
-    for (const w of warnings) ui.warn(w);
     const known = await source.check?.();
+    // After the backup's choice, which is said before anything else (cli-contract 7, step 0).
+    for (const w of warnings) ui.warn(w);
     Object.assign(facts, { selection: known?.selection, backupJobId: known?.selection?.backupJobId });
     // The artifact's size from getBackup: a work dir too small is found before any job exists.
     if (known?.artifactBytes !== undefined) await assertFreeSpace(plan.workDir, known.artifactBytes);

@@ -459,5 +459,5 @@ describe('the transport', () => {
     expect(s.transport.stderr).not.toMatch(/\n\s+at /);
     expect(s.transport.strays).toEqual([]);
     await expectNoSecretsLeft({ texts: s.transport.transcript() }, { tokens: sb.tokens.map((t) => t.token) });
-  });
+  }, 120_000);
 });

@@ -25,6 +25,8 @@ const engine = (o: Record<string, unknown> = {}) => ({
   analyze: true,
   receiptPath: undefined,
   keepPartial: false,
+  noTablespaces: false,
+  databaseSettings: false,
   ...o,
 });
 const created = (o: Record<string, unknown> = {}) => engine({ rule: { rule: 'id', backupJobId: 'bj_0007' }, dryRun: false, idempotencyKey: undefined, ...o });
@@ -77,6 +79,8 @@ function targetRows(argv: string[], opts: (o?: Record<string, unknown>) => unkno
     ['--receipt, absolute', [...argv, '--target', DSN, '--receipt', '/var/tmp/receipt.json'], opts({ receiptPath: '/var/tmp/receipt.json' })],
     ['--receipt, relative: made absolute', [...argv, '--target', DSN, '--receipt', 'drills/receipt.json'], opts({ receiptPath: resolve(process.cwd(), 'drills/receipt.json') })],
     ['--keep-partial', [...argv, '--target', DSN, '--keep-partial'], opts({ keepPartial: true })],
+    ['--no-tablespaces', [...argv, '--target', DSN, '--no-tablespaces'], opts({ noTablespaces: true })],
+    ['--database-settings', [...argv, '--target', DSN, '--in-place', '--database-settings'], opts({ inPlace: true, databaseSettings: true })],
   ];
 }
 
