@@ -444,20 +444,29 @@ describe('the transport', () => {
     ['SIGINT', 130],
     ['SIGTERM', 143],
   ] as const)('%s mid-call (a 429 being waited out): exit %i, cleanly, nothing left running', async (signal, code) => {
-    // tiny-budget: 3 requests per 10 s. Start-up takes two; of six more calls at once, some wait for the
-    // window to reset: paced on RateLimit-Remaining (said with --verbose), or after a 429's Retry-After.
-    const s = await open(['--verbose'], sb.env('tiny-budget'));
-    const calls = Array.from({ length: 6 }, () => s.client.callTool({ name: 'list_databases', arguments: {} }).then(() => 'answered', () => 'cut off'));
-    const waiting = /rate limit: .*waiting|Rate limited; retrying in/;
-    const deadline = Date.now() + 15_000;
-    while (!waiting.test(s.transport.stderr) && Date.now() < deadline) await sleep(50);
-    expect(s.transport.stderr).toMatch(waiting);
-    s.transport.child.kill(signal);
-    expect(await s.transport.exited).toEqual({ code, signal: null });
-    expect(await Promise.all(calls)).toContain('cut off');
-    expect(s.transport.stderr).toContain('Interrupted');
-    expect(s.transport.stderr).not.toMatch(/\n\s+at /);
-    expect(s.transport.strays).toEqual([]);
-    await expectNoSecretsLeft({ texts: s.transport.transcript() }, { tokens: sb.tokens.map((t) => t.token) });
+    // A sandbox of its own: a fresh rate window, whatever the case before it spent (otherwise start-up
+    // itself waits for the window, and the signal can land before the session is up).
+    const own = await startE2eSandbox();
+    try {
+      // tiny-budget: 3 requests per 10 s. Start-up takes two; of six more calls at once, some wait for the
+      // window to reset: paced on RateLimit-Remaining (said with --verbose), or after a 429's Retry-After.
+      const s = await open(['--verbose'], own.env('tiny-budget'));
+      const started = s.transport.stderr.length;
+      const calls = Array.from({ length: 6 }, () => s.client.callTool({ name: 'list_databases', arguments: {} }).then(() => 'answered', () => 'cut off'));
+      // A wait of the calls, not of start-up.
+      const waiting = /rate limit: .*waiting|Rate limited; retrying in/;
+      const deadline = Date.now() + 30_000;
+      while (!waiting.test(s.transport.stderr.slice(started)) && Date.now() < deadline) await sleep(50);
+      expect(s.transport.stderr.slice(started)).toMatch(waiting);
+      s.transport.child.kill(signal);
+      expect(await s.transport.exited).toEqual({ code, signal: null });
+      expect(await Promise.all(calls)).toContain('cut off');
+      expect(s.transport.stderr).toContain('Interrupted');
+      expect(s.transport.stderr).not.toMatch(/\n\s+at /);
+      expect(s.transport.strays).toEqual([]);
+      await expectNoSecretsLeft({ texts: s.transport.transcript() }, { tokens: own.tokens.map((t) => t.token) });
+    } finally {
+      await own.stop();
+    }
   }, 120_000);
 });
