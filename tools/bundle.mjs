@@ -104,8 +104,10 @@ const options = {
   platform: 'node',
   target: 'node20',
   // Native keychain bindings and jq's WebAssembly build are resolved at run time from node_modules,
-  // where they are installed at all: they load files next to themselves.
-  external: ['keytar', '@napi-rs/keyring', 'jq-web'],
+  // where they are installed at all: they load files next to themselves. pg-cloudflare is an optional
+  // dependency of pg that pg requires only when it runs on Cloudflare Workers, never on Node: left out,
+  // the build does not depend on optional packages being installed (npm ci --omit=optional).
+  external: ['keytar', '@napi-rs/keyring', 'jq-web', 'pg-cloudflare'],
   plugins: [lazyChildProcessForCommander, http2OnFirstUseForUndici, mcpSdkApart, oneStartChunk],
   // The shell completion scripts (src/commands/completion/shells/) are imported as their text.
   loader: { '.bash': 'text', '.zsh': 'text', '.fish': 'text', '.ps1': 'text' },
