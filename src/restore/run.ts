@@ -189,7 +189,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     if (plan.mode === 'in_place' && !plan.atomic) {
       ui.warn(`--jobs ${plan.jobs}: the in-place restore is not one transaction; a failure can leave the target partly restored.`);
     }
-    const least = plan.roles && (await restrict(plan.roles, script, toc, plan.target, pgEnv, { dir, pgEnv: (t) => scope.pgEnv(t, deps.env), scrubber, signal }));
+    const least = plan.roles && (await restrict(plan.roles, script, toc, plan.target, pgEnv, { pgEnv: (t) => scope.pgEnv(t, deps.env), scrubber, signal }));
     if (least) Object.assign(facts, { notRestored: least.notRestored, placeholderRoles: least.placeholderRoles } satisfies ReceiptFacts);
     const restoreEnv = least?.env ?? pgEnv;
     const running = `pg_restore into ${redactedDsn(plan.target)}`;

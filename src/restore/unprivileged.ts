@@ -5,7 +5,6 @@ import { entriesOf, type ArchiveScript } from './archive-script.js';
 import { archiveSchemas, leftOutIds, unrestorable, type NotRestored } from './not-restored.js';
 import { psql, PsqlError } from './pg-tools.js';
 import { quoteIdent, readIdent } from './sql-ident.js';
-import { writeRestoreList } from './restore-list.js';
 import { redactedDsn, type Target } from './target.js';
 import { onMaintenanceDb } from './target-database.js';
 import type { Toc } from './toc.js';
@@ -180,17 +179,15 @@ export async function prepareAsSuperuser(
   };
 }
 
-/** What a least-privilege restore runs with: the owner's environment and the -L list, and what it says. */
+/** What a least-privilege restore runs with: the owner's environment, and what it left out (restore-passes.ts lists the rest). */
 export interface Restricted extends Prepared {
   /** The children's environment as the owner role (its password in a PGPASSFILE of the run's scope). */
   env: Env;
-  /** The `-L` file: every entry but those left out. */
-  list: string;
 }
 
 /**
  * The steps between CREATE DATABASE and pg_restore of a least-privilege restore (cli-contract 9.9):
- * the superuser's set-up in the new database, then the -L list and the owner's environment.
+ * the superuser's set-up in the new database, then the owner's environment.
  */
 export async function restrict(
   roles: RestoreRoles,
@@ -198,10 +195,9 @@ export async function restrict(
   toc: Toc,
   target: Target,
   adminEnv: Env,
-  io: { dir: string; pgEnv: (target: Target) => Promise<Env>; scrubber: SecretScrubber; signal: AbortSignal },
+  io: { pgEnv: (target: Target) => Promise<Env>; scrubber: SecretScrubber; signal: AbortSignal },
 ): Promise<Restricted> {
   const prepared = await prepareAsSuperuser(script, toc, roles, target, adminEnv, io.scrubber, io.signal);
   if (prepared.placeholderRoles.length) roles.say?.(`created NOLOGIN placeholder roles ${prepared.placeholderRoles.join(', ')}, ${prepared.placeholderReason}`);
-  const list = await writeRestoreList(io.dir, 'restore', toc.entries.map((e) => e.dumpId).filter((id) => !prepared.leftOut.has(id)));
-  return { ...prepared, list, env: await io.pgEnv(asOwner(target, roles.owner)) };
+  return { ...prepared, env: await io.pgEnv(asOwner(target, roles.owner)) };
 }
