@@ -78,13 +78,15 @@ describe.skipIf(!!skip)('partial databases, pg_restore progress and the heartbea
     { signal: 'SIGTERM', code: 143 },
     { signal: 'SIGHUP', code: 129 },
   ] as const)('$signal during pg_restore into a database svc created: exit $code, the database dropped, and said', async ({ signal, code }) => {
-    // The real restore runs, then pg_restore "keeps working" until svc forwards the signal.
-    const dir = await shim('sleeps', '"$REAL" "$@" && exec sleep 60');
+    // The real restore runs, then pg_restore "keeps working" until svc forwards the signal. Each case
+    // sleeps a duration of its own, so that it waits for its own run's pg_restore and no other's.
+    const sleeping = `sleep 60.${code}`;
+    const dir = await shim(`sleeps-${code}`, `"$REAL" "$@" && exec ${sleeping}`);
     const db = `partial_${signal}`.toLowerCase();
     await h.dropDatabase(db);
     const workDir = await h.workDir();
     const child = spawnSvc(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir], { env: envWith(dir, db) });
-    await waitFor('pg_restore done and sleeping', () => processesMentioning('sleep 60').length > 0 || undefined, 30_000);
+    await waitFor('pg_restore done and sleeping', () => processesMentioning(sleeping).length > 0 || undefined, 30_000);
     child.kill(signal);
     const r = await child;
     h.record(String(r.stdout), String(r.stderr));
@@ -93,6 +95,7 @@ describe.skipIf(!!skip)('partial databases, pg_restore progress and the heartbea
     expect(r.stderr).toContain(`The new database "${db}", which this run created, was dropped`);
     expect(await h.databaseExists(db)).toBe(false);
     expect(processesMentioning(workDir)).toEqual([]);
+    expect(processesMentioning(sleeping)).toEqual([]);
   });
 
   it('piped: pg_restore progress lines count objects done of the total, with the elapsed time', async () => {
