@@ -80,7 +80,7 @@ describe.skipIf(!!skip)('partial databases, pg_restore progress and the heartbea
   ] as const)('$signal during pg_restore into a database svc created: exit $code, the database dropped, and said', async ({ signal, code }) => {
     // The real restore runs, then pg_restore "keeps working" until svc forwards the signal. Each case
     // sleeps a duration of its own, so that it waits for its own run's pg_restore and no other's.
-    const sleeping = `sleep 60.${code}`;
+    const sleeping = `sleep 60.${code}${process.pid}`;
     const dir = await shim(`sleeps-${code}`, `"$REAL" "$@" && exec ${sleeping}`);
     const db = `partial_${signal}`.toLowerCase();
     await h.dropDatabase(db);
