@@ -9,13 +9,13 @@
  * role may not set; each refusal is listed in `notApplied` with the server's reason.
  * A real pg_dump of a real source database, drilled by the built CLI into `--scratch auto`.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DrillE2e } from '../support/drill-e2e.js';
+import { DrillE2e, stopKept } from '../support/drill-e2e.js';
 import { pgSkipReason, startCluster } from '../support/pg-cluster.js';
-import { writeSandboxDataWithArtifact } from '../support/sandbox-data.js';
+import { writeSandboxDataWithArtifacts } from '../support/sandbox-data.js';
 import { dumpDatabase } from '../support/seed.js';
 
 const skip = pgSkipReason();
@@ -26,14 +26,41 @@ const STORED = `SELECT string_agg(coalesce(r.rolname, '(database)') || ': ' || a
   FROM pg_db_role_setting s JOIN pg_database d ON d.oid = s.setdatabase LEFT JOIN pg_roles r ON r.oid = s.setrole
   WHERE d.datname = current_database()`;
 
-describe.skipIf(!!skip)("a backup's superuser-only and foreign-role settings are not applied in a drill", () => {
+/**
+ * An `=` for oids that runs a program when a superuser's query uses it: with the archive's
+ * `search_path = evil, pg_catalog` stored on the database, it comes before pg_catalog's for every
+ * later session there, and an ordinary role's queries still get the right answer from it.
+ */
+const planted = (marker: string) => `CREATE SCHEMA evil;
+  CREATE FUNCTION evil.eq(a oid, b oid) RETURNS boolean LANGUAGE plpgsql AS $f$
+  BEGIN
+    IF (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user) THEN
+      EXECUTE 'COPY (SELECT 1) TO PROGRAM ' || pg_catalog.quote_literal('touch ${marker}');
+    END IF;
+    RETURN a OPERATOR(pg_catalog.=) b;
+  END $f$;
+  CREATE OPERATOR evil.= (LEFTARG = oid, RIGHTARG = oid, FUNCTION = evil.eq);
+  CREATE TABLE invoices (id int PRIMARY KEY); INSERT INTO invoices SELECT generate_series(1, 20);
+  ALTER DATABASE billing SET search_path = evil, pg_catalog, public;`;
+
+describe.skipIf(!!skip)("a backup's database settings act with no more rights than the role that restored it", () => {
   const data = mkdtempSync(join(tmpdir(), 'svc-drill-archive-settings-'));
+  // Where the scratch server's OS user can write, were the planted operator to run as its superuser.
+  const markers = join(data, 'markers');
+  const marker = join(markers, 'ran-as-superuser');
   const h = new DrillE2e();
 
   beforeAll(async () => {
+    chmodSync(data, 0o755);
+    mkdirSync(markers, { mode: 0o777 });
+    chmodSync(markers, 0o777);
     const archive = join(data, 'orders.pgdump');
+    const billing = join(data, 'billing.pgdump');
     const cluster = await startCluster();
     try {
+      await cluster.psql('CREATE DATABASE billing');
+      await cluster.psql(planted(marker), 'billing');
+      await dumpDatabase(cluster, 'billing', billing);
       await cluster.psql('CREATE DATABASE orders');
       // As the source's superuser, as a DBA who uses rasters would: the archive carries them all.
       await cluster.psql(
@@ -49,7 +76,7 @@ describe.skipIf(!!skip)("a backup's superuser-only and foreign-role settings are
     } finally {
       await cluster.stop();
     }
-    await writeSandboxDataWithArtifact(join(data, 'sandbox'), 'acme-orders', archive);
+    await writeSandboxDataWithArtifacts(join(data, 'sandbox'), { 'acme-orders': archive, billing });
     await h.start({ dataDir: join(data, 'sandbox') });
   }, 180_000);
   afterAll(async () => {
@@ -78,5 +105,19 @@ describe.skipIf(!!skip)("a backup's superuser-only and foreign-role settings are
       { statement: `ALTER DATABASE ${q} SET "session_preload_libraries" TO 'auto_explain';`, reason: 'permission denied to set parameter "session_preload_libraries"' },
       { statement: `ALTER ROLE "postgres" IN DATABASE ${q} SET "work_mem" TO '77kB';`, reason: 'must be superuser to alter superusers' },
     ]);
+  }, 180_000);
+
+  it("--keep: svc's superuser never queries the scratch database after the archive's settings are in it, so a planted operator runs as no superuser", async () => {
+    const r = await h.drill(['db_billing', '--keep', '--json'], { keeps: true, timeoutMs: 150_000 });
+    try {
+      expect(r.doc, r.stderr).toBeDefined();
+      const db = r.doc!.databases[0]!;
+      expect.soft(r.code, r.stderr).toBe(0);
+      expect.soft(db.receipt!.databaseSettings!.applied).toEqual([expect.stringMatching(/^ALTER DATABASE "svc_drill_db_billing_[0-9a-f]{8}" SET "search_path" TO 'evil', 'pg_catalog', 'public';$/)]);
+      expect.soft(db.kept, r.stderr).toBeDefined();
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      await stopKept(r.stderr, r.workDir, 'db_billing');
+    }
   }, 180_000);
 });
