@@ -181,7 +181,9 @@ const NO_ACTIVE_TRANSACTION = '25P01';
  * `fn` inside a transaction block svc opens read-only and always rolls back (cli-contract 7.16 b):
  * the server then refuses any write, and a COMMIT inside a DO block or procedure is an error, whatever
  * the text `fn` sends. A statement that ended the block itself (COMMIT, PREPARE TRANSACTION) is
- * told by the server's warning on the ROLLBACK: that is an error too, so nothing it did counts.
+ * told by the server's warning on the ROLLBACK: that is an error too, so nothing it did counts, and
+ * a transaction it prepared is rolled back (it would hold its locks and keep the database from
+ * being dropped).
  */
 export async function readOnlyTransaction<T>(client: pg.Client, fn: () => Promise<T>): Promise<T> {
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -200,6 +202,8 @@ export async function readOnlyTransaction<T>(client: pg.Client, fn: () => Promis
   } finally {
     client.off('notice', notice);
   }
-  if (ended) throw new Error('the check ended the read-only transaction svc ran it in (COMMIT, ROLLBACK or PREPARE TRANSACTION as its statement)');
-  return value;
+  if (!ended) return value;
+  const prepared = await client.query<{ gid: string }>('SELECT gid FROM pg_catalog.pg_prepared_xacts WHERE database OPERATOR(pg_catalog.=) pg_catalog.current_database() AND owner OPERATOR(pg_catalog.=) CURRENT_USER');
+  for (const { gid } of prepared.rows) await client.query(`ROLLBACK PREPARED ${pg.escapeLiteral(gid)}`);
+  throw new Error('the check ended the read-only transaction svc ran it in (COMMIT, ROLLBACK or PREPARE TRANSACTION as its statement)');
 }

@@ -37,7 +37,8 @@ describe.skipIf(!!skip)('a check cannot leave the read-only transaction svc runs
 
   beforeAll(async () => {
     registerSecret(password, 'dsnPasswords');
-    const [started, pg] = await Promise.allSettled([h.start(), startCluster()]);
+    // Prepared transactions allowed, as on some operators' servers: a check's PREPARE TRANSACTION must not outlive it.
+    const [started, pg] = await Promise.allSettled([h.start(), startCluster({ settings: { max_prepared_transactions: '4' } })]);
     if (pg.status === 'fulfilled') cluster = pg.value;
     for (const r of [started, pg]) if (r.status === 'rejected') throw r.reason;
     registerSecret(cluster.password, 'dsnPasswords');
@@ -82,7 +83,7 @@ describe.skipIf(!!skip)('a check cannot leave the read-only transaction svc runs
     expect.soft(checks.some_rows).toMatchObject({ status: 'failed', detail: 'returned 1 row; they are: v=x' });
   });
 
-  it('--scratch <dsn>, a role that may not create roles: the operator\'s role keeps no setting a check made', async () => {
+  it('--scratch <dsn>, a role that may not create roles: the operator\'s role keeps no setting and no prepared transaction a check made', async () => {
     const settings = () => cluster.psql("SELECT coalesce(string_agg(array_to_string(setconfig, ' '), '; '), '') FROM pg_db_role_setting WHERE setrole = 'drill_ops'::regrole");
     expect(await settings()).toBe('');
     const file = join(h.workDir(), 'operator.sql');
@@ -92,6 +93,8 @@ describe.skipIf(!!skip)('a check cannot leave the read-only transaction svc runs
         // The form that passed svc's old text test: only the server stands in its way.
         '-- check: nested_comment_alter_role',
         `${NESTED} ${escape("ALTER ROLE current_user SET work_mem = '77kB';")}`,
+        '-- check: prepares_its_transaction',
+        "PREPARE TRANSACTION 'svc_check_escape'",
         '-- check: no_orders_missing',
         'SELECT count(*) AS n FROM orders HAVING count(*) = 0',
         '',
@@ -103,7 +106,11 @@ describe.skipIf(!!skip)('a check cannot leave the read-only transaction svc runs
     expect.soft(r.stderr).toContain('may not create roles on');
     const checks = checksOf(r.doc);
     expect.soft(checks.nested_comment_alter_role, JSON.stringify(checks)).toMatchObject({ status: 'failed', detail: expect.stringMatching(INVALID_TERMINATION) });
+    expect.soft(checks.prepares_its_transaction).toMatchObject({ status: 'failed', detail: expect.stringMatching(/^the query failed: the check ended the read-only transaction svc ran it in/) });
     expect.soft(checks.no_orders_missing).toMatchObject({ status: 'passed' });
+    // Nothing of the checks is left: no prepared transaction, and so the scratch database could be dropped.
+    expect.soft(await cluster.psql('SELECT count(*) FROM pg_prepared_xacts')).toBe('0');
+    expect.soft(await cluster.psql("SELECT count(*) FROM pg_database WHERE datname LIKE 'svc\\_drill\\_%'")).toBe('0');
     expect(await settings()).toBe('');
   });
 });
