@@ -209,7 +209,6 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     progress.succeed(`Restored ${counter.total} objects with ${running}`);
     // Restored whole: from here on a failure leaves a complete database, which is kept.
     created = undefined;
-    // As the role that restored the archive, never the target's superuser: a stored setting reaches every later session (cli-contract 7.16 a).
     facts.databaseSettings = await applyFidelitySettings(fidelity, plan.target.database, restoreEnv, deps);
 
     if (plan.analyze) {
