@@ -123,10 +123,11 @@ function oneLine(text: string): string {
 }
 
 /**
- * Runs each setting on the restored database, one statement a time. A setting the server refuses
- * (a role that does not exist there, a parameter only a superuser may set, a value it rejects) is
- * listed as not applied with the server's reason; it is not fatal: the data is restored whole, and
- * the restore says plainly what it could not carry over (docs/restore-and-drills.md).
+ * Runs each setting on the restored database, one statement a time, as `env`'s role: the role that
+ * restored the archive (cli-contract 7.16 a), so the server decides what the archive may set. A
+ * setting it refuses (a parameter only a superuser may set, a role that role may not alter or that
+ * does not exist, a value it rejects) is listed as not applied with the server's reason; it is not
+ * fatal: the data is restored whole, and the restore says plainly what it could not carry over.
  */
 export async function applyDatabaseSettings(
   found: ArchiveSettings,

@@ -209,7 +209,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     progress.succeed(`Restored ${counter.total} objects with ${running}`);
     // Restored whole: from here on a failure leaves a complete database, which is kept.
     created = undefined;
-    facts.databaseSettings = await applyFidelitySettings(fidelity, plan.target.database, pgEnv, deps);
+    facts.databaseSettings = await applyFidelitySettings(fidelity, plan.target.database, restoreEnv, deps);
 
     if (plan.analyze) {
       clock.enter('analyze');

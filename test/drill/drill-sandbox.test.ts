@@ -15,7 +15,7 @@ import type { DrillDocument } from '../../src/drill/document.js';
 import { PHASES } from '../../src/restore/plan.js';
 import { svc } from '../e2e/helpers.js';
 import { expectJunitMatchesDocument, expectMarkdownMatchesDocument } from '../support/drill-report.js';
-import { DrillE2e, expectNothingLeft, processesIn } from '../support/drill-e2e.js';
+import { DrillE2e, expectNothingLeft, processesIn, stopKept } from '../support/drill-e2e.js';
 import { readJunit } from '../support/junit.js';
 import { findPgBinDir, pgSkipReason } from '../support/pg-cluster.js';
 
@@ -267,7 +267,7 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
       expect(await kept.psql('SELECT last_value FROM invoice_number_seq')).toBe(setval);
       expect(await kept.psql('SELECT count(*) FROM orders')).toBe('5000');
     } finally {
-      await stopKept(r.stderr, r.workDir);
+      await stopKept(r.stderr, r.workDir, 'db_orders');
     }
   });
 
@@ -332,7 +332,7 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
       expect(readdirSync(r.workDir)).toEqual([expect.stringMatching(/^svc-drill-/)]);
       expect(processesIn(r.workDir).length).toBeGreaterThan(0);
     } finally {
-      await stopKept(r.stderr, r.workDir);
+      await stopKept(r.stderr, r.workDir, 'db_orders');
     }
     expectNothingLeft(r.workDir);
   });
@@ -384,19 +384,5 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
       database: args[7]!,
       psql: async (sql) => (await execa('psql', [...args, '-X', '-A', '-t', '-c', sql], { env: { PATH: process.env.PATH, LC_ALL: 'C' }, extendEnv: false })).stdout.trim(),
     };
-  }
-
-  /** Runs the stop line --keep printed (`[runuser -u postgres --] pg_ctl -D <data> stop -m fast   # then: rm -rf <dir>`), then the rm. */
-  async function stopKept(stderr: string, workDir: string): Promise<void> {
-    const line = /^db_orders: kept: (.*pg_ctl -D .+)$/m.exec(stderr)?.[1];
-    if (line) {
-      const [command, rm] = line.split('   # then: ');
-      await execa('sh', ['-c', command!], { reject: false });
-      expect(rm).toMatch(new RegExp(`^rm -rf ${workDir}/svc-drill-\\w+$`));
-      await execa('sh', ['-c', rm!]);
-    }
-    // Whatever the outcome, nothing of this case may outlive it.
-    for (const p of processesIn(workDir)) process.kill(Number(p.split(' ')[0]), 'SIGKILL');
-    for (const f of readdirSync(workDir)) rmSync(join(workDir, f), { recursive: true, force: true });
   }
 });

@@ -10,6 +10,7 @@
  *   the test, so any `password=...`, `"password":` or URI with a password in its userinfo counts.
  */
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { execa } from 'execa';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -124,3 +125,20 @@ function registerPasswordShapes(): void {
 
 /** The exit-13 line every failed drill ends with. */
 export const DRILL_FAILED = /^error: The drill failed for (\d+) of (\d+) database\(s\): (.*)\.$/m;
+
+/**
+ * After a --keep run: runs the stop line it printed for `databaseId` (`[runuser -u postgres --] pg_ctl
+ * -D <data> stop -m fast   # then: rm -rf <dir>`), then the rm; whatever the outcome, no process or
+ * file of the run outlives it.
+ */
+export async function stopKept(stderr: string, workDir: string, databaseId: string): Promise<void> {
+  const line = new RegExp(`^${databaseId}: kept: (.*pg_ctl -D .+)$`, 'm').exec(stderr)?.[1];
+  if (line) {
+    const [command, rm] = line.split('   # then: ');
+    await execa('sh', ['-c', command!], { reject: false });
+    expect(rm).toMatch(new RegExp(`^rm -rf ${workDir}/svc-drill-\\w+$`));
+    await execa('sh', ['-c', rm!]);
+  }
+  for (const p of processesIn(workDir)) process.kill(Number(p.split(' ')[0]), 'SIGKILL');
+  for (const f of readdirSync(workDir)) rmSync(join(workDir, f), { recursive: true, force: true });
+}
