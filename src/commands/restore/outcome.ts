@@ -2,6 +2,7 @@ import { formatBytes, timestampWithAge } from '../../output/format.js';
 import { fields, note, text } from '../../output/writer.js';
 import { UserFiles } from '../../output/user-file.js';
 import { AGE_FROM_COMPLETION, recoveryPoint } from '../../restore/backup-selection.js';
+import { freshPlan, inPlaceNames } from '../../restore/in-place.js';
 import { objectCounts } from '../../restore/inventory.js';
 import { pgRestoreArgs } from '../../restore/pg-restore.js';
 import { PHASES, type RestorePlan } from '../../restore/plan.js';
@@ -46,8 +47,21 @@ const connect = (plan: RestorePlan) => `psql "${redactedDsn(plan.target)}"`;
 
 function nextStep(plan: RestorePlan): string {
   return plan.mode === 'in_place'
-    ? "the database now holds the backup's data: run the application's checks before letting traffic back"
+    ? `"${plan.target.database}" is now the backup's database: run the application's checks before letting traffic back`
     : `check the data, then point the application at "${plan.target.database}" (or rename it into place)`;
+}
+
+/** In place: where the replaced database went, and the commands that drop it or swap it back (cli-contract 7.17). */
+function replacedFields(inPlace: RestoreOutcome['inPlace']): Field[] {
+  if (!inPlace) return [];
+  const ended = inPlace.terminated.length ? [['sessions ended', `${inPlace.terminated.length} (--terminate-connections)`] as Field] : [];
+  if (!inPlace.kept) return [...ended, ['previous', 'the replaced database was dropped (--drop-previous)']];
+  return [
+    ...ended,
+    ['previous', `the replaced database is kept as "${inPlace.kept}" (a second copy on disk until dropped)`],
+    ['drop previous', inPlace.commands?.dropPrevious],
+    ['swap back', inPlace.commands?.swapBack],
+  ];
 }
 
 /**
@@ -57,7 +71,7 @@ function nextStep(plan: RestorePlan): string {
  */
 export async function renderOutcome(session: Session, plan: RestorePlan, outcome: RestoreOutcome): Promise<void> {
   const { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, restoreJob: job, warnings } = outcome;
-  const modeText = plan.mode === 'in_place' ? `in place${plan.atomic ? ' (one transaction)' : ` (--jobs ${plan.jobs}, not atomic)`}` : 'new database';
+  const modeText = plan.mode === 'in_place' ? 'in place (restored beside the target, then swapped in)' : 'new database';
   const { receipt } = outcome;
   const selection = receipt.backupSelection;
   const backup = selection ? `backup ${selection.backupJobId} of ${job.databaseId}` : `the backup of ${job.databaseId}`;
@@ -69,7 +83,7 @@ export async function renderOutcome(session: Session, plan: RestorePlan, outcome
     : undefined;
   const doc = {
     restoreJob: job,
-    execution: { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, receipt, warnings },
+    execution: { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, receipt, warnings, ...(outcome.inPlace ? { inPlace: outcome.inPlace } : {}) },
     backupSelection: receipt.backupSelection,
     backupStartedAt: receipt.backupStartedAt,
     backupCompletedAt: receipt.backupCompletedAt,
@@ -95,6 +109,7 @@ export async function renderOutcome(session: Session, plan: RestorePlan, outcome
       ['objects checked', receipt.objects ? objectCounts(receipt.objects) : undefined],
       ['durations', durations(outcome.phases)],
       ['largest tables', largestTables(receipt.tableRowEstimates, plan.analyze)],
+      ...replacedFields(outcome.inPlace),
       ['next', nextStep(plan)],
       ['connect', connect(plan)],
     ]),
@@ -107,6 +122,7 @@ export async function renderOutcome(session: Session, plan: RestorePlan, outcome
 export function dryRunDocument(plan: RestorePlan, check: ServiceCheck | undefined, pre: PreflightResult) {
   const backupJobId = check?.selection?.backupJobId ?? null;
   const artifactBytes = check?.artifactBytes;
+  const into = plan.mode === 'in_place' ? freshPlan(plan, inPlaceNames(plan.target.database, new Date())) : plan;
   return {
     dryRun: true,
     backupJobId,
@@ -121,7 +137,8 @@ export function dryRunDocument(plan: RestorePlan, check: ServiceCheck | undefine
     jobs: plan.jobs,
     workDir: plan.workDir,
     pgRestore: pre.pgRestore.text,
-    pgRestoreArgs: pgRestoreArgs(plan, plan.target.database, '<artifact>'),
+    // In place, pg_restore restores into the new database beside the target (cli-contract 7.17), named by the run's start time.
+    pgRestoreArgs: pgRestoreArgs(into, into.target.database, '<artifact>'),
   };
 }
 
@@ -141,7 +158,7 @@ export function renderDryRun(session: Session, plan: RestorePlan, check: Service
     fields([
       ['backup job', `${backupJobId} (completed${artifactBytes === null ? '' : `, artifact ${formatBytes(artifactBytes)}`})`],
       ['target', doc.targetRedactedDsn],
-      ['mode', plan.mode === 'in_place' ? `in_place (${plan.atomic ? 'single transaction' : `--jobs ${plan.jobs}, not atomic`})` : 'new_database'],
+      ['mode', plan.mode === 'in_place' ? 'in_place (restored into a new database beside the target, then swapped in)' : 'new_database'],
       ['create database', pre.createDatabase ? 'yes (TEMPLATE template0)' : 'no (exists and is empty)'],
       ['work dir', `${plan.workDir} (room for the artifact)`],
       ['connections', downloadConnections(artifactBytes, plan.connections)],
