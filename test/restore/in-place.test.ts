@@ -161,6 +161,29 @@ describe.skipIf(!!skip)('restore create --in-place against a real PostgreSQL', (
     await expectClean(workDir);
   });
 
+  it('a session that connects while pg_restore runs: exit 7 naming it at the swap, the new database dropped, the target untouched and taking connections', async () => {
+    await drifted('inplace_late');
+    const before = await h.snapshot('inplace_late');
+    // Once the real restore is done, a client connects to the target (with svc's own connection settings) and stays.
+    const late = `PGAPPNAME=late-client psql -X -d inplace_late -c 'SELECT pg_sleep(600)' >/dev/null 2>&1 </dev/null &
+until psql -XAt -d postgres -c "SELECT 1 FROM pg_stat_activity WHERE application_name = 'late-client'" | grep -q 1; do sleep 0.1; done`;
+    const dir = await h.pgRestoreShim('inplace-late', `"$REAL" "$@" || exit $?\n${late}`);
+    const workDir = await h.workDir();
+    const env = h.env({ SVC_TARGET_DSN: h.dsn('inplace_late', true) });
+    try {
+      const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', workDir], { env: { ...env, PATH: `${dir}:${env.PATH}` } });
+      expect(r.code, r.stderr).toBe(7);
+      expect(r.stderr).toMatch(/The target database "inplace_late" has 1 other session\(s\) at the swap; svc swaps the restored database in only once they have ended: pid \d+ \(user postgres, application "late-client", client 127\.0\.0\.1\)\./);
+      expect(r.stderr).toMatch(/was not touched: the backup was being restored beside it into the new database "inplace_late_svc_restore_\d{14}", which was dropped\./);
+      expect(await databasesLike('inplace_late_svc_')).toEqual([]);
+      expect(await h.cluster.psql("SELECT datallowconn FROM pg_database WHERE datname = 'inplace_late'")).toBe('t');
+      expect(await h.snapshot('inplace_late')).toEqual(before);
+    } finally {
+      await h.cluster.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'late-client'");
+    }
+    await expectClean(workDir);
+  });
+
   it('a role that may not create databases: exit 7 naming CREATEDB, before createRestore and any download', async () => {
     await drifted('inplace_nocreatedb');
     await h.cluster.psql("DROP ROLE IF EXISTS app_nocreatedb; CREATE ROLE app_nocreatedb LOGIN PASSWORD 'app-pw-1'; ALTER DATABASE inplace_nocreatedb OWNER TO app_nocreatedb;");
