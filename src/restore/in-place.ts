@@ -1,7 +1,7 @@
-import { CliError } from '../errors.js';
+import { CliError, LocalToolError } from '../errors.js';
 import { shellCommand } from '../output/shell-quote.js';
 import type { SecretScrubber } from '../secrets.js';
-import { psql } from './pg-tools.js';
+import { psql, PsqlError } from './pg-tools.js';
 import type { RestorePlan } from './plan.js';
 import { quoteIdent } from './sql-ident.js';
 import { redactedDsn, type Target } from './target.js';
@@ -122,7 +122,10 @@ export async function assertCanSwap(
   const sql = `SELECT json_build_object('superuser', r.rolsuper, 'createdb', r.rolcreatedb, 'owns', pg_has_role(current_user, d.datdba, 'USAGE'),
     'owner', pg_get_userbyid(d.datdba), 'sessions', ${SESSIONS_SQL})
     FROM pg_database d, pg_roles r WHERE d.datname = :'target' AND r.rolname = current_user;`;
-  const facts = JSON.parse(await psql(sql, { env, database: target.database, vars: { target: target.database }, scrubber: deps.scrubber, signal: deps.signal })) as {
+  const text = await psql(sql, { env, database: target.database, vars: { target: target.database }, scrubber: deps.scrubber, signal: deps.signal }).catch((err: unknown) => {
+    throw err instanceof PsqlError ? new LocalToolError(`Could not read the privileges and sessions of ${redactedDsn(target)}: ${err.reason}`) : err;
+  });
+  const facts = JSON.parse(text) as {
     superuser: boolean;
     createdb: boolean;
     owns: boolean;

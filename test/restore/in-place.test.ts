@@ -101,10 +101,18 @@ describe.skipIf(!!skip)('restore create --in-place against a real PostgreSQL', (
 
   it('--json carries the kept name and the commands; --drop-previous leaves no kept database', async () => {
     await drifted('inplace_json');
+    // As a superuser svc carries a role's settings in the database over too; a list setting stays a list.
+    await h.cluster.psql(`DROP ROLE IF EXISTS app_viewer; CREATE ROLE app_viewer;
+      ALTER ROLE app_viewer IN DATABASE inplace_json SET search_path = "Billing", public; ALTER DATABASE inplace_json SET timezone = 'Europe/Berlin';`);
+    const settings = (db: string) => h.cluster.psql(`SELECT string_agg(format('%s %s', setrole::regrole, setconfig), '; ' ORDER BY setrole) FROM pg_db_role_setting WHERE setdatabase = (SELECT oid FROM pg_database WHERE datname = '${db}')`);
+    const before = await settings('inplace_json');
+    expect(before).toBe('- {TimeZone=Europe/Berlin}; app_viewer {"search_path=\\"Billing\\", public"}');
     const workDir = await h.workDir();
     const r = await inPlace('inplace_json', workDir, '--confirm', '--json');
     expect(r.code, r.stderr).toBe(0);
+    expect(await settings('inplace_json')).toBe(before);
     const { inPlace: swapped } = JSON.parse(r.stdout).execution;
+    expect(swapped.notCarriedOver).toEqual([]);
     expect(swapped.kept).toMatch(/^inplace_json_svc_before_\d{14}$/);
     expect(swapped.commands.swapBack).toContain(`ALTER DATABASE "${swapped.kept}" RENAME TO "inplace_json";`);
     expect(swapped.commands.dropPrevious).toContain(`DROP DATABASE "${swapped.kept}";`);
