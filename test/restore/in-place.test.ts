@@ -129,6 +129,34 @@ describe.skipIf(!!skip)('restore create --in-place against a real PostgreSQL', (
     await expectClean(workDir);
   });
 
+  it('on an 80-column terminal the commands are lines of their own, broken only as shell continuations: the swap-back, pasted as printed, runs', async () => {
+    await drifted('inplace_narrow', INCIDENT_MARKER);
+    const before = await h.snapshot('inplace_narrow');
+    const workDir = await h.workDir();
+    const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', workDir], {
+      tty: true,
+      columns: 80,
+      env: { SVC_TARGET_DSN: h.dsn('inplace_narrow', true) },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    for (const line of r.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(r.stdout.replace(/\n +/g, ' ')).toMatch(/previous: the replaced database is kept as "inplace_narrow_svc_before_\d{14}" \(a second copy on disk until dropped\); the commands above drop it or swap it back/);
+    // Each command: its lines up to the first that does not end in a continuation.
+    const lines = r.stderr.split('\n');
+    const commands: string[] = [];
+    for (let i = lines.findIndex((l) => l.includes('To drop the replaced database, or to swap it back:')) + 1; commands.length < 2; i++) {
+      const first = i;
+      while (lines[i]!.endsWith(' \\')) i++;
+      commands.push(lines.slice(first, i + 1).join('\n'));
+    }
+    expect(commands[0]).toMatch(/^ +psql -X .*DROP DATABASE "inplace_narrow_svc_before_\d{14}";'$/s);
+    expect(commands[1]!.split('\n').length, commands[1]).toBeGreaterThan(1);
+    const back = await execa('sh', ['-c', commands[1]!], { env: { PATH: process.env.PATH, PGPASSWORD: DSN_PASSWORD }, reject: false });
+    expect(back.exitCode, back.stderr).toBe(0);
+    expect(await h.snapshot('inplace_narrow')).toEqual(before);
+    await expectClean(workDir);
+  });
+
   it('pg_restore failing in the new database: the target exactly as it was, the new database dropped, and said (exit 11)', async () => {
     const dir = await h.pgRestoreShim('inplace-fails', '"$REAL" "$@"; echo "pg_restore: error: something broke" >&2; exit 1');
     await drifted('inplace_fail', INCIDENT_MARKER);

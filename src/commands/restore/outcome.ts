@@ -1,5 +1,5 @@
 import { formatBytes, timestampWithAge } from '../../output/format.js';
-import { fields, note, text } from '../../output/writer.js';
+import { commandsNote, fields, note, text, type Block } from '../../output/writer.js';
 import { UserFiles } from '../../output/user-file.js';
 import { AGE_FROM_COMPLETION, recoveryPoint } from '../../restore/backup-selection.js';
 import { freshPlan, inPlaceNames } from '../../restore/in-place.js';
@@ -51,17 +51,26 @@ function nextStep(plan: RestorePlan): string {
     : `check the data, then point the application at "${plan.target.database}" (or rename it into place)`;
 }
 
-/** In place: where the replaced database went, and the commands that drop it or swap it back (cli-contract 7.17). */
-function replacedFields(inPlace: RestoreOutcome['inPlace']): Field[] {
+/**
+ * In place: where the replaced database went, and the commands that drop it or swap it back
+ * (cli-contract 7.17). On a terminal the key/value block would wrap a command at its spaces, inside
+ * its quoted SQL too: there the commands are lines to copy of their own, just above the result,
+ * broken only as shell continuations (cli-contract 4); `aboveOnTerminal` says so.
+ */
+function replacedFields(inPlace: RestoreOutcome['inPlace'], aboveOnTerminal: boolean): Field[] {
   if (!inPlace) return [];
   const ended = inPlace.terminated.length ? [['sessions ended', `${inPlace.terminated.length} (--terminate-connections)`] as Field] : [];
   if (!inPlace.kept) return [...ended, ['previous', 'the replaced database was dropped (--drop-previous)']];
-  return [
-    ...ended,
-    ['previous', `the replaced database is kept as "${inPlace.kept}" (a second copy on disk until dropped)`],
-    ['drop previous', inPlace.commands?.dropPrevious],
-    ['swap back', inPlace.commands?.swapBack],
-  ];
+  const kept: Field = ['previous', `the replaced database is kept as "${inPlace.kept}" (a second copy on disk until dropped)`];
+  if (aboveOnTerminal) return [...ended, [kept[0], `${kept[1]}; the commands above drop it or swap it back`]];
+  return [...ended, kept, ['drop previous', inPlace.commands?.dropPrevious], ['swap back', inPlace.commands?.swapBack]];
+}
+
+/** On a terminal, the in-place commands as lines to copy (never wrapped where a shell would not read them back). */
+function replacedCommands(inPlace: RestoreOutcome['inPlace'], onTerminal: boolean): Block[] {
+  const commands = inPlace?.commands;
+  if (!onTerminal || !commands) return [];
+  return [note('To drop the replaced database, or to swap it back:', 'dim'), commandsNote([`  ${commands.dropPrevious}`, `  ${commands.swapBack}`])];
 }
 
 /**
@@ -81,6 +90,8 @@ export async function renderOutcome(session: Session, plan: RestorePlan, outcome
       ? `${timestampWithAge(point.at, session.now())}, when the backup's dump started: nothing written after that is in it`
       : `${timestampWithAge(point.at, session.now())}, when the backup completed (${AGE_FROM_COMPLETION}): nothing written after its dump is in it`
     : undefined;
+  // Both streams on a terminal: the commands go where they are never hard-wrapped (replacedFields).
+  const onTerminal = session.ctx.stdoutIsTTY && session.ctx.stderrIsTTY;
   const doc = {
     restoreJob: job,
     execution: { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, receipt, warnings, ...(outcome.inPlace ? { inPlace: outcome.inPlace } : {}) },
@@ -104,12 +115,13 @@ export async function renderOutcome(session: Session, plan: RestorePlan, outcome
     fields([['restore job', job.id], ['state', job.state], ...localProofFields(job.proof, plan.receiptPath)], "The service's view of the job (context, not the result below)"),
     note("API v1 has no operation to record a client-local result: the service's state and proof flags above do not reflect this restore.", 'dim'),
     text(`Restored ${backup} into ${redactedDsn(plan.target)} (${plan.mode === 'in_place' ? 'in place' : 'new database'}) in ${(durationMs / 1000).toFixed(1)}s.`, 'green'),
+    ...replacedCommands(outcome.inPlace, onTerminal),
     fields([
       ['data as of', asOf],
       ['objects checked', receipt.objects ? objectCounts(receipt.objects) : undefined],
       ['durations', durations(outcome.phases)],
       ['largest tables', largestTables(receipt.tableRowEstimates, plan.analyze)],
-      ...replacedFields(outcome.inPlace),
+      ...replacedFields(outcome.inPlace, onTerminal),
       ['next', nextStep(plan)],
       ['connect', connect(plan)],
     ]),
