@@ -51,8 +51,8 @@ export interface Receipt {
   notRestored: NotRestored[];
   /** The NOLOGIN placeholder roles created for the archive (cli-contract 9.9). */
   placeholderRoles: string[];
-  /** in_place: the name the replaced database is kept under, what was carried over, the commands that drop it or swap it back (cli-contract 7.17); null otherwise, or where the swap did not happen. */
-  inPlace: InPlaceReport | null;
+  /** in_place, once swapped: the name the replaced database is kept under, what was carried over, the commands that drop it or swap it back (cli-contract 7.17). */
+  inPlace?: InPlaceReport;
   startedAt: string;
   endedAt: string;
   outcome: 'restored' | 'failed';
@@ -127,7 +127,7 @@ export function buildReceipt(
     tablespaces: facts.tablespaces ?? null,
     notRestored: facts.notRestored ?? [],
     placeholderRoles: facts.placeholderRoles ?? [],
-    inPlace: facts.inPlace ?? null,
+    ...(facts.inPlace ? { inPlace: facts.inPlace } : {}),
     startedAt: base.startedAt.toISOString(),
     endedAt: base.endedAt.toISOString(),
     outcome: failure ? 'failed' : 'restored',
