@@ -91,6 +91,14 @@ export const ERROR_CODES = {
     exit: ExitCode.precondition,
     hint: 'Only a completed backup with an artifact can be restored: check it with `svc backups get`.',
   },
+  in_place_not_permitted: {
+    exit: ExitCode.precondition,
+    hint: 'Run the in-place restore as a role that may create databases and owns the target, or restore into a new database.',
+  },
+  target_in_use: {
+    exit: ExitCode.precondition,
+    hint: 'Stop the clients connected to it (the application, psql sessions), or pass --terminate-connections to have svc end them at the swap.',
+  },
   artifact_exceeds_disk: {
     exit: ExitCode.integrity,
     hint: 'Free some space or pass --work-dir on a larger disk, then run the restore again (the restore job the service created stays queued).',

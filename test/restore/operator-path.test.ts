@@ -5,8 +5,6 @@
  * was there before is never dropped. pg_restore's progress is shown as objects done of the TOC's
  * total; piped, as in CI, a phase longer than a minute prints a heartbeat line.
  */
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnSvc } from '../support/built-cli.js';
 import { pgSkipReason } from '../support/pg-cluster.js';
@@ -21,18 +19,7 @@ const SEED_OBJECTS = 19;
 describe.skipIf(!!skip)('partial databases, pg_restore progress and the heartbeat', () => {
   const h = useRestoreHarness({ built: true });
 
-  /** A pg_restore in front of the harness's: `body` is sh run for a restore ($REAL is the real one; version probes, the listing and the schema script pass). */
-  async function shim(name: string, body: string): Promise<string> {
-    const dir = join(h.scratch, `shim-${name}`);
-    await mkdir(dir, { recursive: true });
-    const file = join(dir, 'pg_restore');
-    await writeFile(
-      file,
-      ['#!/bin/bash', `REAL=${h.realPgRestore}`, 'case "$1" in --version|-l|--create|--data-only) exec "$REAL" "$@";; esac', body, ''].join('\n'),
-    );
-    await chmod(file, 0o755);
-    return dir;
-  }
+  const shim = (name: string, body: string) => h.pgRestoreShim(name, body);
 
   const envWith = (dir: string, db: string, extra: Record<string, string> = {}) => {
     const env = h.env({ SVC_TARGET_DSN: h.dsn(db, true), ...extra });

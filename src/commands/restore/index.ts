@@ -15,17 +15,19 @@ export function registerRestore(restore: Command, host: CommandHost): void {
   const engineFlags = (c: Command): Command =>
     c
       .option('--target <dsn>', 'target database URI, postgresql://user@host:port/db (env: SVC_TARGET_DSN)')
-      .option('--jobs <n>', 'parallel pg_restore jobs (default: CPUs, at most 4); for --in-place it gives up atomicity')
+      .option('--jobs <n>', 'parallel pg_restore jobs (default: CPUs, at most 4), --in-place too')
       .option('--work-dir <dir>', 'where the artifact is downloaded (default: the OS temp dir)')
       .option('--keep-artifact', 'keep the verified artifact file after the restore')
       .option('--connections <n>', 'parallel Range requests for an artifact of 64 MiB or more (1 to 16, default 8)')
       .option('--no-analyze', 'skip ANALYZE of the target after pg_restore')
       .option('--receipt <file>', 'write the restore receipt (JSON, no secrets) here, for failures too')
-      .option('--in-place', 'replace the contents of the existing target database')
+      .option('--in-place', 'replace the existing target database: restore beside it, then swap the names; the replaced one is kept as <name>_svc_before_<time>')
       .option('--confirm', 'confirm an --in-place restore without a prompt (required when not on a terminal)')
+      .option('--terminate-connections', "with --in-place: end the target's other sessions at the swap (default: exit 7 naming them)")
+      .option('--drop-previous', 'with --in-place: drop the replaced database once the swap succeeded (default: keep it)')
       .option('--keep-partial', 'keep a new database this run created when the restore fails or is interrupted (default: drop it)')
       .option('--no-tablespaces', "restore every object into the default tablespace, whatever tablespaces the archive names (pg_restore --no-tablespaces)")
-      .option('--database-settings', "with --in-place: also apply the archive's database settings (ALTER DATABASE ... SET) and comment (a new database always gets them)");
+      .option('--database-settings', "with --in-place: apply the archive's database settings (ALTER DATABASE ... SET) and comment instead of the replaced database's (a new database always gets them)");
 
   engineFlags(
     restore
@@ -53,7 +55,7 @@ export function registerRestore(restore: Command, host: CommandHost): void {
       'after',
       prose(
         'new_database (default) creates the target database (TEMPLATE template0) and refuses a non-empty one.',
-        "in_place drops and recreates the archive's objects in the existing database, in one transaction unless --jobs is given.",
+        "in_place restores into a new database beside the target (the role needs CREATEDB and must own the target), runs ANALYZE and the object check there, then swaps the names in one transaction, carrying over the target's owner, privileges, settings and comment. The replaced database is kept as <name>_svc_before_<YYYYMMDDHHMMSS> (two copies on disk until it is dropped); the result prints the commands that drop it or swap it back.",
       ),
     )
     .action(verb(host, () => import('./create.js')));
