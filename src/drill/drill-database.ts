@@ -14,6 +14,8 @@ import { asOwner, type RestoreRoles } from '../restore/unprivileged.js';
 import { CHECK_ORDER, type DatabaseDrill, type DrillCheck } from './document.js';
 import { dataPresent } from './data-present.js';
 import { rowsMatch } from './rows-match.js';
+import { driftAgainst, type Baseline } from './baseline.js';
+import type { DriftLimits } from './drift.js';
 import { keepScratch } from './keep.js';
 import { scratchName, type Scratch } from './scratch.js';
 import { runCheck, type SqlCheck } from './sql-checks.js';
@@ -35,6 +37,9 @@ export interface DrillRun {
   maxAgeSeconds: number | undefined;
   /** rows_match runs (--no-rows-check turns it off). */
   rowsCheck: boolean;
+  /** --baseline, and no_drift's limits (cli-contract 9.17). */
+  baseline?: Baseline;
+  drift: DriftLimits;
   keep: boolean;
   /** --strict: what an unprivileged restore cannot create fails restore_clean (cli-contract 7.14). */
   strict: boolean;
@@ -118,7 +123,7 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
     if (run.deps.signal.aborted || !isCliError(err)) throw err;
     record('backup_selected', 'failed', Math.round(performance.now() - selecting), err.message);
     fail('backup_selected', err.details.code, err.exitCode, err.message);
-    const rest = CHECK_ORDER.slice(1).filter((c) => c !== 'max_age' || run.maxAgeSeconds !== undefined);
+    const rest = CHECK_ORDER.slice(1).filter((c) => (c !== 'max_age' || run.maxAgeSeconds !== undefined) && (c !== 'no_drift' || run.baseline));
     for (const name of [...rest, ...run.checks.map((c) => `check:${c.name}` as const)]) record(name, 'skipped', 0, 'no backup selected');
     run.progress(id, `failed: ${err.message}`);
     result.service = await service;
@@ -217,8 +222,14 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
       const rows = await timed(() => rowsMatch(archive, name, dataEnv!, run.deps.scrubber, run.deps.signal));
       record('rows_match', rows.value.passed ? 'passed' : 'failed', rows.ms, rows.value.detail);
       if (result.receipt) result.receipt.rowsMatch = rows.value.receipt;
+      if (rows.value.fingerprint) result.fingerprint = rows.value.fingerprint;
       if (rows.value.message) fail('rows_match', 'rows_mismatch', ERROR_CODES.rows_mismatch.exit, rows.value.message);
       else if (!rows.value.passed) fail('rows_match', 'local_tool_failed', ERROR_CODES.local_tool_failed.exit, `The row check could not run: ${rows.value.detail}.`);
+    }
+    if (run.baseline) {
+      const drift = driftAgainst(run.baseline, id, result.fingerprint, run.drift);
+      record('no_drift', drift.status, 0, drift.detail);
+      if (drift.message) fail('no_drift', 'data_drift', ERROR_CODES.data_drift.exit, drift.message);
     }
     if (run.maxAgeSeconds !== undefined) {
       const age = result.backupAgeSeconds;
