@@ -45,5 +45,19 @@ describe.skipIf(!!skip)('the sandbox database whose newest backup lost rows', { 
     // The databases the baseline does not hold say so, and pass.
     expect(r.doc!.databases.find((d) => d.databaseId === 'db_orders')!.checks.find((c) => c.name === 'no_drift')).toMatchObject({ status: 'skipped' });
     expect(readFileSync(join(report, 'drill.md'), 'utf8')).toContain('- db_inventory (inventory): **failed**: ');
+
+    // --quiet, as a CI job runs it: no progress lines, and the table says why each database failed.
+    const quiet = await h.drill(['--all', '--baseline', baseline, '--quiet'], { env: { COLUMNS: '200' } });
+    expect(quiet.code, quiet.stderr).toBe(13);
+    const rows = quiet.stdout.trimEnd().split('\n').map((l) => l.split(/ {2,}/));
+    expect(rows[0]).toEqual(['DATABASE', 'NAME', 'BACKUP', 'AGE', 'RECOVERY', 'RESULT', 'FAILED CHECK', 'WHY']);
+    const why = Object.fromEntries(rows.slice(1).map((r) => [r[0], r.length === 8 ? r[7] : '']));
+    expect(why).toEqual({
+      db_analytics: 'No completed backup with an artifact of analytics (db_analy…',
+      db_billing: '',
+      db_inventory: 'The restored data shrank against the baseline: 2 drift(s) a…',
+      db_orders: '',
+    });
+    expect(quiet.stderr).not.toContain('db_inventory: restore into');
   });
 });
