@@ -1,9 +1,9 @@
 import type { ApiClient } from '../api/client.js';
-import { getRecoverySummary } from '../api/operations/recovery.js';
 import { createRestore } from '../api/operations/restores.js';
-import { ApiError, CliError, ERROR_CODES, isCliError, type ErrorCode } from '../errors.js';
+import { ERROR_CODES, isCliError, type ErrorCode } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { AGE_FROM_COMPLETION, backupAgeSeconds, describeSelection, selectBackup, type SelectedBackup, type SelectionRule } from '../restore/backup-selection.js';
+import { AGE_FROM_COMPLETION, backupAgeSeconds, describeSelection, type SelectedBackup, type SelectionRule } from '../restore/backup-selection.js';
+import { chooseBackup, serviceView } from './backup-choice.js';
 import { objectCounts } from '../restore/inventory.js';
 import type { Phase, RestorePlan } from '../restore/plan.js';
 import type { Receipt } from '../restore/receipt.js';
@@ -68,30 +68,6 @@ function checkFor(phase: Phase, exitCode: number): (typeof ENGINE_CHECKS)[number
   return 'artifact_verified';
 }
 
-/** The service's proof and custody status of the database, for context only: null where it may not be read. */
-async function serviceView(api: ApiClient, databaseId: string): Promise<DatabaseDrill['service']> {
-  try {
-    const { data } = await api.send(getRecoverySummary(databaseId));
-    return data.latest ? { proofStatus: data.latest.proofStatus, custodyStatus: data.latest.custodyStatus } : null;
-  } catch (err) {
-    if (err instanceof ApiError) return null;
-    throw err;
-  }
-}
-
-/** The backup a database's drill restores: selected, and completed with an artifact, else the backup_selected failure. */
-async function choose(run: DrillRun, databaseId: string): Promise<SelectedBackup> {
-  const selected = await selectBackup(run.api, run.rule(databaseId));
-  const b = selected.backup;
-  if (b && b.protectedDatabaseId !== databaseId) {
-    throw new CliError('usage', `Backup ${b.id} is a backup of ${b.protectedDatabaseId}, not of ${databaseId}.`);
-  }
-  if (b && (b.state !== 'completed' || !b.artifact)) {
-    throw new CliError('backup_not_restorable', `Backup ${b.id} ${b.state !== 'completed' ? `is ${b.state}, not completed` : 'has no artifact'}.`);
-  }
-  return selected;
-}
-
 /**
  * One database's drill (cli-contract 9, steps 3 to 6): the backup chosen, the restore engine run into
  * a fresh scratch database, the checks in the contract's order, and the scratch database dropped
@@ -117,7 +93,7 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
   let selected: SelectedBackup;
   const selecting = performance.now();
   try {
-    selected = await choose(run, id);
+    selected = await chooseBackup(run.api, run.rule(id), id);
     record('backup_selected', 'passed', Math.round(performance.now() - selecting), describeSelection(selected, run.now()));
   } catch (err) {
     if (run.deps.signal.aborted || !isCliError(err)) throw err;

@@ -15,11 +15,12 @@ const SHOWN = 20;
  * inheritance parent's own data is its own COPY block. Each row: the table's index in the input, its
  * count (null where the table is missing), whether an extension lists it as configuration, and its
  * size; with them the schema's digest, for the fingerprint (cli-contract 9.17) in the same session.
+ * (Without `fingerprint`, the query as it was before the fingerprint: what bench/drill.mjs weighs it against.)
  */
-const countSql = (tables: string) => `
+export const countSql = (tables: string, fingerprint = true) => `
 SELECT json_build_object('t', coalesce(json_agg(json_build_array(t.i,
   CASE WHEN c.oid IS NOT NULL THEN (xpath('/row/n/text()', query_to_xml(format('SELECT count(*) AS n FROM %s%I.%I', CASE WHEN c.relkind = 'p' THEN '' ELSE 'ONLY ' END, n.nspname, c.relname), false, true, '')))[1]::text::bigint END,
-  EXISTS (SELECT 1 FROM pg_extension x WHERE c.oid = ANY (x.extconfig)), ${SIZE_SQL}) ORDER BY t.i), '[]'), 'd', ${SCHEMA_DIGEST_SQL})
+  EXISTS (SELECT 1 FROM pg_extension x WHERE c.oid = ANY (x.extconfig)), ${fingerprint ? SIZE_SQL : 'NULL'}) ORDER BY t.i), '[]'), 'd', ${fingerprint ? SCHEMA_DIGEST_SQL : 'NULL'})
 FROM json_array_elements('${tables.replace(/'/g, "''")}'::json) WITH ORDINALITY AS t(v, i)
 LEFT JOIN pg_namespace n ON n.nspname = t.v->>0
 LEFT JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = t.v->>1 AND c.relkind IN ('r', 'p');`;

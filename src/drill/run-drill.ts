@@ -2,10 +2,8 @@ import { existsSync, realpathSync } from 'node:fs';
 import { access, constants, mkdir } from 'node:fs/promises';
 import { basename, delimiter, join } from 'node:path';
 import type { ApiClient } from '../api/client.js';
-import { getDatabase, listDatabases } from '../api/operations/databases.js';
 import { getProfile } from '../api/operations/profile.js';
-import { holdPages } from '../api/paginate.js';
-import { ApiError, CliError, ERROR_CODES, UsageError } from '../errors.js';
+import { CliError, ERROR_CODES, UsageError } from '../errors.js';
 import { exitCodeForSignal } from '../exit-codes.js';
 import { refuseLinks } from '../output/user-file.js';
 import { mapPool } from '../pool.js';
@@ -30,7 +28,8 @@ import { progressLines, type ProgressSink } from './progress-lines.js';
 import { reportPaths } from './report-files.js';
 import { autoScratch, dsnScratch, type Scratch } from './scratch.js';
 import { findServerBinaries, type ServerBinaries } from './server-binaries.js';
-import { shardOf, type Shard } from './shard.js';
+import type { Shard } from './shard.js';
+import { databasesOf } from './databases.js';
 import { readChecks } from './sql-checks.js';
 
 type Env = Record<string, string | undefined>;
@@ -74,33 +73,8 @@ export interface DrillHost extends ProgressSink {
 }
 
 const RESTORE_SCOPE = 'restores:write';
-/** Databases read at once for their names and, in a dry run, their backups. */
+/** Databases read at once, in a dry run, for their backups. */
 const READS = 8;
-
-/** The databases to drill (cli-contract 9, step 1): the ids given, or every database (all pages, bounded); then --shard. */
-async function databasesOf(api: ApiClient, opts: DrillOptions): Promise<Array<{ id: string; name: string | null }>> {
-  if (opts.databases === 'all') {
-    const page = async (cursor: string | undefined) => {
-      const r = await api.send(listDatabases({ cursor }));
-      return { body: r.data as Record<string, unknown>, requestId: r.requestId };
-    };
-    const all = (await holdPages({ first: await page(undefined), itemsKey: 'databases', startCursor: undefined, fetchPage: page })).databases as Array<{ id: string; name: string }>;
-    // A service that lists a database twice (a page boundary that moved) gets it drilled once:
-    // twice would create two restore jobs and overwrite its receipt.
-    const unique = [...new Map(all.map((d) => [d.id, d] as const)).values()];
-    return shardOf(unique, opts.shard).map((d) => ({ id: d.id, name: d.name }));
-  }
-  const mine = shardOf(opts.databases.map((id) => ({ id })), opts.shard);
-  // A name where the service has the database; an unknown id fails its own drill at backup_selected.
-  return mapPool(mine, READS, async ({ id }) => {
-    try {
-      return { id, name: (await api.send(getDatabase(id))).data.database.name };
-    } catch (err) {
-      if (err instanceof ApiError && (err.status === 404 || err.status === 403)) return { id, name: null };
-      throw err;
-    }
-  });
-}
 
 /**
  * What is checked before the scratch cluster starts (cli-contract 9, step 2): the report and work
