@@ -10,11 +10,10 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DrillDocument } from '../../src/drill/document.js';
 import { expectNoSecrets, spawnSvc, svc } from '../e2e/helpers.js';
-import { DrillE2e, expectNothingLeft } from '../support/drill-e2e.js';
+import { DrillE2e, expectNothingLeft, scratchCounts } from '../support/drill-e2e.js';
 import { readJunit } from '../support/junit.js';
 import { pgSkipReason } from '../support/pg-cluster.js';
 import { waitFor } from '../support/restore-harness.js';
@@ -38,19 +37,8 @@ describe.skipIf(!!skip)('svc restore drill: the report survives a signal and --d
   }, 120_000);
   afterAll(() => h.stop());
 
-  /** Whether the scratch cluster in `workDir` runs db_orders' sleeping check (asked through its private socket). */
-  async function sleepingInOrders(workDir: string): Promise<boolean> {
-    const dir = readdirSync(workDir).find((d) => d.startsWith('svc-drill-'));
-    if (!dir) return false;
-    let lines: string[];
-    try {
-      lines = readFileSync(join(workDir, dir, 'data', 'postmaster.pid'), 'utf8').split('\n');
-    } catch {
-      return false;
-    }
-    const r = await execa('psql', ['-X', '-A', '-t', '-h', lines[4]!, '-p', lines[3]!, '-U', 'postgres', '-d', 'postgres', '-c', SLEEPING_IN_ORDERS], { reject: false, env: { PATH: process.env.PATH }, extendEnv: false });
-    return r.exitCode === 0 && r.stdout.trim() !== '0';
-  }
+  /** Whether db_orders' check sleeps in the scratch cluster in `workDir`. */
+  const sleepingInOrders = (workDir: string) => scratchCounts(workDir, SLEEPING_IN_ORDERS);
 
   const readDoc = (report: string) => (JSON.parse(readFileSync(join(report, 'drill.json'), 'utf8')) as DrillDocument).drill;
 
