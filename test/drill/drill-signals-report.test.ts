@@ -16,26 +16,28 @@ import { expectNoSecrets, spawnSvc, svc } from '../e2e/helpers.js';
 import { DrillE2e, expectNothingLeft, scratchCounts } from '../support/drill-e2e.js';
 import { readJunit } from '../support/junit.js';
 import { pgSkipReason } from '../support/pg-cluster.js';
+import { prometheusSkipReason, startPushgateway, type Daemon } from '../support/prometheus.js';
 import { waitFor } from '../support/restore-harness.js';
 
-const skip = pgSkipReason();
+const skip = pgSkipReason() ?? prometheusSkipReason();
 if (skip) console.warn(`test/drill/drill-signals-report.test.ts skipped: ${skip}`);
 
 const SLEEPING_IN_ORDERS = "SELECT count(*) FROM pg_stat_activity WHERE datname LIKE 'svc\\_drill\\_db\\_orders\\_%' AND wait_event = 'PgSleep'";
 
 describe.skipIf(!!skip)('svc restore drill: the report survives a signal and --deadline', { timeout: 180_000 }, () => {
   const h = new DrillE2e();
+  let gateway: Daemon;
   let sleepy = '';
   let slow = '';
 
   beforeAll(async () => {
-    await h.start();
+    [gateway] = await Promise.all([startPushgateway(), h.start()]);
     sleepy = join(h.workDir(), 'sleepy.sql');
     writeFileSync(sleepy, "-- check: sleeps_in_orders\nSELECT 1 FROM pg_sleep(CASE WHEN current_database() LIKE 'svc_drill_db_orders_%' THEN 60 ELSE 0 END) WHERE random() < 0\n");
     slow = join(h.workDir(), 'slow.sql');
     writeFileSync(slow, '-- check: takes_two_seconds\nSELECT 1 FROM pg_sleep(2) WHERE random() < 0\n');
   }, 120_000);
-  afterAll(() => h.stop());
+  afterAll(() => Promise.all([gateway?.stop(), h.stop()]));
 
   /** Whether db_orders' check sleeps in the scratch cluster in `workDir`. */
   const sleepingInOrders = (workDir: string) => scratchCounts(workDir, SLEEPING_IN_ORDERS);
@@ -46,7 +48,7 @@ describe.skipIf(!!skip)('svc restore drill: the report survives a signal and --d
     const workDir = h.workDir();
     const report = join(h.workDir(), 'report');
     const metrics = join(h.workDir(), 'drill.prom');
-    const child = spawnSvc(['restore', 'drill', 'db_orders', 'db_billing', '--check', sleepy, '--report', report, '--metrics-file', metrics, '--work-dir', workDir], {
+    const child = spawnSvc(['restore', 'drill', 'db_orders', 'db_billing', '--check', sleepy, '--report', report, '--metrics-file', metrics, '--pushgateway', gateway.url, '--work-dir', workDir], {
       env: h.sb.env('drill', {}),
       timeoutMs: 150_000,
     });
@@ -78,6 +80,12 @@ describe.skipIf(!!skip)('svc restore drill: the report survives a signal and --d
     expect(prom).toContain('svc_restore_drill_success{database_id="db_billing",database="billing"} 1');
     expect(prom).not.toContain('database_id="db_orders"');
     expect(prom).toContain('svc_restore_drill_databases{result="not_run"} 1');
+    // The same pushed, after the clean-up, though the run's own signal was spent.
+    const pushed = (await (await fetch(`${gateway.url}/metrics`)).text()).split('\n');
+    const line = (metric: string, label: string) => pushed.find((l) => l.startsWith(`${metric}{`) && l.includes(label) && l.includes('job="svc_restore_drill"'));
+    expect(line('svc_restore_drill_success', 'database_id="db_billing"')).toMatch(/ 1$/);
+    expect(line('svc_restore_drill_success', 'database_id="db_orders"')).toBeUndefined();
+    expect(line('svc_restore_drill_databases', 'result="not_run"')).toMatch(/ 1$/);
   });
 
   it('--deadline: the databases not started are reported not_run (deadline), exit 13; merge counts them apart', async () => {

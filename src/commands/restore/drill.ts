@@ -222,7 +222,7 @@ async function publishMetrics(opts: DrillCommandOptions, doc: DrillDocument, ses
       maxRetries: settings.maxRetries,
       sleep: ctx.sleep,
       random: ctx.random,
-      // After a signal the run's own signal is spent: the push gets the request timeout instead.
+      // After a signal the run's own signal has fired: the push is bounded by the request timeout instead.
       signal: interrupted ? AbortSignal.timeout(settings.timeoutMs) : ctx.signal,
       onRetry: (m) => session.ui.info(`Pushgateway: ${m}`),
       log: settings.verbose ? (line) => session.ui.debug(line) : undefined,
