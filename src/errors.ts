@@ -126,6 +126,10 @@ export const ERROR_CODES = {
   },
   no_data: { exit: ExitCode.drillFailed, hint: undefined },
   rows_mismatch: { exit: ExitCode.drillFailed, hint: undefined },
+  /** no_drift: the restored data shrank against --baseline (cli-contract 9.17). */
+  data_drift: { exit: ExitCode.drillFailed, hint: undefined },
+  /** --deadline passed before the database was started (cli-contract 9.18). */
+  deadline_reached: { exit: ExitCode.drillFailed, hint: undefined },
   max_age_exceeded: { exit: ExitCode.drillFailed, hint: undefined },
   sql_check_failed: { exit: ExitCode.drillFailed, hint: undefined },
   /** --strict: an unprivileged restore left objects out (cli-contract 7.14). */

@@ -102,8 +102,11 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
     expect(d.databases).toHaveLength(1);
     const db = d.databases[0]!;
     expect(Object.keys(db).sort()).toEqual(
-      ['databaseId', 'name', 'result', 'exitCode', 'backupJobId', 'backupStartedAt', 'backupCompletedAt', 'backupAgeSeconds', 'restoreJobId', 'recoveryTimeMs', 'phases', 'checks', 'placeholderRoles', 'notRestored', 'receipt', 'service'].sort(),
+      ['databaseId', 'name', 'result', 'exitCode', 'backupJobId', 'backupStartedAt', 'backupCompletedAt', 'backupAgeSeconds', 'restoreJobId', 'recoveryTimeMs', 'phases', 'checks', 'placeholderRoles', 'notRestored', 'receipt', 'service', 'fingerprint'].sort(),
     );
+    // cli-contract 9.17: the acme-orders dump's tables as restored, and the schema's digest.
+    expect(db.fingerprint!.totals).toMatchObject({ tables: 2, rows: 6000 });
+    expect(db.fingerprint!.schemaDigest).toMatch(/^[0-9a-f]{64}$/);
     expect(db).toMatchObject({ databaseId: 'db_orders', name: 'orders-prod', result: 'passed', exitCode: 0, backupJobId: 'bj_0007', backupStartedAt: begun, backupCompletedAt: completed });
     // The recovery point proved: now minus startedAt (the dump's data is as of its start), as of the run.
     expect(db.backupAgeSeconds).toBeGreaterThanOrEqual(Math.floor((started - Date.parse(begun)) / 1000) - 1);

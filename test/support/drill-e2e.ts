@@ -13,6 +13,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync
 import { execa } from 'execa';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { expect } from 'vitest';
 import type { DrillDocument } from '../../src/drill/document.js';
 import { cleanupE2e, ensureBuilt, registerSecretPattern, startE2eSandbox, svc, type E2eSandbox, type SvcResult } from '../e2e/helpers.js';
@@ -108,6 +109,23 @@ export class DrillE2e {
     if (args.includes('--json') && r.stdout.trim()) doc = (JSON.parse(r.stdout) as DrillDocument).drill;
     return { ...r, workDir, doc };
   }
+}
+
+/**
+ * Whether the scratch cluster a drill runs in `workDir` answers `countSql` with more than 0: asked
+ * through its private socket (read from postmaster.pid) as its superuser. false while there is no cluster.
+ */
+export async function scratchCounts(workDir: string, countSql: string): Promise<boolean> {
+  const dir = readdirSync(workDir).find((d) => d.startsWith('svc-drill-'));
+  if (!dir) return false;
+  let lines: string[];
+  try {
+    lines = readFileSync(join(workDir, dir, 'data', 'postmaster.pid'), 'utf8').split('\n');
+  } catch {
+    return false;
+  }
+  const r = await execa('psql', ['-X', '-A', '-t', '-h', lines[4]!, '-p', lines[3]!, '-U', 'postgres', '-d', 'postgres', '-c', countSql], { reject: false, env: { PATH: process.env.PATH }, extendEnv: false });
+  return r.exitCode === 0 && r.stdout.trim() !== '0';
 }
 
 /** No process of the drill and no file in its work dir. */

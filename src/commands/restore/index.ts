@@ -93,6 +93,10 @@ export function registerRestore(restore: Command, host: CommandHost): void {
     .option('--work-dir <dir>', 'where artifacts and the scratch cluster live (default: the OS temp dir)')
     .option('--no-analyze', 'skip ANALYZE after each restore')
     .option('--no-rows-check', "skip rows_match, which counts the archive's rows per table alongside the restore and compares them with the restored tables")
+    .option('--baseline <drill.json|dir>', "an earlier drill's report (one database's, a shard's or a merged one): no_drift fails a database whose tables shrank or vanished since")
+    .option('--drift-min-rows <n>', 'no_drift: a table smaller than this in the baseline may shrink by any share, though not vanish (default 1000)')
+    .option('--max-shrink <percent>', 'no_drift: the share of its rows a table, or the whole database, may lose (default 50%)')
+    .option('--deadline <duration>', 'start no database once this long has passed since the run began (50m in a 60-minute CI job); those left are reported not_run, exit 13')
     .addHelpText(
       'after',
       examples(
@@ -102,6 +106,7 @@ export function registerRestore(restore: Command, host: CommandHost): void {
         'svc restore drill --all --shard 2/8 --report "report-2"',
         'svc restore drill --all --metrics-file /var/lib/node_exporter/svc_drill.prom',
         'svc restore drill --all --pushgateway http://pushgateway:9091',
+        'svc restore drill --all --baseline previous-report --deadline 50m --report drill-report',
         'svc restore drill --all --dry-run --jq ".drill.databases[].backupJobId"',
         'svc restore drill db_orders --scratch postgresql://drill@scratch/postgres',
       ),
@@ -109,7 +114,7 @@ export function registerRestore(restore: Command, host: CommandHost): void {
     .addHelpText(
       'after',
       prose(
-        'A drill restores each database\'s chosen backup into a new svc_drill_* database, checks it (backup_selected, artifact_verified, restore_clean, objects_present, data_present, rows_match, max_age, then each SQL check), and drops it again. The scratch cluster is started once, on 127.0.0.1 only, and stopped at the end, also on failure and on Ctrl-C. The service is not told the result: API v1 has no operation for it.',
+        'A drill restores each database\'s chosen backup into a new svc_drill_* database, checks it (backup_selected, artifact_verified, restore_clean, objects_present, data_present, rows_match, no_drift with --baseline, max_age, then each SQL check), and drops it again. Each database\'s result carries a fingerprint: its tables with rows and sizes, and a digest of its schema. The scratch cluster is started once, on 127.0.0.1 only, and stopped at the end, also on failure and on Ctrl-C, after which the report, metrics file and push are still written, the databases not finished marked not_run. The service is not told the result: API v1 has no operation for it.',
       ),
     )
     .action(verb(host, () => import('./drill.js')));
