@@ -10,7 +10,6 @@
  *   the test, so any `password=...`, `"password":` or URI with a password in its userinfo counts.
  */
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
-import { execa } from 'execa';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
