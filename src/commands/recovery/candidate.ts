@@ -30,8 +30,8 @@ export async function run(opts: RecoveryCandidateOptions, session: Session): Pro
     verdictBlock(data),
     candidate ? windowBlock(candidate, now, 'Recommended candidate', { withAction: false }) : text('No restore-ready candidate before the incident time.', 'yellow'),
     ...(differs
-      ? [note(`The service's summary of window ${candidate.windowId} says "${candidate.recommendedAction}": that is the window's own state (svc recovery summary ${opts.databaseId}), not a step for this incident.`)]
+      ? [note(`The service's summary of window ${candidate.windowId} says "${candidate.recommendedAction}": that is the window's own state (${session.svcCommand(['recovery', 'summary'], [opts.databaseId])}), not a step for this incident.`)]
       : []),
-    ...nextCommand(opts.databaseId, candidate, session.ctx.env, data.incidentTime),
+    ...nextCommand(opts.databaseId, candidate, session, data.incidentTime),
   ]);
 }

@@ -1,5 +1,6 @@
 import { formatBytes, timestampWithAge } from '../../output/format.js';
 import { fields, note, text } from '../../output/writer.js';
+import { shellCommand } from '../../output/shell-quote.js';
 import { UserFiles } from '../../output/user-file.js';
 import { AGE_FROM_COMPLETION, recoveryPoint } from '../../restore/backup-selection.js';
 import { objectCounts } from '../../restore/inventory.js';
@@ -42,7 +43,7 @@ function localProofFields(proof: RestoreOutcome['restoreJob']['proof'], receiptP
 }
 
 /** The psql command that reaches the target: the redacted URI (no password: psql asks, or reads ~/.pgpass). */
-const connect = (plan: RestorePlan) => `psql "${redactedDsn(plan.target)}"`;
+const connect = (plan: RestorePlan) => shellCommand(['psql', redactedDsn(plan.target)]);
 
 function nextStep(plan: RestorePlan): string {
   return plan.mode === 'in_place'
@@ -104,7 +105,7 @@ export async function renderOutcome(session: Session, plan: RestorePlan, outcome
 }
 
 /** The --json document of a dry run: the plan the real run would follow (and what the agent server's plan_restore returns). */
-export function dryRunDocument(plan: RestorePlan, check: ServiceCheck | undefined, pre: PreflightResult) {
+export function dryRunDocument(plan: RestorePlan, check: ServiceCheck | undefined, pre: Pick<PreflightResult, 'pgRestore'> & { createDatabase: boolean | null }) {
   const backupJobId = check?.selection?.backupJobId ?? null;
   const artifactBytes = check?.artifactBytes;
   return {
