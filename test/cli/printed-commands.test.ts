@@ -101,6 +101,14 @@ describe('hints that carry a command', () => {
     await expectOnlySvc(line!.slice(line!.indexOf('Start one with: ') + 'Start one with: '.length), [...given(), 'backups', 'trigger', shown(databaseId)]);
   });
 
+  it.each(payloads.filter(([kind]) => kind !== 'newline'))('backups trigger, a backup job id from the service with %s', async (_kind, backupJobId) => {
+    server.otherwise(() => json(202, { ...fixture('trigger-backup'), backupJobId }));
+    const r = await svc(['backups', 'trigger', 'db_orders']);
+    expect(r.code, r.stderr).toBe(0);
+    const dash = shown(backupJobId).startsWith('-') ? ['--'] : [];
+    await expectOnlySvc(between(r.stderr, 'Follow it with: ', '  (or run trigger with --wait)'), [...given(), 'backups', 'get', ...dash, shown(backupJobId)]);
+  });
+
   it('a 404 names the listing command with the flags given', async () => {
     server.otherwise(() => json(404, fixture('error-404')));
     const r = await svc(['databases', 'get', 'db_nope']);

@@ -45,7 +45,7 @@ export async function run(opts: TriggerOptions, session: Session): Promise<void>
         ['state', accepted.state],
         ['enqueued', timestampWithAge(accepted.enqueuedAt, session.now())],
       ]),
-      note(`Follow it with: svc backups get ${accepted.backupJobId}  (or run trigger with --wait)`, 'dim'),
+      note(`Follow it with: ${session.svcCommand(['backups', 'get'], [accepted.backupJobId])}  (or run trigger with --wait)`, 'dim'),
     ]);
     return;
   }
