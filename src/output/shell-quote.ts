@@ -20,11 +20,12 @@ export interface GivenFlags {
 }
 
 /**
- * Control characters would drive the terminal the command is printed on (cli-contract 4), so they
- * are left out; a line break and a tab stay, inside the quotes, where every POSIX shell keeps them.
+ * Control characters are left out: they would drive the terminal the command is printed on
+ * (cli-contract 4). A line break too, though a shell keeps it inside quotes: a command is printed
+ * on one line, so that no line of it, copied alone, is a command of its own (`x\nrm -rf ~ #`).
  */
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 const BARE = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
 /** One argument for a POSIX shell: bare where no character is special to it, else single-quoted ('\'' for a quote inside). */

@@ -2,8 +2,9 @@
  * The one builder of printed commands (src/output/shell-quote.ts, cli-contract 7.16 c), as a table:
  * each hostile value is built into a command, the command is pasted into a real `sh -c`, and the
  * stub program first on PATH must be the only thing that ran, with exactly the given arguments.
- * Control characters other than a line break and a tab are left out of what is printed (they
- * would drive the terminal, cli-contract 4): the argument arrives without them, and nothing else runs.
+ * Control characters, line breaks included, are left out of what is printed (they would drive the
+ * terminal, cli-contract 4, or start a line that reads as a command of its own): the argument
+ * arrives without them, and nothing else runs.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { shellArg, shellCommand, svcCommand } from '../../src/output/shell-quote.js';
@@ -19,8 +20,9 @@ const table: Array<[string, string, string?]> = [
   ['backquotes', `\`touch ${m}\``],
   ['single quotes', `it's';touch ${m};'`],
   ['double quotes', `"$(touch ${m})"`],
-  ['a line break', `rw_1\ntouch ${m}`],
-  ['a tab', 'a\tb'],
+  ['a line break', `rw_1\ntouch ${m}`, `rw_1touch ${m}`],
+  ['a line break, then a comment that would hide a closing quote', `x\ntouch ${m} #`, `xtouch ${m} #`],
+  ['a tab', 'a\tb', 'ab'],
   ['a leading dash', '-rf'],
   ['a leading double dash', '--in-place'],
   ['non-ASCII', 'base_ünïcødé_数据_😀'],
@@ -39,6 +41,10 @@ describe('shellCommand: pasted into sh, it runs the program with exactly these a
     const pasted = await shell.paste(shellCommand(['svc', 'restore', 'create', '--window', value, value]));
     expect(pasted.runs).toEqual([{ program: 'svc', args: ['restore', 'create', '--window', arrives, arrives] }]);
     expect(shell.injected).toBe(false);
+  });
+
+  it('a command is one line, whatever its arguments hold', () => {
+    expect(shellCommand(['svc', 'recovery', 'summary', 'x\nrm -rf ~ #', 'a\r\nb'])).toBe("svc recovery summary 'xrm -rf ~ #' ab");
   });
 
   it('a plain id stays bare; anything else is single-quoted', () => {

@@ -1,5 +1,6 @@
 import type { RecoveryWindowDecision } from '../../api/schemas/recovery.js';
 import { orDash, timestampWithAge, yesNo } from '../../output/format.js';
+import { terminalLine } from '../../output/terminal-text.js';
 import { commandsNote, fields, note, type Block, type Field } from '../../output/writer.js';
 import type { Session } from '../../session.js';
 
@@ -57,7 +58,7 @@ export function nextCommand(
   const chosen = window?.restoreAvailable ? ['--window', window.windowId] : ['--database', databaseId, ...(incidentTime ? ['--before', incidentTime] : ['--latest'])];
   const restore = session.svcCommand(['restore', 'create', ...chosen, ...targetWords(env)]);
   const why = window?.restoreAvailable
-    ? `restore window ${window.windowId}'s baseline backup into a new database`
+    ? `restore window ${terminalLine(window.windowId)}'s baseline backup into a new database`
     : `restore the newest completed backup${incidentTime ? ' from before the incident' : ''}, since no recovery window is restorable`;
   const envNote = env.SVC_TARGET_DSN ? ' (the target from SVC_TARGET_DSN)' : '';
   return [
