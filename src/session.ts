@@ -77,20 +77,17 @@ export class Session {
     return { baseUrl: this.flags.baseUrl, profile: this.flags.profile };
   }
 
-  /** An svc command for the person to run next, carrying the flags they gave (output/shell-quote.ts). */
-  svcCommand(words: readonly Word[], operands: readonly Word[] = []): string {
-    return svcCommand(words, this.given, operands);
-  }
-
   /**
-   * An svc command for a person to run in a shell of their own (an agent's result): the profile and
-   * base URL this run uses wherever they came from, since that shell lacks the agent client's environment.
+   * An svc command for the person to run next (output/shell-quote.ts), carrying the flags they gave;
+   * for an agent's result, the profile and base URL this run uses wherever they came from, since the
+   * person's own shell lacks the agent client's environment.
    */
-  personCommand(words: readonly Word[], operands: readonly Word[] = []): string {
-    return svcCommand(words, this.#ownShell(), operands);
+  svcCommand(words: readonly Word[], operands: readonly Word[] = []): string {
+    return svcCommand(words, this.#audienceFlags(), operands);
   }
 
-  #ownShell(): GivenFlags {
+  #audienceFlags(): GivenFlags {
+    if (!this.#agents) return this.given;
     const { profile } = this.settings;
     return { baseUrl: this.flags.baseUrl ?? this.ctx.env.SVC_BASE_URL, profile: profile === DEFAULT_PROFILE ? undefined : profile };
   }
@@ -135,7 +132,7 @@ export class Session {
       baseUrl,
       token,
       tokenSource,
-      audience: this.#agents ? { given: this.#ownShell(), mcp: true } : { given: this.given },
+      audience: { given: this.#audienceFlags(), mcp: this.#agents },
       timeoutMs: this.settings.timeoutMs,
       maxRetries: this.settings.maxRetries,
       sleep: this.ctx.sleep,

@@ -57,7 +57,7 @@ interface PlanArgs {
 /** The `svc restore create` a person runs for the backup the plan chose, without and with --dry-run. */
 function personCommands(session: Session, backupJobId: string, target: string, inPlace: boolean): { dryRun: string; restore: string } {
   const words = ['restore', 'create', '--backup', backupJobId, '--target', target, ...(inPlace ? ['--in-place'] : [])];
-  return { dryRun: session.personCommand([...words, '--dry-run']), restore: session.personCommand(words) };
+  return { dryRun: session.svcCommand([...words, '--dry-run']), restore: session.svcCommand(words) };
 }
 
 /**

@@ -99,7 +99,7 @@ async function chooseTools(session: Session, opts: ServeOptions): Promise<{ chos
     const err = profile.reason as ApiError;
     const { chosen } = selectTools(TOOLS, { ...selection, scopes: [], catalog: { tools: [] } });
     if (!chosen.length) throw err;
-    session.ui.warn(`The service refused the token (${err.details.code}, HTTP ${err.status}): serving ${chosen.map((t) => t.name).join(', ')} until it is replaced (${session.personCommand(['auth', 'login'])}).`);
+    session.ui.warn(`The service refused the token (${err.details.code}, HTTP ${err.status}): serving ${chosen.map((t) => t.name).join(', ')} until it is replaced (${session.svcCommand(['auth', 'login'])}).`);
     return { chosen, organization: 'a token the service refused' };
   }
   if (profile.status === 'rejected') throw profile.reason;
