@@ -1,7 +1,9 @@
 import { ApiClient } from './api/client.js';
 import { requireToken, type Login, type TokenSource } from './auth/token-store.js';
+import { DEFAULT_PROFILE } from './config/config-file.js';
 import type { Context } from './context.js';
 import type { JqProgram } from './output/jq.js';
+import { svcCommand, type GivenFlags, type Word } from './output/shell-quote.js';
 import { Writer, type TableDrawer } from './output/writer.js';
 import type { SecretScrubber } from './secrets.js';
 import { resolveBaseUrl, resolveSettings, type GlobalFlags, type Settings } from './settings.js';
@@ -19,6 +21,8 @@ export class Session {
   readonly #others: ApiClient[] = [];
   readonly #jq: JqProgram | undefined;
   #baseUrl: string | undefined;
+  /** `svc mcp serve`: hints name tools, and commands carry what a person's own shell lacks. */
+  #agents = false;
 
   /** Settings from the global flags, then the output layer: the table drawer (cli-table3) only for human output. */
   static async open(ctx: Context, flags: GlobalFlags, secrets: SecretScrubber): Promise<Session> {
@@ -63,6 +67,31 @@ export class Session {
     return this.ctx.now();
   }
 
+  /** For `svc mcp serve`, before the first request: the readers of its errors are agents (cli-contract 10, v5). */
+  serveAgents(): void {
+    this.#agents = true;
+  }
+
+  /** --base-url and --profile as the user gave them on this command line (not from the environment, which the next command shares). */
+  get given(): GivenFlags {
+    return { baseUrl: this.flags.baseUrl, profile: this.flags.profile };
+  }
+
+  /**
+   * An svc command for the person to run next (output/shell-quote.ts), carrying the flags they gave;
+   * for an agent's result, the profile and base URL this run uses wherever they came from, since the
+   * person's own shell lacks the agent client's environment.
+   */
+  svcCommand(words: readonly Word[], operands: readonly Word[] = []): string {
+    return svcCommand(words, this.#audienceFlags(), operands);
+  }
+
+  #audienceFlags(): GivenFlags {
+    if (!this.#agents) return this.given;
+    const { profile } = this.settings;
+    return { baseUrl: this.flags.baseUrl ?? this.ctx.env.SVC_BASE_URL, profile: profile === DEFAULT_PROFILE ? undefined : profile };
+  }
+
   async baseUrl(): Promise<string> {
     this.#baseUrl ??= await resolveBaseUrl(this.flags, this.ctx, this.settings.profile);
     return this.#baseUrl;
@@ -103,6 +132,7 @@ export class Session {
       baseUrl,
       token,
       tokenSource,
+      audience: { given: this.#audienceFlags(), mcp: this.#agents },
       timeoutMs: this.settings.timeoutMs,
       maxRetries: this.settings.maxRetries,
       sleep: this.ctx.sleep,

@@ -3,6 +3,7 @@ import { normalizeBaseUrl } from './api/base-url.js';
 import { DEFAULT_PROFILE, readProfile } from './config/config-file.js';
 import type { Context } from './context.js';
 import { UsageError } from './errors.js';
+import { svcCommand } from './output/shell-quote.js';
 
 /** Global options as commander hands them over (cli-contract 1). */
 export interface GlobalFlags {
@@ -75,7 +76,7 @@ export async function resolveBaseUrl(flags: GlobalFlags, ctx: Pick<Context, 'env
     const which = profile === DEFAULT_PROFILE ? '' : ` for profile "${profile}"`;
     throw new UsageError(
       `No service base URL is configured${which}.`,
-      `Pass --base-url https://..., set SVC_BASE_URL, or run \`svc auth login${profile === DEFAULT_PROFILE ? '' : ` --profile ${profile}`} --base-url https://...\` once.`,
+      `Pass --base-url https://..., set SVC_BASE_URL, or run \`${svcCommand(['auth', 'login', '--base-url', 'https://...'], { profile: profile === DEFAULT_PROFILE ? undefined : profile })}\` once.`,
     );
   }
   return normalizeBaseUrl(raw);

@@ -4,11 +4,12 @@ import { ApiError, CliError, ContractError, InterruptedError } from '../errors.j
 import { USER_AGENT } from '../version.js';
 import { API_BODY_LIMIT, BodyTooLarge, ERROR_BODY_LIMIT, readBounded } from './body.js';
 import { parseResponse } from './contract.js';
-import { errorHint, type HintContext, type NotFound } from './error-hints.js';
+import { errorHint, type HintAudience, type HintContext, type NotFound } from './error-hints.js';
 import { exchangeLine, header, type Headers } from './exchange-log.js';
 import { networkFailure } from './network-failure.js';
 import { RateBudget } from './pacing.js';
 import { statusVerdict, withRetries, type Attempt } from './retry.js';
+import { svcCommand, type Word } from '../output/shell-quote.js';
 import { errorBody } from './schemas/errors.js';
 import { loadTransport, type HttpDispatcher, type Transport } from './undici.js';
 
@@ -52,6 +53,8 @@ export interface ClientConfig {
   signal?: AbortSignal;
   /** Where the token came from: a 401's advice differs (SVC_API_KEY overrides any saved login). */
   tokenSource?: HintContext['tokenSource'];
+  /** Who reads an error's hint, and the flags its commands carry. */
+  audience?: HintAudience;
 }
 
 type Response = { status: number; headers: Headers; text: string };
@@ -77,6 +80,8 @@ export class ApiClient {
   #transport: Promise<{ dispatcher: HttpDispatcher; request: Transport['request'] }> | undefined;
   /** One budget per client, so per key: everything sent through this client at once shares it (cli-contract 6, v4). */
   readonly #budget: RateBudget;
+  /** close() was called: a request still queued or on its way fails because svc ended it, not the network. */
+  #closed = false;
 
   constructor(config: ClientConfig) {
     if (CONTROL.test(config.token) || /\s/.test(config.token)) {
@@ -104,12 +109,16 @@ export class ApiClient {
     return this.#transport;
   }
 
+  /** An svc command for the reader of this client's errors, carrying the flags of their run (output/shell-quote.ts). */
+  svcCommand = (words: readonly Word[], operands: readonly Word[] = []): string => svcCommand(words, this.#config.audience?.given, operands);
+
   /** A --verbose line about the requests (why svc waited, what a selection read); nothing without --verbose. */
   debug(line: string): void {
     this.#config.log?.(line);
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     const transport = await this.#transport?.catch(() => undefined);
     await transport?.dispatcher.destroy();
   }
@@ -196,6 +205,8 @@ export class ApiClient {
       return { ok: false, error: this.#failure(method, path, status, resHeaders, text, notFound), ...statusVerdict(status, header(resHeaders, 'retry-after')) };
     } catch (error) {
       if (this.#config.signal?.aborted) throw new InterruptedError();
+      // The session closed the connection under this request (undici: UND_ERR_DESTROYED): no network failure, no retry.
+      if (this.#closed) return { ok: false, retryable: false, error: new CliError('unexpected', `${method} ${path} was abandoned: svc closed its connection as the run ended.`) };
       if (error instanceof BodyTooLarge) {
         this.#config.log?.(exchangeLine(method, path, { status, headers: resHeaders }, ms(), n));
         throw new CliError(
@@ -231,6 +242,7 @@ export class ApiClient {
         retryAfterMs,
         tokenSource: this.#config.tokenSource,
         notFound,
+        audience: this.#config.audience,
       }),
     });
   }

@@ -90,22 +90,32 @@ export class RateBudget {
     for (const wake of waiting) wake();
   }
 
-  /** One wait for everyone: the first request to find the budget spent sleeps until the reset, the others join it. */
+  /**
+   * One wait for everyone: the first request to find the budget spent sleeps until the reset, the
+   * others join it. The shared promise is forgotten only after it was stored: a wait with nothing
+   * to wait for settles at once, and clearing it from inside would leave a settled promise behind,
+   * on which acquire() would then loop without ever yielding to the event loop (no timer, no signal).
+   */
   #waitForReset(): Promise<void> {
-    this.#waiting ??= (async () => {
-      const { now, random, sleep, signal, log } = this.#deps;
-      const until = (this.#resetAt ?? 0) - now();
-      // Past the reset already (a retry's Retry-After has waited it out): nothing to wait for.
-      if (until > 0) {
-        const ms = until + Math.floor(random() * RESET_JITTER_MS);
-        log?.(`rate limit: this key's budget is spent (RateLimit-Remaining: 0); waiting ${(ms / 1000).toFixed(1)}s until its window resets (RateLimit-Reset), instead of meeting a 429`);
-        await sleep(ms, signal);
-      }
-      // The window has reset: its budget is unknown again until the next answer.
-      this.#remaining = undefined;
-      this.#resetAt = undefined;
-      this.#waiting = undefined;
-    })();
-    return this.#waiting;
+    if (this.#waiting) return this.#waiting;
+    const waiting = this.#sleepUntilReset().finally(() => {
+      if (this.#waiting === waiting) this.#waiting = undefined;
+    });
+    this.#waiting = waiting;
+    return waiting;
+  }
+
+  async #sleepUntilReset(): Promise<void> {
+    const { now, random, sleep, signal, log } = this.#deps;
+    const until = (this.#resetAt ?? 0) - now();
+    // Past the reset already (a retry's Retry-After has waited it out): nothing to wait for.
+    if (until > 0) {
+      const ms = until + Math.floor(random() * RESET_JITTER_MS);
+      log?.(`rate limit: this key's budget is spent (RateLimit-Remaining: 0); waiting ${(ms / 1000).toFixed(1)}s until its window resets (RateLimit-Reset), instead of meeting a 429`);
+      await sleep(ms, signal);
+    }
+    // The window has reset: its budget is unknown again until the next answer.
+    this.#remaining = undefined;
+    this.#resetAt = undefined;
   }
 }

@@ -1,6 +1,7 @@
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CliError } from '../errors.js';
+import { shellCommand } from '../output/shell-quote.js';
 import { withFileLock } from './lock.js';
 
 /**
@@ -22,7 +23,7 @@ export async function readJsonFile(path: string): Promise<Record<string, unknown
     // fall through
   }
   throw new CliError('bad_config', `${path} is not a JSON object.`, {
-    hint: `Fix or delete the file, then run the command again (svc never overwrites it). To start over: mv ${path} ${path}.broken && svc auth login`,
+    hint: `Fix or delete the file, then run the command again (svc never overwrites it). To start over: ${shellCommand(['mv', path, `${path}.broken`])} && ${shellCommand(['svc', 'auth', 'login'])}`,
   });
 }
 

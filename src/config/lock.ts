@@ -1,6 +1,7 @@
 import { open, rm, stat } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CliError } from '../errors.js';
+import { shellCommand } from '../output/shell-quote.js';
 
 const WAIT_MS = 10_000;
 /** A lock older than this belongs to a process that died mid-write (a write takes milliseconds). */
@@ -24,7 +25,7 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>): P
       if (held && Date.now() - held.mtimeMs > STALE_MS) await rm(lockPath, { force: true });
       if (Date.now() > deadline) {
         throw new CliError('bad_config', `Another svc process holds ${lockPath} and did not release it within ${WAIT_MS / 1000}s.`, {
-          hint: `If no other svc is running, remove the lock: rm ${lockPath}`,
+          hint: `If no other svc is running, remove the lock: ${shellCommand(['rm', lockPath])}`,
         });
       }
       await sleep(Math.min(100, 5 * 2 ** Math.min(attempt, 5)) + Math.floor(Math.random() * 10));

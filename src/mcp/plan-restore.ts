@@ -1,19 +1,20 @@
 import { id, nonNegativeInt, timestamp } from '../api/schemas/common.js';
 import { restoreModes } from '../api/schemas/restores.js';
-import { engineOptions, guardTarget, restoreDeps, restorePlan } from '../commands/restore/engine-options.js';
+import { engineOptions, guardTarget, restorePlan } from '../commands/restore/engine-options.js';
 import { dryRunDocument } from '../commands/restore/outcome.js';
 import { selectionRule } from '../commands/restore/selection-options.js';
 import { serviceCheck } from '../commands/restore/service-check.js';
 import { UsageError } from '../errors.js';
-import { shellCommand } from '../output/shell-quote.js';
 import type { SelectionRule } from '../restore/backup-selection.js';
-import { runRestore } from '../restore/run.js';
+import { findClientTools } from '../restore/pg-restore-choice.js';
 import { parseTarget, redactedDsn } from '../restore/target.js';
+import { assertFreeSpace, assertWritableDir } from '../restore/workdir.js';
+import type { Session } from '../session.js';
 import * as z from '../zod.js';
 import type { ToolContext } from './tools.js';
 import { NOT_PITR } from './wording.js';
 
-/** The dry run's --json document (`svc restore create --dry-run --json`), plus the command a person runs. */
+/** The plan of `svc restore create --dry-run --json` as far as it is known without the target, plus the commands a person runs. */
 export const planRestoreOutput = z.looseObject({
   dryRun: z.literal(true),
   backupJobId: z.nullable(id),
@@ -29,13 +30,16 @@ export const planRestoreOutput = z.looseObject({
   artifactBytes: z.nullable(nonNegativeInt),
   targetRedactedDsn: z.string(),
   mode: z.enum(restoreModes),
-  createDatabase: z.boolean(),
+  /** null: plan_restore never connects to the target, so whether the database exists is for the person's --dry-run to say. */
+  createDatabase: z.nullable(z.boolean()),
   atomic: z.boolean(),
   jobs: z.int(),
   workDir: z.string(),
   pgRestore: z.string(),
   pgRestoreArgs: z.array(z.string()),
-  /** For a person to run, in a terminal: the agent never restores (api-v1.md 4.3 rules 3 and 4). */
+  /** For a person to run, in a terminal, in this order: the dry run (which checks the target), then the restore. */
+  commands: z.array(z.string()),
+  /** The restore itself, the last of `commands`: the agent never restores (api-v1.md 4.3 rules 3 and 4). */
   command: z.string(),
   note: z.string(),
 });
@@ -50,27 +54,20 @@ interface PlanArgs {
   inPlace?: boolean;
 }
 
-/** The same command line `svc restore create` would get, for the backup the dry run chose. */
-function personCommand(backupJobId: string, target: string, inPlace: boolean, profile: string): string {
-  return shellCommand([
-    'svc',
-    ...(profile === 'default' ? [] : ['--profile', profile]),
-    'restore',
-    'create',
-    '--backup',
-    backupJobId,
-    '--target',
-    target,
-    ...(inPlace ? ['--in-place'] : []),
-  ]);
+/** The `svc restore create` a person runs for the backup the plan chose, without and with --dry-run. */
+function personCommands(session: Session, backupJobId: string, target: string, inPlace: boolean): { dryRun: string; restore: string } {
+  const words = ['restore', 'create', '--backup', backupJobId, '--target', target, ...(inPlace ? ['--in-place'] : [])];
+  return { dryRun: session.svcCommand([...words, '--dry-run']), restore: session.svcCommand(words) };
 }
 
 /**
- * plan_restore: `svc restore create --dry-run` for an agent (cli-contract 10). The same selection
- * rules, the same local preflight, the same service check, the same document, from the restore
- * engine itself (runRestore without a create step restores nothing). A password never travels
- * through the agent: a target that holds one is refused; it belongs in PGPASSWORD, ~/.pgpass or
- * SVC_TARGET_DSN of the server's environment.
+ * plan_restore (cli-contract 10, v5): what `svc restore create --dry-run` checks, except the target.
+ * It asks the service what it can tell (the token may restore, the backup chosen by the same rules,
+ * completed with an artifact) and the machine what it can (pg_restore and psql present, the work dir
+ * writable with room for the artifact), and returns the commands a person runs, the dry run first.
+ * It never connects to a database: the agent names the target, and a connection would hand it the
+ * server's ambient credentials (PGPASSWORD, a pgpass or service file). A target carrying a password
+ * is refused: a password never travels through an agent.
  */
 export async function planRestore(args: PlanArgs, { session }: ToolContext): Promise<Record<string, unknown>> {
   const { rule }: { rule: SelectionRule } = selectionRule(
@@ -81,21 +78,24 @@ export async function planRestore(args: PlanArgs, { session }: ToolContext): Pro
   if (args.target !== undefined && parseTarget(args.target, env).password !== undefined) {
     throw new UsageError(
       'The target holds a password; a password is never given to an agent tool.',
-      'Pass the URI without it, and keep the password in ~/.pgpass or PGPASSWORD (or the whole URI in SVC_TARGET_DSN) of the environment svc mcp serve runs in.',
+      'Pass the URI without it; the person who runs the command keeps the password in ~/.pgpass or PGPASSWORD (or the whole URI in SVC_TARGET_DSN).',
     );
   }
   const opts = engineOptions({ target: args.target, inPlace: args.inPlace }, env);
   guardTarget(opts, session);
-  const mode = args.inPlace ? 'in_place' : 'new_database';
-  // The person who runs the command does it at a terminal, where an in-place restore is confirmed by typing the database name.
-  const plan = { ...restorePlan(opts, mode, session), interactive: true };
-  const result = await runRestore(plan, { check: () => serviceCheck(session, rule, true) }, restoreDeps(session));
-  if (!result.dryRun) throw new Error('plan_restore ran more than a dry run');
-  const doc = dryRunDocument(plan, result.check, result.preflight);
-  const target = args.target ?? redactedDsn(opts.target);
+  const plan = restorePlan(opts, args.inPlace ? 'in_place' : 'new_database', session);
+  const pgRestore = await findClientTools(env);
+  await assertWritableDir(plan.workDir);
+  const check = await serviceCheck(session, rule, true);
+  await assertFreeSpace(plan.workDir, check.artifactBytes ?? 0);
+  const doc = dryRunDocument(plan, check, { pgRestore, createDatabase: null });
+  const commands = personCommands(session, doc.backupJobId!, args.target ?? redactedDsn(opts.target), args.inPlace === true);
   return {
     ...doc,
-    command: personCommand(doc.backupJobId!, target, args.inPlace === true, session.settings.profile),
-    note: `Nothing was created, downloaded or restored. A person runs the command in a terminal${args.inPlace ? ' and confirms the in-place restore by typing the database name' : ''}. ${NOT_PITR}`,
+    commands: [commands.dryRun, commands.restore],
+    command: commands.restore,
+    note:
+      'Nothing was created, downloaded or restored, and no database was contacted: the target is checked by the first command, the dry run, ' +
+      `which a person runs in a terminal before the restore${args.inPlace ? ' (confirmed by typing the database name)' : ''}. ${NOT_PITR}`,
   };
 }

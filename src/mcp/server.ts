@@ -2,7 +2,7 @@ import type { McpServer as McpServerType } from '@modelcontextprotocol/sdk/serve
 import { getProfile } from '../api/operations/profile.js';
 import { requireId } from '../commands/shared/args.js';
 import { fetchCatalog } from '../commands/tools/catalog.js';
-import { InterruptedError, UsageError } from '../errors.js';
+import { ApiError, InterruptedError, UsageError } from '../errors.js';
 import type { Session } from '../session.js';
 import { VERSION } from '../version.js';
 import type { Gate } from './gate.js';
@@ -31,11 +31,9 @@ function checkIds(args: Record<string, unknown>): Record<string, unknown> {
  */
 export async function serveMcp(session: Session, opts: ServeOptions): Promise<void> {
   const { ctx } = session;
+  session.serveAgents();
   const api = await session.api();
-  const [{ data }, catalog] = await Promise.all([api.send(getProfile()), fetchCatalog(session)]);
-  const { chosen, skipped } = selectTools(TOOLS, { scopes: data.profile.scopes, catalog, readOnly: opts.readOnly, names: opts.tools });
-  for (const s of skipped) if (opts.tools) session.ui.warn(`${s.name} is not served: ${s.why}.`);
-  if (!chosen.length) throw new UsageError('No tool is left to serve.', 'Check --tools and --read-only against the token\'s scopes (svc auth status).');
+  const { chosen, organization } = await chooseTools(session, opts);
 
   const { McpServer, StdioServerTransport } = await import('./sdk.js');
   const server = new McpServer({ name: 'svc', version: VERSION }, { instructions: INSTRUCTIONS });
@@ -69,7 +67,7 @@ export async function serveMcp(session: Session, opts: ServeOptions): Promise<vo
   // The client ends the session by closing our stdin (the MCP stdio transport's shutdown).
   ctx.stdin.once('end', () => void server.close());
   const names = chosen.map((t) => t.name).join(', ');
-  session.ui.info(`svc mcp serve: ${chosen.length} tools for ${data.profile.organizationSlug} on stdio (${names}).`);
+  session.ui.info(`svc mcp serve: ${chosen.length} tools for ${organization} on stdio (${names}).`);
   let stop: () => void = () => {};
   const interrupted = new Promise<never>((_, reject) => {
     stop = () => reject(new InterruptedError('Interrupted; the MCP server stopped.'));
@@ -82,6 +80,35 @@ export async function serveMcp(session: Session, opts: ServeOptions): Promise<vo
     ctx.signal.removeEventListener('abort', stop);
     await server.close();
   }
+}
+
+/** A token the service refuses (401, or 403 on the profile itself): the agent is told by each call, not by a server that dies. */
+const refused = (err: unknown) => err instanceof ApiError && (err.status === 401 || err.status === 403);
+
+/**
+ * The tools to serve (cli-contract 10): those the token's scopes and the live catalog allow. Both are
+ * asked at once and both answers awaited, so a failure of one never leaves the other on its way
+ * when the run ends. Where the service refuses the token, the server still starts, with the tools
+ * that need no scope (get_profile): each call answers with the service's error and what to do.
+ */
+async function chooseTools(session: Session, opts: ServeOptions): Promise<{ chosen: ToolSpec[]; organization: string }> {
+  const api = await session.api();
+  const [profile, catalog] = await Promise.allSettled([api.send(getProfile()), fetchCatalog(session)]);
+  const selection = { readOnly: opts.readOnly, names: opts.tools };
+  if (profile.status === 'rejected' && refused(profile.reason)) {
+    const err = profile.reason as ApiError;
+    const { chosen } = selectTools(TOOLS, { ...selection, scopes: [], catalog: { tools: [] } });
+    if (!chosen.length) throw err;
+    session.ui.warn(`The service refused the token (${err.details.code}, HTTP ${err.status}): serving ${chosen.map((t) => t.name).join(', ')} until it is replaced (${session.svcCommand(['auth', 'login'])}).`);
+    return { chosen, organization: 'a token the service refused' };
+  }
+  if (profile.status === 'rejected') throw profile.reason;
+  if (catalog.status === 'rejected') throw catalog.reason;
+  const { data } = profile.value;
+  const { chosen, skipped } = selectTools(TOOLS, { ...selection, scopes: data.profile.scopes, catalog: catalog.value });
+  for (const s of skipped) if (opts.tools) session.ui.warn(`${s.name} is not served: ${s.why}.`);
+  if (!chosen.length) throw new UsageError('No tool is left to serve.', 'Check --tools and --read-only against the token\'s scopes (svc auth status).');
+  return { chosen, organization: data.profile.organizationSlug };
 }
 
 function register(server: McpServerType, spec: ToolSpec, base: ToolContext): void {

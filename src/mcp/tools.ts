@@ -228,7 +228,7 @@ export const TOOLS: ToolSpec[] = [
     name: 'plan_restore',
     title: 'Plan a restore (dry run)',
     description: proof(
-      "The service-checked dry run of a restore: chooses the backup (backupJobId; databaseId with latest or before; or windowId), checks the token may restore, the backup is completed, the target is reachable and pg_restore is here, and returns the plan with the exact `svc restore create` command for a person to run. It restores nothing: no tool here restores or drills.",
+      "The service-checked dry run of a restore: chooses the backup (backupJobId; databaseId with latest or before; or windowId), checks the token may restore, the backup is completed with an artifact, pg_restore is here and the work dir has room, and returns the plan with the exact `svc restore create` commands for a person to run, the --dry-run first. It never connects to a database (the person's dry run checks the target) and restores nothing: no tool here restores or drills.",
     ),
     scope: 'databases:read',
     write: false,

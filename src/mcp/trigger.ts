@@ -44,7 +44,7 @@ export async function triggerBackupTool(
         humanGate: gateName,
         catalogTool: 'svc.backup.trigger',
         message: `${message} This client cannot ask the person, so nothing was done: show this to a person. They can run the command themselves.`,
-        command: `svc backups trigger ${args.databaseId} --idempotency-key ${idempotencyKey}`,
+        command: session.svcCommand(['backups', 'trigger', '--idempotency-key', idempotencyKey], [args.databaseId]),
       };
       return { outcome: 'confirmation_required', idempotencyKey, challenge };
     }

@@ -1,7 +1,55 @@
-/** One argument for a POSIX shell: bare when that is safe, else single-quoted ('\'' for a quote inside). */
+/**
+ * The one builder of every command svc prints for a person to run (cli-contract 7.16 c): `Next:`
+ * lines, hints, plan_restore's commands, a drill's --keep lines, the sandbox's exports. A command is
+ * an argument vector, never a formatted string: each argument is quoted for POSIX shells, so
+ * whatever the service, an archive or an agent put in it, pasted into `sh` it runs its program
+ * with exactly those arguments and nothing else.
+ */
+
+/** A part of a command that is left for the person to fill in (`<databaseId>`): shown as such, never quoted. */
+export interface Placeholder {
+  placeholder: string;
+}
+
+export type Word = string | Placeholder;
+
+/** The global flags the user gave on this run's command line: every printed svc command carries them (cli-contract 4, v5). */
+export interface GivenFlags {
+  baseUrl?: string;
+  profile?: string;
+}
+
+/**
+ * Control characters are left out: they would drive the terminal the command is printed on
+ * (cli-contract 4). A line break too, though a shell keeps it inside quotes: a command is printed
+ * on one line, so that no line of it, copied alone, is a command of its own (`x\nrm -rf ~ #`).
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+const BARE = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/** One argument for a POSIX shell: bare where no character is special to it, else single-quoted ('\'' for a quote inside). */
 export function shellArg(value: string): string {
-  return /^[A-Za-z0-9_@%+=:,.\/-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+  const text = value.replace(CONTROL, '');
+  return BARE.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+function word(w: Word): string {
+  if (typeof w === 'string') return shellArg(w);
+  if (!/^[A-Za-z][A-Za-z0-9-]*$/.test(w.placeholder)) throw new Error(`not a placeholder name: ${w.placeholder}`);
+  return `<${w.placeholder}>`;
 }
 
 /** A command line that pastes back into a shell as the same argv. */
-export const shellCommand = (argv: string[]): string => argv.map(shellArg).join(' ');
+export const shellCommand = (argv: readonly Word[]): string => argv.map(word).join(' ');
+
+/**
+ * An svc command: `svc`, the flags the user gave (so the command reaches the same service as the
+ * same login), the words of the command (subcommands and options with their values), then its
+ * operands, after `--` where one could be read as an option.
+ */
+export function svcCommand(words: readonly Word[], given: GivenFlags = {}, operands: readonly Word[] = []): string {
+  const flags = [...(given.baseUrl === undefined ? [] : ['--base-url', given.baseUrl]), ...(given.profile === undefined ? [] : ['--profile', given.profile])];
+  const dash = operands.some((o) => typeof o === 'string' && o.startsWith('-')) ? ['--'] : [];
+  return shellCommand(['svc', ...flags, ...words, ...dash, ...operands]);
+}

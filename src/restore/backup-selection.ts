@@ -5,6 +5,7 @@ import { getRecoveryWindowProof } from '../api/operations/recovery.js';
 import type { BackupJobDetail } from '../api/schemas/backups.js';
 import { ApiError, CliError } from '../errors.js';
 import { relativeAge } from '../output/format.js';
+import { shellCommand } from '../output/shell-quote.js';
 import { newestInHistory } from './backup-history.js';
 
 /** How the backup was named (cli-contract 7, step 0). */
@@ -60,7 +61,7 @@ async function newest(api: ApiClient, databaseId: string, before: string | undef
   const when = before === undefined ? '' : ` at or before ${before}`;
   if (!best) {
     throw new CliError('no_eligible_backup', `No completed backup with an artifact ${of}${when}: there is nothing to restore.`, {
-      hint: `List its backups with: svc backups list ${databaseId}`,
+      hint: `List its backups with: ${api.svcCommand(['backups', 'list'], [databaseId])}`,
     });
   }
   return {
@@ -77,7 +78,7 @@ async function baselineOf(api: ApiClient, windowId: string): Promise<SelectedBac
   if (baseline.backupJobId === null || !baseline.retained) {
     const why = baseline.backupJobId === null ? 'names no baseline backup' : `has a baseline backup (${baseline.backupJobId}) that is no longer retained`;
     throw new CliError('no_eligible_backup', `Recovery window ${windowId} ${why}: there is nothing to restore from it.`, {
-      hint: `See the window's proof with: svc recovery proof ${windowId}; or pick a backup with --database ${data.window.databaseId} --latest`,
+      hint: `See the window's proof with: ${api.svcCommand(['recovery', 'proof'], [windowId])}; or pick a backup with ${shellCommand(['--database', data.window.databaseId, '--latest'])}`,
     });
   }
   const backup = (await api.send(getBackup(baseline.backupJobId))).data;

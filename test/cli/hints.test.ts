@@ -33,7 +33,7 @@ describe('401: the advice fits where the token came from', () => {
     server.otherwise(() => json(401, fixture('error-401')));
     const r = await svc(['databases', 'list'], { SVC_API_KEY: TOKEN });
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain('SVC_API_KEY is set and overrides any saved login: set it to a valid token, or unset it to use the one `svc auth login` stored.');
+    expect(r.stderr).toContain(`SVC_API_KEY is set and overrides any saved login: set it to a valid token, or unset it to use the one \`svc --base-url ${server.baseUrl} auth login\` stored.`);
     expect(r.stderr).toContain('New tokens are made in the dashboard under Settings, API tokens.');
     expect(r.stderr).not.toContain('Run `svc auth login`');
   });
@@ -44,7 +44,8 @@ describe('401: the advice fits where the token came from', () => {
     expect((await runCli(['auth', 'login', '--with-token', '--base-url', server.baseUrl], { keytar: keychain, stdin: TOKEN, env: { HOME: home, XDG_CONFIG_HOME: home } })).code).toBe(0);
     const r = await svc(['databases', 'list'], {}, keychain);
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain('Run `svc auth login` to store a valid token, or set SVC_API_KEY. New tokens are made in the dashboard under Settings, API tokens.');
+    // The command carries the --base-url this run was given (cli-contract 4, v5).
+    expect(r.stderr).toContain(`Run \`svc --base-url ${server.baseUrl} auth login\` to store a valid token, or set SVC_API_KEY. New tokens are made in the dashboard under Settings, API tokens.`);
     expect(r.stderr).not.toContain('SVC_API_KEY is set');
   });
 
@@ -71,7 +72,8 @@ describe('404: what was not found, and how to list what exists', () => {
     const r = await svc(args, { SVC_API_KEY: TOKEN });
     expect(r.code).toBe(5);
     expect(r.stderr).toContain(names);
-    expect(r.stderr).toContain(`To see what exists: ${lists}`);
+    // Every listed command carries the --base-url this run was given (cli-contract 4, v5).
+    expect(r.stderr).toContain(`To see what exists: ${lists.replace(/^svc /, `svc --base-url ${server.baseUrl} `)}`);
     expect(r.stderr).toMatch(/request id: /);
   });
 

@@ -141,7 +141,7 @@ describe.concurrent('jobs, waits, interrupts and svc sandbox', () => {
     expect(r).toMatchObject({ code: 9, stdout: '' });
     expect(r.stderr).toContain(`error: Gave up waiting after 0s: Restore ${queuedRestoreId} is still queued.`);
     // The exact command to look again.
-    expect(r.stderr).toContain(`The job goes on at the service. Check it again with: svc restore get ${queuedRestoreId} --watch`);
+    expect(r.stderr).toContain(`The job goes on at the service. Check it again with: svc restore get --watch ${queuedRestoreId}`);
   });
 
   it('9: restore get --watch timeout as a --json envelope', async () => {

@@ -92,19 +92,23 @@ describe.skipIf(!!skip)('an agent from `svc mcp config claude`: list, candidate,
       backupSelection: { rule: 'window', windowId: 'rw_0003', backupJobId: 'bj_0007' },
       targetRedactedDsn: target,
       mode: 'new_database',
-      createDatabase: true,
+      // plan_restore connects to no database (cli-contract 10, v5): the person's dry run says.
+      createDatabase: null,
     });
     expect(plan.command).toBe(`svc --profile agent restore create --backup bj_0007 --target ${target}`);
+    expect(plan.commands).toEqual([`${plan.command} --dry-run`, plan.command]);
     expect(plan.note).toContain('Nothing was created, downloaded or restored');
     expect(plan.note).toContain('Nothing here is point-in-time recovery');
     // A dry run: no restore job, no database.
     expect(restoresCreated()).toBe(created);
     expect(await exists('agent_plan')).toBe(false);
-    // The same plan as `svc restore create --dry-run --json` prints for the person.
+    // The same plan as `svc restore create --dry-run --json` prints for the person, but for what only the target can tell.
     const dry = await svc(['--profile', 'agent', 'restore', 'create', '--window', windowId, '--target', target, '--dry-run', '--json'], { env });
     expect(dry.code, dry.stderr).toBe(0);
-    const { command: _c, note: _n, ...doc } = plan;
-    expect(doc).toEqual(JSON.parse(dry.stdout));
+    const { command: _c, commands: _cs, note: _n, createDatabase: _p, ...doc } = plan;
+    const { createDatabase, ...checked } = JSON.parse(dry.stdout);
+    expect(createDatabase).toBe(true);
+    expect(doc).toEqual(checked);
     await finish(s);
 
     // The person runs the command as given, in a shell where `svc` is the built CLI.
@@ -121,9 +125,9 @@ describe.skipIf(!!skip)('an agent from `svc mcp config claude`: list, candidate,
     const s = await agent();
     const r: any = await s.client.callTool({ name: 'plan_restore', arguments: { databaseId: 'db_orders', latest: true, target: cluster.dsn('agent_plan', false), inPlace: true } });
     expect(r.isError, r.content[0].text).toBeFalsy();
-    expect(r.structuredContent).toMatchObject({ mode: 'in_place', atomic: false, createDatabase: false, backupSelection: { rule: 'latest', backupJobId: 'bj_0007' } });
+    expect(r.structuredContent).toMatchObject({ mode: 'in_place', atomic: false, createDatabase: null, backupSelection: { rule: 'latest', backupJobId: 'bj_0007' } });
     expect(r.structuredContent.command).toBe(`svc --profile agent restore create --backup bj_0007 --target ${cluster.dsn('agent_plan', false)} --in-place`);
-    expect(r.structuredContent.note).toContain('confirms the in-place restore by typing the database name');
+    expect(r.structuredContent.note).toContain('confirmed by typing the database name');
     await finish(s);
   });
 

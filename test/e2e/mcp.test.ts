@@ -222,7 +222,9 @@ describe('errors carry the code, the request id, and for 403 the required scope 
     const s = await open([], sb.env('full'));
     const e = toolError(await s.client.callTool({ name: 'get_database', arguments: { databaseId: 'db_nope' } }));
     expect(e).toMatchObject({ code: 'not_found', status: 404, requestId: expect.stringMatching(/^req_[0-9a-f]{24}$/) });
-    expect(e.nextAction).toContain('svc databases list');
+    // An agent is pointed at the tool that lists what exists, not at a command (cli-contract 10, v5).
+    expect(e.nextAction).toContain('call list_databases');
+    expect(e.nextAction).not.toContain('svc databases list');
     expect(sb.requests.some((r) => r.requestId === e.requestId && r.status === 404)).toBe(true);
     await finish(s);
   });
@@ -412,7 +414,8 @@ describe('a human gate on the live catalog entry: asked through elicitation, nev
         humanGate: 'confirmation_required',
         catalogTool: 'svc.backup.trigger',
         message: expect.stringContaining('show this to a person'),
-        command: 'svc backups trigger db_orders --idempotency-key gate-k1',
+        // For a person's own shell, which lacks the agent client's SVC_BASE_URL (cli-contract 4, v5), built by the one builder.
+        command: `svc --base-url ${gated.baseUrl} backups trigger --idempotency-key gate-k1 db_orders`,
       },
     });
     expect(gatedPosts()).toBe(before);

@@ -73,12 +73,13 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     // What an operator needs first: whose data from when, the largest tables, how to connect, what next.
     expect(r.stdout).toMatch(/^data as of: +\d{4}-\d\d-\d\dT[\d:]+Z \(\d+[smhd] ago\), when the backup's dump started: nothing written after that is in it$/m);
     expect(r.stdout).toMatch(/^largest tables: +public\.orders ~5,000 rows, public\.customers ~1,000 rows$/m);
-    expect(r.stdout).toMatch(new RegExp(`^connect: +psql "${esc(target)}"$`, 'm'));
+    // Built by the one builder of printed commands (cli-contract 7.16 c): a plain URI needs no quotes.
+    expect(r.stdout).toMatch(new RegExp(`^connect: +psql ${esc(target)}$`, 'm'));
     expect(r.stdout).toMatch(/^next: +check the data, then point the application at "e2e_human" \(or rename it into place\)$/m);
     // The result last (cli-contract 4, v4): the figures and the service's view above it, the psql line closing it.
     expect(r.stdout.indexOf('sha-256')).toBeLessThan(r.stdout.indexOf('Restored backup'));
     expect(r.stdout.indexOf('proof: verified restore')).toBeLessThan(r.stdout.indexOf('data as of'));
-    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^connect: +psql "/);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^connect: +psql postgresql:/);
     // The figures: target, mode, the artifact verified (its checksum once), durations.
     expect(r.stdout).toMatch(new RegExp(`^target: +${target.replaceAll('.', '\\.')}$`, 'm'));
     expect(r.stdout).toMatch(/^mode: +new database$/m);

@@ -130,7 +130,7 @@ describe.skipIf(!!skip)('operator screens of a restore and a drill (cli-contract
       expect(text, show(run)).toMatch(/^durations: +preflight \d+\.\ds/m);
       // The closing line is the psql command, whole, and it names no receipt.
       const last = screen.at(-1)!;
-      expect(last, show(run)).toMatch(new RegExp(`psql "postgresql://postgres@127\\.0\\.0\\.1:${cluster.port}/op_create_${run.width}"$`));
+      expect(last, show(run)).toMatch(new RegExp(`psql postgresql://postgres@127\\.0\\.0\\.1:${cluster.port}/op_create_${run.width}$`));
       expect(last).not.toMatch(/receipt/i);
       expect(screen.filter((l) => /^proof: /.test(l))).toEqual([]);
       // The service's flags, above the result, each "no" explained where it stands.

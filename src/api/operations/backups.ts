@@ -1,6 +1,6 @@
 import type { Operation } from '../client.js';
 import { backupJobDetail, listDatabaseBackupsResponse, triggerBackupRequest, triggerBackupResponse } from '../schemas/backups.js';
-import { databaseNotFound, seg, type PageParams } from './common.js';
+import { DATABASE_ID, databaseNotFound, seg, type PageParams } from './common.js';
 
 export const listDatabaseBackups = (databaseId: string, page: PageParams) =>
   ({
@@ -28,6 +28,6 @@ export const getBackup = (backupJobId: string) =>
     name: 'getBackup',
     method: 'GET',
     path: `/backups/${seg(backupJobId)}`,
-    notFound: { what: `backup job ${backupJobId}`, list: 'svc backups list <databaseId>' },
+    notFound: { what: `backup job ${backupJobId}`, list: [['backups', 'list', DATABASE_ID]], tool: 'list_backups' },
     response: backupJobDetail,
   }) satisfies Operation;

@@ -10,6 +10,6 @@ export const getDestination = (destinationId: string) =>
     name: 'getDestination',
     method: 'GET',
     path: `/destinations/${seg(destinationId)}`,
-    notFound: { what: `destination ${destinationId}`, list: 'svc destinations list' },
+    notFound: { what: `destination ${destinationId}`, list: [['destinations', 'list']], tool: 'list_destinations' },
     response: getDestinationResponse,
   }) satisfies Operation;

@@ -1,6 +1,6 @@
 import type { Operation } from '../client.js';
 import { recoveryCandidateResponse, recoverySummaryResponse, recoveryWindowProofResponse } from '../schemas/recovery.js';
-import { databaseNotFound, seg } from './common.js';
+import { DATABASE_ID, databaseNotFound, seg } from './common.js';
 
 export const getRecoverySummary = (databaseId: string) =>
   ({
@@ -26,6 +26,13 @@ export const getRecoveryWindowProof = (windowId: string) =>
     name: 'getRecoveryWindowProof',
     method: 'GET',
     path: `/recovery/windows/${seg(windowId)}/proof`,
-    notFound: { what: `recovery window ${windowId}`, list: 'svc recovery summary <databaseId>, or svc recovery candidate <databaseId> --incident-time <time>' },
+    notFound: {
+      what: `recovery window ${windowId}`,
+      list: [
+        ['recovery', 'summary', DATABASE_ID],
+        ['recovery', 'candidate', DATABASE_ID, '--incident-time', { placeholder: 'time' }],
+      ],
+      tool: 'get_recovery_summary',
+    },
     response: recoveryWindowProofResponse,
   }) satisfies Operation;

@@ -1,6 +1,6 @@
 import type { Operation } from '../client.js';
 import { createRestoreRequest, createRestoreResponse, getRestoreResponse, type CreateRestoreRequest } from '../schemas/restores.js';
-import { seg } from './common.js';
+import { DATABASE_ID, seg } from './common.js';
 
 export const createRestore = (body: CreateRestoreRequest, idempotencyKey?: string) =>
   ({
@@ -9,7 +9,7 @@ export const createRestore = (body: CreateRestoreRequest, idempotencyKey?: strin
     path: '/restores',
     body: createRestoreRequest.parse(body),
     idempotencyKey,
-    notFound: { what: `backup job ${body.backupJobId}`, list: 'svc backups list <databaseId>' },
+    notFound: { what: `backup job ${body.backupJobId}`, list: [['backups', 'list', DATABASE_ID]], tool: 'list_backups' },
     response: createRestoreResponse,
   }) satisfies Operation;
 

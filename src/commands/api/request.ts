@@ -1,6 +1,7 @@
 import type { ApiClient } from '../../api/client.js';
 import { holdPages } from '../../api/paginate.js';
 import { UsageError } from '../../errors.js';
+import { svcCommand } from '../../output/shell-quote.js';
 import type { Session } from '../../session.js';
 import { idempotencyKey } from '../shared/args.js';
 import { streamPages } from '../shared/paging.js';
@@ -58,7 +59,7 @@ function apiPath(raw: string | undefined): string {
     throw new UsageError(`The path "${path}" has a "." or ".." segment: it would leave the operation it names.`);
   }
   if (/^\/api\/v1(?:\/|$)/.test(pathname)) {
-    throw new UsageError(`The path "${path}" starts with /api/v1, which svc adds itself.`, `Write it as \`svc api ${rooted.slice('/api/v1'.length) || '/'}\`.`);
+    throw new UsageError(`The path "${path}" starts with /api/v1, which svc adds itself.`, `Write it as \`${svcCommand(['api'], {}, [rooted.slice('/api/v1'.length) || '/'])}\`.`);
   }
   return rooted;
 }

@@ -30,7 +30,7 @@ export function run(opts: BackupsListOptions, session: Session): Promise<void> {
     op: (page) => listDatabaseBackups(databaseId, page),
     itemsKey: 'backupJobs',
     columns: columns(session.now()),
-    empty: `No backup jobs for ${databaseId}. Start one with: svc backups trigger ${databaseId}`,
+    empty: `No backup jobs for ${databaseId}. Start one with: ${session.svcCommand(['backups', 'trigger'], [databaseId])}`,
     after: () => [notProofNote()],
     // Newest first, as gh lists runs, whatever order a page came in (cli-contract 4, v4).
     order: (a, b) => Date.parse(b.enqueuedAt) - Date.parse(a.enqueuedAt) || (a.id < b.id ? 1 : -1),

@@ -45,7 +45,7 @@ export async function run(opts: TriggerOptions, session: Session): Promise<void>
         ['state', accepted.state],
         ['enqueued', timestampWithAge(accepted.enqueuedAt, session.now())],
       ]),
-      note(`Follow it with: svc backups get ${accepted.backupJobId}  (or run trigger with --wait)`, 'dim'),
+      note(`Follow it with: ${session.svcCommand(['backups', 'get'], [accepted.backupJobId])}  (or run trigger with --wait)`, 'dim'),
     ]);
     return;
   }
@@ -57,7 +57,7 @@ export async function run(opts: TriggerOptions, session: Session): Promise<void>
     failed: BACKUP_FAILED,
     intervalMs: POLL_INTERVAL_MS,
     timeoutMs: opts.waitTimeoutMs,
-    checkAgain: `svc backups get ${accepted.backupJobId}`,
+    checkAgain: session.svcCommand(['backups', 'get'], [accepted.backupJobId]),
     describeFailure: (job) => (job.errorKind ? `${job.errorKind}: ${job.errorMessage ?? ''}`.trim() : 'no error detail given'),
   };
   const job = await pollUntilDone(session, spec);

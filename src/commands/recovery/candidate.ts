@@ -1,5 +1,6 @@
 import { getRecoveryCandidate } from '../../api/operations/recovery.js';
 import { timestampWithAge } from '../../output/format.js';
+import { terminalLine } from '../../output/terminal-text.js';
 import { fields, note, text } from '../../output/writer.js';
 import type { Session } from '../../session.js';
 import { isoTimestamp, requireId } from '../shared/args.js';
@@ -30,8 +31,8 @@ export async function run(opts: RecoveryCandidateOptions, session: Session): Pro
     verdictBlock(data),
     candidate ? windowBlock(candidate, now, 'Recommended candidate', { withAction: false }) : text('No restore-ready candidate before the incident time.', 'yellow'),
     ...(differs
-      ? [note(`The service's summary of window ${candidate.windowId} says "${candidate.recommendedAction}": that is the window's own state (svc recovery summary ${opts.databaseId}), not a step for this incident.`)]
+      ? [note(`The service's summary of window ${terminalLine(candidate.windowId)} says "${terminalLine(candidate.recommendedAction)}": that is the window's own state (${session.svcCommand(['recovery', 'summary'], [opts.databaseId])}), not a step for this incident.`)]
       : []),
-    ...nextCommand(opts.databaseId, candidate, session.ctx.env, data.incidentTime),
+    ...nextCommand(opts.databaseId, candidate, session, data.incidentTime),
   ]);
 }

@@ -17,6 +17,6 @@ export async function run(opts: RecoverySummaryOptions, session: Session): Promi
   session.out.render(data, [
     verdictBlock(data),
     data.latest ? windowBlock(data.latest, session.now(), 'Latest recovery window') : text('No recovery window recorded yet.', 'yellow'),
-    ...nextCommand(opts.databaseId, data.latest, session.ctx.env),
+    ...nextCommand(opts.databaseId, data.latest, session),
   ]);
 }

@@ -36,7 +36,7 @@ export async function run(opts: GetRestoreOptions, session: Session): Promise<vo
     failed: RESTORE_FAILED,
     intervalMs: POLL_INTERVAL_MS,
     timeoutMs: opts.watchTimeoutMs,
-    checkAgain: `svc restore get ${opts.restoreJobId} --watch`,
+    checkAgain: session.svcCommand(['restore', 'get', '--watch'], [opts.restoreJobId]),
     describeFailure: (body) =>
       body.restoreJob.errorKind ? `${body.restoreJob.errorKind}: ${body.restoreJob.errorMessage ?? ''}`.trim() : 'no error detail given',
   };

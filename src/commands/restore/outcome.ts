@@ -1,5 +1,6 @@
 import { formatBytes, timestampWithAge } from '../../output/format.js';
 import { commandsNote, fields, note, text, type Block } from '../../output/writer.js';
+import { shellCommand } from '../../output/shell-quote.js';
 import { UserFiles } from '../../output/user-file.js';
 import { AGE_FROM_COMPLETION, recoveryPoint } from '../../restore/backup-selection.js';
 import { freshPlan, inPlaceNames } from '../../restore/in-place.js';
@@ -43,7 +44,7 @@ function localProofFields(proof: RestoreOutcome['restoreJob']['proof'], receiptP
 }
 
 /** The psql command that reaches the target: the redacted URI (no password: psql asks, or reads ~/.pgpass). */
-const connect = (plan: RestorePlan) => `psql "${redactedDsn(plan.target)}"`;
+const connect = (plan: RestorePlan) => shellCommand(['psql', redactedDsn(plan.target)]);
 
 function nextStep(plan: RestorePlan): string {
   return plan.mode === 'in_place'
@@ -131,7 +132,7 @@ export async function renderOutcome(session: Session, plan: RestorePlan, outcome
 }
 
 /** The --json document of a dry run: the plan the real run would follow (and what the agent server's plan_restore returns). */
-export function dryRunDocument(plan: RestorePlan, check: ServiceCheck | undefined, pre: PreflightResult) {
+export function dryRunDocument(plan: RestorePlan, check: ServiceCheck | undefined, pre: Pick<PreflightResult, 'pgRestore'> & { createDatabase: boolean | null }) {
   const backupJobId = check?.selection?.backupJobId ?? null;
   const artifactBytes = check?.artifactBytes;
   const into = plan.mode === 'in_place' ? freshPlan(plan, inPlaceNames(plan.target.database, new Date())) : plan;

@@ -34,7 +34,7 @@ export async function checkBackup(session: Session, selected: SelectedBackup, dr
   if (backup.state !== 'completed' || !backup.artifact) {
     const why = backup.state !== 'completed' ? `is ${backup.state}, not completed` : 'is completed but has no artifact';
     throw new CliError('backup_not_restorable', `Backup job ${id} ${why}. Nothing was created.`, {
-      hint: `Pick a completed backup: svc backups list ${backup.protectedDatabaseId}`,
+      hint: `Pick a completed backup: ${session.svcCommand(['backups', 'list'], [backup.protectedDatabaseId])}`,
     });
   }
   const completed = backup.completedAt ? `, completed ${backup.completedAt} (${relativeAge(backup.completedAt, session.now())})` : '';

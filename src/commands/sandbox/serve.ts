@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import * as z from '../../zod.js';
 import { CliError, UsageError } from '../../errors.js';
 import { commandsNote, fields, note, table } from '../../output/writer.js';
+import { shellCommand, svcCommand } from '../../output/shell-quote.js';
 import {
   DEFAULT_SANDBOX_PORT,
   SANDBOX_NOTICE,
@@ -94,7 +95,15 @@ export async function run(opts: SandboxOptions, session: Session): Promise<void>
       // Fixed, documented demo tokens: printing them is the point (they open nothing but this process).
       table(sandbox.tokens, tokenColumns, 'The data set defines no tokens.'),
       note('Try it:', 'dim'),
-      commandsNote([`  export SVC_BASE_URL=${sandbox.baseUrl}`, ...(full ? [`  export SVC_API_KEY=${full.token}`] : []), '  svc databases list --all'], 'dim'),
+      commandsNote(
+        [
+          shellCommand(['export', `SVC_BASE_URL=${sandbox.baseUrl}`]),
+          ...(full ? [shellCommand(['export', `SVC_API_KEY=${full.token}`])] : []),
+          // Not the flags of this command: the exports above choose the service and the token.
+          svcCommand(['databases', 'list', '--all']),
+        ].map((line) => `  ${line}`),
+        'dim',
+      ),
     ]);
     session.ui.info(`Sandbox listening on ${sandbox.baseUrl}; Ctrl-C stops it.`);
     if (!stop.aborted) await new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }));
