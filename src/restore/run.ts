@@ -91,6 +91,8 @@ export interface RestoreOutcome {
   tableData: boolean;
   /** The archive's rows per table, where the plan asked for them (a drill's rows_match). */
   archiveRows?: ArchiveRowsResult;
+  /** The client_encoding that carries the archive's names in the restored database (archive-encoding.ts). */
+  clientEncoding: string;
   /** Only with --keep-artifact. */
   keptArtifactPath?: string;
   /** What a least-privilege restore left out, each by name and why (cli-contract 7.14). */
@@ -170,8 +172,8 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     const header = await readArchiveHeader(artifact.path);
     const pgRestore = await pgRestoreFor(header, pre.pgRestore, deps.env);
     facts.pgRestoreVersion = pgRestore.text;
-    const toc = await readToc(artifact.path, pgRestore.path, deps.env, scrubber, signal);
     const script = await readArchiveScript(artifact.path, pgRestore.path, deps.env, scrubber, signal);
+    const toc = await readToc(artifact.path, pgRestore.path, deps.env, scrubber, signal, script.encoding);
     assertArchiveFits(toc, header, pre, plan.target, plan.scratch ? 'fail' : 'warn', (m) => ui.warn(m));
     const fidelity = await planFidelity({ script, toc, header, plan, facts: pre, pgEnv }, deps);
     Object.assign(facts, { databaseOptions: fidelity.create && fidelity.options, tablespaces: { named: fidelity.tablespaces, ignored: fidelity.noTablespaces } });
@@ -214,7 +216,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     if (plan.analyze) {
       clock.enter('analyze');
       // After the restore, even an atomic one, the tables can be analysed in parallel.
-      await analyzeTarget(plan.target.database, plan.atomic ? defaultJobs() : plan.jobs, restoreEnv, scrubber, signal);
+      await analyzeTarget(plan.target.database, plan.atomic ? defaultJobs() : plan.jobs, restoreEnv, scrubber, signal, toc.encoding.client);
     }
     clock.enter('check');
     facts.inventory = await checkTarget(toc, plan.target.database, restoreEnv, scrubber, signal);
@@ -233,6 +235,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
       receipt: finish(),
       tableData: hasTableData(toc),
       archiveRows: rows,
+      clientEncoding: toc.encoding.client,
       keptArtifactPath: plan.keepArtifact ? artifact.path : undefined,
       notRestored: least?.notRestored ?? [],
       placeholderRoles: least?.placeholderRoles ?? [],

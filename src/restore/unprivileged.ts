@@ -158,7 +158,8 @@ export async function prepareAsSuperuser(
     ...schemas.map((s) => `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(s)} AUTHORIZATION ${owner};`),
     ...extensions.map((e) => `CREATE EXTENSION IF NOT EXISTS ${quoteIdent(e.name)} WITH SCHEMA ${quoteIdent(e.schema)};`),
   ].join('\n');
-  const run = (sql: string, vars?: Record<string, string>) => psql(sql, { env, database: target.database, vars, scrubber, signal });
+  // The archive's schema names reach the new database as they were read (archive-encoding.ts).
+  const run = (sql: string, vars?: Record<string, string>) => psql(sql, { env, database: target.database, vars, scrubber, signal, client: toc.encoding.client });
   let trusted: Set<string>;
   try {
     if (ddl) await run(ddl);
