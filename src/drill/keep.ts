@@ -14,8 +14,9 @@ export async function keepScratch(run: DrillRun, id: string, target: Target): Pr
   const env = await run.pgEnv(target);
   try {
     // A kept database is the user's now: no marker of this run may speak for it once this process is
-    // gone (cli-contract 9.12), neither its comment nor its owner role's. The comment is replaced only
-    // where it is svc's marker: the archive's own comment, restored with the database (7.11), stays.
+    // gone (cli-contract 9.12), neither its comment nor its owner role's. svc's marker is removed (the
+    // database is left as the backup had it: without a comment); the archive's own comment, restored
+    // with the database (7.11), stays. The owner role, outside the database, says it was kept.
     const note = `svc restore drill: kept (--keep) at ${run.now().toISOString()}`;
     const opts = { env, database: name, scrubber: run.deps.scrubber, signal: AbortSignal.timeout(30_000) };
     const facts = JSON.parse(
@@ -24,7 +25,7 @@ export async function keepScratch(run: DrillRun, id: string, target: Target): Pr
         { ...opts, vars: { db: name } },
       ),
     ) as { comment: string | null; owner: string };
-    if (parseDrillMarker(facts.comment)) await psql('COMMENT ON DATABASE :"db" IS :\'note\';', { ...opts, vars: { db: name, note } });
+    if (parseDrillMarker(facts.comment)) await psql('COMMENT ON DATABASE :"db" IS NULL;', { ...opts, vars: { db: name } });
     if (facts.owner.startsWith('svc_drill_')) await psql('COMMENT ON ROLE :"role" IS :\'note\';', { ...opts, vars: { role: facts.owner, note } });
   } catch (err) {
     if (!(err instanceof PsqlError)) throw err;

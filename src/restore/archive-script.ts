@@ -37,7 +37,7 @@ export interface ArchiveScript {
  */
 export const SQL_KINDS: ReadonlySet<string> = new Set([
   'DATABASE', 'DATABASE PROPERTIES', 'COMMENT', 'EXTENSION', 'POLICY', 'FUNCTION', 'PROCEDURE', 'AGGREGATE',
-  'EVENT TRIGGER', 'FOREIGN DATA WRAPPER', 'SERVER', 'USER MAPPING', 'SUBSCRIPTION', 'PUBLICATION', 'PROCEDURAL LANGUAGE', 'DEFAULT ACL',
+  'EVENT TRIGGER', 'FOREIGN DATA WRAPPER', 'SERVER', 'USER MAPPING', 'SUBSCRIPTION', 'PUBLICATION', 'PROCEDURAL LANGUAGE', 'DEFAULT ACL', 'ACL',
 ]);
 
 /** An entry's SQL longer than this is cut (a function body of megabytes says nothing more about rights or settings). */

@@ -17,6 +17,8 @@ import { fetchArtifact } from './fetch-artifact.js';
 import { explainFailure, targetStateAfter, type PartialDatabase } from './failure.js';
 import { analyzeTarget, checkTarget } from './inventory.js';
 import { runPgRestore } from './pg-restore.js';
+import { applyPublicRevokes } from './public-revokes.js';
+import { EntryErrors, refusedEntries } from './refusals.js';
 import { RestoreProgress } from './restore-progress.js';
 import { pgRestoreFor } from './pg-restore-choice.js';
 import { PhaseClock } from './phase-clock.js';
@@ -199,18 +201,27 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     const progress = await countProgress(ui, counter.display(redactedDsn(plan.target)));
     // A least-privilege restore leaves entries out (cli-contract 7.14): the passes restore the rest.
     const passes = least ? restorePasses(toc, plan, effectiveJobs(plan, header), toc.entries.filter((e) => !least.leftOut.has(e.dumpId))) : fidelity.passes;
+    const refusals = least && new EntryErrors();
     const result = await runPasses(
       passes,
       dir,
-      (pass, list) => passArgs(pass, plan, plan.target.database, artifact.path, list, fidelity.noTablespaces),
-      (args) => runPgRestore(pgRestore.path, args, restoreEnv, scrubber, signal, { counter, onObject: (done, total) => progress.update(done, total) }),
-    ).catch((err: unknown) => {
+      (pass, list) => passArgs(pass, { ...plan, refusals: !!refusals }, plan.target.database, artifact.path, list, fidelity.noTablespaces),
+      (args) => runPgRestore(pgRestore.path, args, restoreEnv, scrubber, signal, { counter, onObject: (done, total) => progress.update(done, total), errors: refusals }),
+    ).then((r) => {
+      // What the server refused the owner role is listed, entry by entry; any other error fails (cli-contract 7.18).
+      if (least && refusals) least.notRestored.push(...refusedEntries(refusals.errors, toc, script));
+      return r;
+    }).catch((err: unknown) => {
       progress.fail(`${running} failed`);
       throw err;
     });
     progress.succeed(`Restored ${counter.total} objects with ${running}`);
     // Restored whole: from here on a failure leaves a complete database, which is kept.
     created = undefined;
+    // Although privileges are not restored, what takes EXECUTE from PUBLIC is (cli-contract 7.18).
+    const unrevoked = await applyPublicRevokes(script, plan.target.database, restoreEnv, { scrubber, signal, client: toc.encoding.client });
+    if (least) least.notRestored.push(...unrevoked);
+    else for (const u of unrevoked) ui.warn(`Not restored: ${u.name}: ${u.reason}.`);
     facts.databaseSettings = await applyFidelitySettings(fidelity, plan.target.database, pgEnv, deps);
 
     if (plan.analyze) {
