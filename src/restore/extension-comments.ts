@@ -12,7 +12,8 @@ import { isWord, statements, tokenize } from './sql-tokens.js';
 export function extensionComments(script: ArchiveScript): { sql: string[]; notRestored: NotRestored[] } {
   const out = { sql: [] as string[], notRestored: [] as NotRestored[] };
   for (const e of entriesOf(script, 'COMMENT').filter((c) => c.name.startsWith('EXTENSION '))) {
-    const tokens = tokenize(e.sql);
+    // pg_restore prints the session settings of the next entries (SET default_tablespace = '';) after it.
+    const tokens = tokenize(e.sql.split('\n').filter((line) => !/^SET [a-z_]+ = [^;]*;$/.test(line) && !line.startsWith('SELECT pg_catalog.set_config(')).join('\n'));
     const [t] = tokens ? statements(tokens) : [];
     const ok = t?.length === 6 && isWord(t[0], 'comment') && isWord(t[1], 'on') && isWord(t[2], 'extension') && t[3]!.kind === 'ident' && isWord(t[4], 'is') && t[5]!.kind === 'string';
     if (ok && tokens && statements(tokens).length === 1) out.sql.push(`COMMENT ON EXTENSION ${quoteIdent(t[3]!.value)} IS ${quoteLiteral(t[5]!.value)};`);

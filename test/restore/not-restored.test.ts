@@ -70,7 +70,7 @@ describe('what an unprivileged restore cannot create, from the server\'s refusal
   });
 
   it("applies the extensions' comments as svc writes them, and lists one of another form", () => {
-    const s = parseArchiveScript(entry('COMMENT', 'EXTENSION pgcrypto', '-', "COMMENT ON EXTENSION pgcrypto IS 'cryptographic functions';") + entry('COMMENT', 'EXTENSION x', '-', "COMMENT ON EXTENSION x IS 'a'; SELECT 1;"));
+    const s = parseArchiveScript(entry('COMMENT', 'EXTENSION pgcrypto', '-', "COMMENT ON EXTENSION pgcrypto IS 'cryptographic functions';\n\nSET default_tablespace = '';\nSET default_table_access_method = heap;") + entry('COMMENT', 'EXTENSION x', '-', "COMMENT ON EXTENSION x IS 'a'; SELECT 1;"));
     expect(extensionComments(s)).toEqual({
       sql: ['COMMENT ON EXTENSION "pgcrypto" IS \'cryptographic functions\';'],
       notRestored: [{ type: 'COMMENT', name: 'EXTENSION x', reason: 'not a COMMENT ON EXTENSION statement as pg_dump writes it: svc does not run it' }],
