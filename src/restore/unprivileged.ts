@@ -146,7 +146,9 @@ END $$;`;
  * What the target's superuser does in the new database before pg_restore runs as the owner, in
  * statements svc builds itself (never the archive's text, which anyone who controls the backup can
  * write): the schemas the extensions live in (owned by the owner), the extensions, the owner's
- * rights on their configuration tables, and the placeholder roles. Returns what pg_restore leaves out.
+ * rights on their configuration tables, the extensions' comments, and the placeholder roles. Returns
+ * what pg_restore leaves out because it is made here; what the server refuses the owner is found later
+ * (refusals.ts), entry by entry.
  */
 export async function prepareAsSuperuser(
   script: ArchiveScript,
@@ -188,7 +190,7 @@ export async function prepareAsSuperuser(
   };
 }
 
-/** What a least-privilege restore runs with: the owner's environment, and what it left out (restore-passes.ts lists the rest). */
+/** What a least-privilege restore runs with: the owner's environment, and what is not restored (the server's refusals are added after pg_restore). */
 export interface Restricted extends Prepared {
   /** The children's environment as the owner role (its password in a PGPASSFILE of the run's scope). */
   env: Env;
