@@ -58,7 +58,8 @@ export async function runPgRestore(
   const started = performance.now();
   const errorsBefore = progress?.errors?.errors.length ?? 0;
   const child = execa(pgRestore, args, {
-    env,
+    // Its errors are judged by their words ("from TOC entry"): pg_restore's own in English, whatever the user's locale.
+    env: progress?.errors ? { ...env, LC_ALL: 'C' } : env,
     extendEnv: false,
     reject: false,
     // Ctrl-C is forwarded as SIGINT and pg_restore is waited for, so it can roll back cleanly.
