@@ -160,10 +160,23 @@ describe.skipIf(!!skip)('a drill lists what the server refuses its unprivileged 
     expect(r.stderr).toMatch(/relation "lookup" does not exist/);
   });
 
+  it('restore create applies REVOKE EXECUTE ... FROM PUBLIC too: the function is not executable by everyone', async () => {
+    h.artifact = archives.silent.server;
+    h.info = archives.silent.info;
+    await h.reset();
+    const target = 'refusals_silent_copy';
+    await h.dropDatabase(target);
+    const r = await h.built(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', await h.workDir()], { env: { SVC_TARGET_DSN: h.dsn(target, true) } });
+    expect(r.code, r.stderr).toBe(0);
+    const can = (fn: string) => h.cluster.psql(`SELECT has_function_privilege('public', '${fn}', 'EXECUTE')`, target);
+    expect({ secret: await can('public.secret(integer, text)'), open: await can('public.open(integer)') }).toEqual({ secret: 'f', open: 't' });
+  });
+
   it('--keep leaves neither svc\'s marker as the database\'s comment nor a GRANT on pg_catalog in the kept database', async () => {
     const r = await drill('silent', ['--keep'], async (psql) => {
-      expect(await psql("SELECT coalesce(shobj_description(oid, 'pg_database'), '(none)') FROM pg_database WHERE datname = current_database()")).toBe('(none)');
-      expect(await psql("SELECT nspacl::text FROM pg_namespace WHERE nspname = 'pg_catalog'")).toBe('{postgres=UC/postgres,=U/postgres}');
+      const comment = await psql("SELECT coalesce(shobj_description(oid, 'pg_database'), '(none)') FROM pg_database WHERE datname = current_database()");
+      const catalogAcl = await psql("SELECT nspacl::text FROM pg_namespace WHERE nspname = 'pg_catalog'");
+      expect({ comment, catalogAcl }).toEqual({ comment: '(none)', catalogAcl: '{postgres=UC/postgres,=U/postgres}' });
     });
     expect(r.code, r.stderr).toBe(0);
   });
