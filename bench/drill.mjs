@@ -24,6 +24,11 @@
  *    --no-rows-check: a second pg_restore reads the verified file while the restore runs and counts its
  *    rows, then count(*) per table in the scratch database. Target: at most 1.15x.
  *    `node --import tsx bench/drill.mjs --rows-match-only [--quick]` runs this row alone.
+ *  - Row 13: the cost of the fingerprint (cli-contract 9.17: each table's size and the schema's digest, read
+ *    in rows_match's own count query): rows_match's count query with the fingerprint and without it, run
+ *    interleaved against the dump's source database (the same tables and schema the drill restores); the
+ *    difference of the medians added to the drill of row 12 (with rows_match) against that drill without
+ *    it. Target: at most 1.05x. Runs with row 12 (also with --rows-match-only).
  * As root, the scratch clusters (svc's and the script's) run as the postgres user, as svc runs them.
  * Everything lives in one temp dir; every cluster is stopped and the dir removed at the end, on
  * failure and on Ctrl-C (a net stops any postmaster still running under it).
@@ -34,6 +39,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { startScratchCluster } from '../src/drill/cluster.ts';
+import { countSql } from '../src/drill/rows-match.ts';
 import { serverUser } from '../src/drill/os-user.ts';
 import { findServerBinaries } from '../src/drill/server-binaries.ts';
 import { writeBigOrgData } from '../test/support/big-org.ts';
@@ -50,6 +56,30 @@ const DUMP_MIB = 10;
 const PARALLEL_DBS = ['db_orders', 'db_billing', 'db_bulk_0001', 'db_bulk_0002'];
 /** What svc's scratch cluster runs with (src/drill/cluster.ts), for the hand-run baselines. */
 const THROWAWAY = '-c fsync=off -c synchronous_commit=off -c full_page_writes=off';
+
+/**
+ * What the fingerprint adds to rows_match's count query: the query with it and without it, `n` interleaved
+ * runs each (a psql each, as the drill runs it), against `cluster`'s SOURCE_DB.
+ */
+async function fingerprintCost(cluster, n, log) {
+  const tables = JSON.parse(await cluster.psql("SELECT json_agg(json_build_array(schemaname, relname)) FROM pg_stat_user_tables", SOURCE_DB));
+  const list = JSON.stringify(tables);
+  const withTimes = [];
+  const withoutTimes = [];
+  let digestOk = false;
+  log(`drill: ${n} interleaved rounds of rows_match's count query with and without the fingerprint (${tables.length} tables)`);
+  for (let i = 0; i < n; i++) {
+    let started = performance.now();
+    const out = JSON.parse(await cluster.psql(countSql(list, true), SOURCE_DB));
+    withTimes.push(performance.now() - started);
+    digestOk = /^[0-9a-f]{64}$/.test(out.d ?? '');
+    started = performance.now();
+    await cluster.psql(countSql(list, false), SOURCE_DB);
+    withoutTimes.push(performance.now() - started);
+  }
+  const [withMs, withoutMs] = [median(withTimes), median(withoutTimes)];
+  return { withMs, withoutMs, deltaMs: Math.max(0, withMs - withoutMs), rounds: n, tables: tables.length, digestOk };
+}
 
 /** Every postmaster whose data dir is under `dir` (at most four levels down) gets an immediate shutdown; waits until they are gone. */
 async function stopPostmastersUnder(dir) {
@@ -159,9 +189,10 @@ export async function run({ quick, log, rowsMatchOnly = process.argv.includes('-
   onCleanup(() => source.stop());
   const rowsPerTable = await seedBulk(source, SOURCE_DB, DUMP_MIB, (m) => log(`drill: ${m}`));
   const { dataDir, info } = await sandboxDataWithDump(source, SOURCE_DB, dir);
+  const fingerprint = await fingerprintCost(source, quick ? 5 : 11, log);
   await source.stop();
   log(`drill: dump is ${fmtMiB(info.sizeBytes)}; starting svc sandbox with it${rowsMatchOnly ? '' : ', and one with four small databases'}`);
-  if (rowsMatchOnly) return [rowsMatchRow(await sandbox(dataDir))];
+  if (rowsMatchOnly) return rowsMatchRows(await sandbox(dataDir));
   const [big, org] = await Promise.all([sandbox(dataDir), orgSandbox()]);
 
   function svcDrill(sb, work, ids, extra, out) {
@@ -177,8 +208,8 @@ export async function run({ quick, log, rowsMatchOnly = process.argv.includes('-
     };
   }
 
-  /** Row 12: rows_match on against off, the same drill of the 10 MiB dump, interleaved. */
-  function rowsMatchRow(sb) {
+  /** Rows 12 and 13: rows_match on against off, the same drill of the 10 MiB dump, interleaved; then the fingerprint's share of it. */
+  function rowsMatchRows(sb) {
     const rmWork = clusterDir(join(dir, 'work-rows'), user);
     const withRuns = [];
     const withoutRuns = [];
@@ -194,7 +225,19 @@ export async function run({ quick, log, rowsMatchOnly = process.argv.includes('-
     const phase = (name) => (r) => db(r).phases[name] ?? 0;
     const check = db(withRuns[0]).checks.find((c) => c.name === 'rows_match');
     if (check?.status !== 'passed') throw new Error(`rows_match did not pass: ${JSON.stringify(check)}`);
-    return timeRow(
+    const withFingerprint = median(t.with);
+    const fingerprintRow = timeRow(
+      `restore drill: the fingerprint's cost beside rows_match, ${fmtMiB(info.sizeBytes)} dump (wall)`,
+      withFingerprint,
+      withFingerprint - fingerprint.deltaMs,
+      1.05,
+      fmtMs,
+      `figure: the drill with rows_match of the row above (its count query reads the fingerprint too); baseline: that drill less what the fingerprint ` +
+        `adds to the query: ${fingerprint.deltaMs.toFixed(1)} ms, the median of rows_match's count query with the fingerprint (${fingerprint.withMs.toFixed(1)} ms) ` +
+        `less without it (${fingerprint.withoutMs.toFixed(1)} ms), ${fingerprint.rounds} interleaved runs each against the dump's source database ` +
+        `(${fingerprint.tables} tables; psql's start included in both); a fingerprint of ${fingerprint.digestOk ? 'a 64-hex schema digest' : 'NO digest'}`,
+    );
+    return [timeRow(
       `restore drill with rows_match, ${fmtMiB(info.sizeBytes)} dump (wall)`,
       median(t.with),
       median(t.without),
@@ -205,7 +248,7 @@ export async function run({ quick, log, rowsMatchOnly = process.argv.includes('-
         `check phase (the object check, then the wait for the count) ${s(med(withRuns, phase('check')))} / ${s(med(withoutRuns, phase('check')))}, ` +
         `count(*) per table (the rows_match check) ${s(med(withRuns, (r) => db(r).checks.find((c) => c.name === 'rows_match').durationMs))}; ` +
         `recovery time ${s(med(withRuns, (r) => db(r).recoveryTimeMs))} / ${s(med(withoutRuns, (r) => db(r).recoveryTimeMs))}`,
-    );
+    ), fingerprintRow];
   }
 
   /** Row 11: --parallel 2 against --parallel 1, with the first database alone to split off the part --parallel cannot. */
@@ -324,7 +367,7 @@ export async function run({ quick, log, rowsMatchOnly = process.argv.includes('-
     `createdb + pg_restore ${s(med(steps, (x) => x.restore))}, ANALYZE ${s(med(steps, (x) => x.analyze))}, summary + pg_ctl stop -w + rm ${s(med(steps, (x) => x.stop))}`;
   const hand = t2.hand;
   const svcC = t2.svc;
-  const rowsMatch = rowsMatchRow(big);
+  const rowsMatch = rowsMatchRows(big);
   return [
     timeRow(
       `restore drill, ${fmtMiB(info.sizeBytes)} dump (wall)`,
@@ -348,7 +391,7 @@ export async function run({ quick, log, rowsMatchOnly = process.argv.includes('-
         `the same initdb options and settings; ${n2} runs each, in this process (no node start-up on svc's side)`,
     ),
     parallelRow(org),
-    rowsMatch,
+    ...rowsMatch,
   ];
 }
 

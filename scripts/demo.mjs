@@ -26,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { findPgBinDir, pgServerAvailable, startCluster, clientEnv } from '../test/support/pg-cluster.ts';
 import { describeDatabase, quoteIdent } from '../test/support/seed.ts';
 import { startSandbox } from '../src/sandbox/index.ts';
+import { DRIFT, writeDriftSandboxData } from '../test/support/sandbox-data.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SVC = join(ROOT, 'bin', 'svc');
@@ -163,7 +164,7 @@ async function main() {
         ? 'PostgreSQL is installed, but as root the throwaway server needs `runuser` and a `postgres` OS user'
         : 'no PostgreSQL server binaries (initdb, postgres) under /usr/lib/postgresql/*/bin'
       : undefined;
-  stepCount = restoreReason ? 5 : 9;
+  stepCount = restoreReason ? 5 : 10;
 
   say(bold('svc demo: the real CLI against a local sandbox of the Backup Protection Service API v1'));
   say(dim('The sandbox serves fixture data from memory; it is not the service and backs nothing up.'));
@@ -176,7 +177,10 @@ async function main() {
   // Request log of the in-process sandbox: how the demo learns which job `backups trigger --wait` followed,
   // and proof that the restore downloaded the sandbox's artifact.
   const requests = [];
-  const sandbox = await startSandbox({ port: 0, recentTimestamps: true, onRequest: (e) => requests.push(e) });
+  // fixtures/ plus db_inventory, whose newest backup lost 90% of its orders: the drill's drift check shows it.
+  const dataDir = join(configHome, 'sandbox-data');
+  writeDriftSandboxData(dataDir);
+  const sandbox = await startSandbox({ port: 0, dataDir, recentTimestamps: true, onRequest: (e) => requests.push(e) });
   cleanups.push(() => sandbox.stop());
   stopped.push('the sandbox');
   checkInterrupted();
@@ -206,7 +210,7 @@ async function main() {
   const svc = (argv) => [process.execPath, [SVC, ...argv]];
 
   say();
-  say(`  sandbox     ${sandbox.baseUrl}  (fixtures: ${relative(ROOT, sandbox.dataDir) || '.'}/)`);
+  say(`  sandbox     ${sandbox.baseUrl}  (fixtures/, plus ${DRIFT.databaseId}: a backup that lost rows)`);
   say(`  PostgreSQL  ${cluster ? `throwaway cluster on 127.0.0.1:${cluster.port} (${cluster.binDir})` : `none: ${restoreReason}`}`);
   say(`  config dir  ${configHome}  (your own svc config and keychain are not touched)`);
   say();
@@ -267,18 +271,30 @@ async function main() {
 
   await checkAgainstArtifact(cluster, sandbox);
 
-  // A restore drill of the whole organization: each database's newest backup restored into a
-  // throwaway scratch cluster of svc's own, checked and removed. db_analytics has no completed
-  // backup, so the drill shows both outcomes and exits 13.
+  // Last night's drill of db_inventory (its older backup, still whole) is the baseline; tonight's drill
+  // of the whole organization restores each database's newest backup into a throwaway scratch cluster
+  // of svc's own, checks it against that baseline and removes it. db_analytics has no completed backup,
+  // and db_inventory's newest backup restores faithfully but lost 90% of its orders: the drill shows
+  // passes and both failures, and exits 13.
+  const baselineDir = join(configHome, 'drill-baseline');
+  await step(
+    "Last night's drill of db_inventory (its earlier backup): the baseline",
+    `svc restore drill ${DRIFT.databaseId} --backup ${DRIFT.wholeBackup} --report ${baselineDir}`,
+    ...svc(['restore', 'drill', DRIFT.databaseId, '--backup', DRIFT.wholeBackup, '--report', baselineDir]),
+    env,
+  );
   const reportDir = join(configHome, 'drill-report');
   const drilled = await step(
-    'Prove that every database restores: a restore drill, with a report',
-    `svc restore drill --all --report ${reportDir}`,
-    ...svc(['restore', 'drill', '--all', '--report', reportDir]),
+    'Prove that every database restores, and still holds its data: a restore drill against the baseline',
+    `svc restore drill --all --baseline ${baselineDir} --report ${reportDir}`,
+    ...svc(['restore', 'drill', '--all', '--baseline', baselineDir, '--report', reportDir]),
     env,
     [0, 13],
   );
-  if (drilled !== 13) throw new StepFailed('the drill was expected to show db_analytics failing (exit 13)', 1);
+  if (drilled !== 13) throw new StepFailed('the drill was expected to show db_analytics and db_inventory failing (exit 13)', 1);
+  const report = JSON.parse(readFileSync(join(reportDir, 'drill.json'), 'utf8')).drill;
+  const drift = report.databases.find((d) => d.databaseId === DRIFT.databaseId);
+  if (drift?.failure?.check !== 'no_drift') throw new StepFailed(`the drill was expected to fail ${DRIFT.databaseId} at no_drift, not ${drift?.failure?.check ?? 'pass it'}`, 1);
   await step('The drill\'s Markdown summary, fit for a CI job summary', `cat ${join(reportDir, 'drill.md')}`, 'cat', [join(reportDir, 'drill.md')], env);
   return undefined;
 }

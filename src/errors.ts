@@ -91,6 +91,14 @@ export const ERROR_CODES = {
     exit: ExitCode.precondition,
     hint: 'Only a completed backup with an artifact can be restored: check it with `svc backups get`.',
   },
+  in_place_not_permitted: {
+    exit: ExitCode.precondition,
+    hint: 'Run the in-place restore as a role that may create databases and owns the target, or restore into a new database.',
+  },
+  target_in_use: {
+    exit: ExitCode.precondition,
+    hint: 'Stop the clients connected to it (the application, psql sessions), or pass --terminate-connections to have svc end them at the swap.',
+  },
   artifact_exceeds_disk: {
     exit: ExitCode.integrity,
     hint: 'Free some space or pass --work-dir on a larger disk, then run the restore again (the restore job the service created stays queued).',
@@ -118,6 +126,10 @@ export const ERROR_CODES = {
   },
   no_data: { exit: ExitCode.drillFailed, hint: undefined },
   rows_mismatch: { exit: ExitCode.drillFailed, hint: undefined },
+  /** no_drift: the restored data shrank against --baseline (cli-contract 9.17). */
+  data_drift: { exit: ExitCode.drillFailed, hint: undefined },
+  /** --deadline passed before the database was started (cli-contract 9.18). */
+  deadline_reached: { exit: ExitCode.drillFailed, hint: undefined },
   max_age_exceeded: { exit: ExitCode.drillFailed, hint: undefined },
   sql_check_failed: { exit: ExitCode.drillFailed, hint: undefined },
   /** --strict: an unprivileged restore left objects out (cli-contract 7.14). */

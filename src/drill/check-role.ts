@@ -83,7 +83,12 @@ BEGIN
 END $svc$`;
 
 export function checkAccess(opts: Options): CheckAccess {
-  const adminConfig = (database: string) => sessionConfig(opts.admin, opts.env, opts.admin.user, opts.admin.password, database);
+  // In a restored database the archive's own search_path applies to every session: the administrative role, which
+  // may be a superuser, resolves names in pg_catalog only, so no operator or function the archive planted runs as it.
+  const adminConfig = (database: string): SessionConfig => ({
+    ...sessionConfig(opts.admin, opts.env, opts.admin.user, opts.admin.password, database),
+    ...(database === opts.admin.database ? {} : { options: '-c search_path=pg_catalog' }),
+  });
   let made: Promise<Made | undefined> | undefined;
   // Named before it is created: a signal during its creation must not leave it behind.
   let named: string | undefined;

@@ -17,10 +17,18 @@ export const drillCheckSchema = z.looseObject({
   durationMs: ms,
 });
 
+const count = z.int().check(z.nonnegative());
+
+export const fingerprintSchema = z.looseObject({
+  tables: z.array(z.looseObject({ table: z.string().check(z.minLength(1)), rows: count, sizeBytes: count })),
+  totals: z.looseObject({ tables: count, rows: count, sizeBytes: count }),
+  schemaDigest: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+});
+
 export const databaseDrillSchema = z.looseObject({
   databaseId: z.string().check(z.minLength(1)),
   name: z.nullable(z.string()),
-  result: z.enum(['passed', 'failed', 'planned']),
+  result: z.enum(['passed', 'failed', 'planned', 'not_run']),
   exitCode: z.int().check(z.nonnegative()),
   failure: z.optional(z.looseObject({ check: z.string(), code: z.string(), message: z.string() })),
   backupJobId: z.nullable(z.string()),
@@ -35,6 +43,8 @@ export const databaseDrillSchema = z.looseObject({
   notRestored: z.optional(z.array(z.looseObject({ type: z.string(), name: z.string(), reason: z.string() }))),
   receipt: z.nullable(z.looseObject({ svcVersion: z.string(), outcome: z.enum(['restored', 'failed']) })),
   service: z.nullable(z.looseObject({ proofStatus: z.string(), custodyStatus: z.string() })),
+  // cli-contract 9.17; optional, so reports of an svc before it (and databases rows_match did not count) still read.
+  fingerprint: z.optional(fingerprintSchema),
 });
 
 export const drillDocumentSchema = z.looseObject({
@@ -47,6 +57,7 @@ export const drillDocumentSchema = z.looseObject({
     databases: z.array(databaseDrillSchema),
     passed: z.int().check(z.nonnegative()),
     failed: z.int().check(z.nonnegative()),
+    notRun: z.optional(z.int().check(z.nonnegative())),
     merge: z.optional(
       z.looseObject({
         shards: z.array(z.string()),

@@ -1,9 +1,10 @@
 import type { Phase } from '../restore/plan.js';
 import type { NotRestored } from '../restore/not-restored.js';
 import type { Receipt } from '../restore/receipt.js';
+import type { Fingerprint } from './fingerprint.js';
 
 /** The checks of a drill, in the order the contract lists them (cli-contract 9, step 4); SQL checks follow as `check:<name>`. */
-export const CHECK_ORDER = ['backup_selected', 'artifact_verified', 'restore_clean', 'objects_present', 'data_present', 'rows_match', 'max_age'] as const;
+export const CHECK_ORDER = ['backup_selected', 'artifact_verified', 'restore_clean', 'objects_present', 'data_present', 'rows_match', 'no_drift', 'max_age'] as const;
 export type BuiltInCheck = (typeof CHECK_ORDER)[number];
 
 export interface DrillCheck {
@@ -13,9 +14,9 @@ export interface DrillCheck {
   durationMs: number;
 }
 
-/** Why a database's drill failed: the first failed check, with the error's code and exit class. */
+/** Why a database's drill failed (the first failed check), or was not run (`interrupted`, `deadline`). */
 export interface DrillFailure {
-  check: DrillCheck['name'];
+  check: DrillCheck['name'] | 'interrupted' | 'deadline';
   code: string;
   message: string;
 }
@@ -24,7 +25,8 @@ export interface DrillFailure {
 export interface DatabaseDrill {
   databaseId: string;
   name: string | null;
-  result: 'passed' | 'failed' | 'planned';
+  /** not_run: never started or not finished, by a signal or --deadline (cli-contract 9.18). */
+  result: 'passed' | 'failed' | 'planned' | 'not_run';
   /** 0 for a pass; the failure's own exit class otherwise (5 not found, 7 no eligible backup, 10 integrity, 11 local tool, ...). */
   exitCode: number;
   failure?: DrillFailure;
@@ -46,6 +48,8 @@ export interface DatabaseDrill {
   receipt: Receipt | null;
   /** What getRecoverySummary says of the database (informational; null where the call is not allowed). */
   service: { proofStatus: string; custodyStatus: string } | null;
+  /** What the restored database held: the tables rows_match counted, their sizes, the schema's digest (cli-contract 9.17). */
+  fingerprint?: Fingerprint;
   /** --keep: the scratch database was kept; the commands that reach it and stop its server (cli-contract 9.13). */
   kept?: string[];
 }
@@ -62,6 +66,8 @@ export interface DrillDocument {
     databases: DatabaseDrill[];
     passed: number;
     failed: number;
+    /** Databases not run (a signal, --deadline); absent where none. */
+    notRun?: number;
     /** Only in the document `svc restore drill merge` writes. */
     merge?: MergeNotes;
   };

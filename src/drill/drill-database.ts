@@ -1,9 +1,9 @@
 import type { ApiClient } from '../api/client.js';
-import { getRecoverySummary } from '../api/operations/recovery.js';
 import { createRestore } from '../api/operations/restores.js';
-import { ApiError, CliError, ERROR_CODES, isCliError, type ErrorCode } from '../errors.js';
+import { ERROR_CODES, isCliError, type ErrorCode } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { AGE_FROM_COMPLETION, backupAgeSeconds, describeSelection, selectBackup, type SelectedBackup, type SelectionRule } from '../restore/backup-selection.js';
+import { AGE_FROM_COMPLETION, backupAgeSeconds, describeSelection, type SelectedBackup, type SelectionRule } from '../restore/backup-selection.js';
+import { chooseBackup, serviceView } from './backup-choice.js';
 import { objectCounts } from '../restore/inventory.js';
 import type { Phase, RestorePlan } from '../restore/plan.js';
 import type { Receipt } from '../restore/receipt.js';
@@ -14,6 +14,8 @@ import { asOwner, type RestoreRoles } from '../restore/unprivileged.js';
 import { CHECK_ORDER, type DatabaseDrill, type DrillCheck } from './document.js';
 import { dataPresent } from './data-present.js';
 import { rowsMatch } from './rows-match.js';
+import { driftAgainst, type Baseline } from './baseline.js';
+import type { DriftLimits } from './drift.js';
 import { keepScratch } from './keep.js';
 import { scratchName, type Scratch } from './scratch.js';
 import { runCheck, type SqlCheck } from './sql-checks.js';
@@ -35,6 +37,9 @@ export interface DrillRun {
   maxAgeSeconds: number | undefined;
   /** rows_match runs (--no-rows-check turns it off). */
   rowsCheck: boolean;
+  /** --baseline, and no_drift's limits (cli-contract 9.17). */
+  baseline?: Baseline;
+  drift: DriftLimits;
   keep: boolean;
   /** --strict: what an unprivileged restore cannot create fails restore_clean (cli-contract 7.14). */
   strict: boolean;
@@ -63,30 +68,6 @@ function checkFor(phase: Phase, exitCode: number): (typeof ENGINE_CHECKS)[number
   return 'artifact_verified';
 }
 
-/** The service's proof and custody status of the database, for context only: null where it may not be read. */
-async function serviceView(api: ApiClient, databaseId: string): Promise<DatabaseDrill['service']> {
-  try {
-    const { data } = await api.send(getRecoverySummary(databaseId));
-    return data.latest ? { proofStatus: data.latest.proofStatus, custodyStatus: data.latest.custodyStatus } : null;
-  } catch (err) {
-    if (err instanceof ApiError) return null;
-    throw err;
-  }
-}
-
-/** The backup a database's drill restores: selected, and completed with an artifact, else the backup_selected failure. */
-async function choose(run: DrillRun, databaseId: string): Promise<SelectedBackup> {
-  const selected = await selectBackup(run.api, run.rule(databaseId));
-  const b = selected.backup;
-  if (b && b.protectedDatabaseId !== databaseId) {
-    throw new CliError('usage', `Backup ${b.id} is a backup of ${b.protectedDatabaseId}, not of ${databaseId}.`);
-  }
-  if (b && (b.state !== 'completed' || !b.artifact)) {
-    throw new CliError('backup_not_restorable', `Backup ${b.id} ${b.state !== 'completed' ? `is ${b.state}, not completed` : 'has no artifact'}.`);
-  }
-  return selected;
-}
-
 /**
  * One database's drill (cli-contract 9, steps 3 to 6): the backup chosen, the restore engine run into
  * a fresh scratch database, the checks in the contract's order, and the scratch database dropped
@@ -112,13 +93,13 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
   let selected: SelectedBackup;
   const selecting = performance.now();
   try {
-    selected = await choose(run, id);
+    selected = await chooseBackup(run.api, run.rule(id), id);
     record('backup_selected', 'passed', Math.round(performance.now() - selecting), describeSelection(selected, run.now()));
   } catch (err) {
     if (run.deps.signal.aborted || !isCliError(err)) throw err;
     record('backup_selected', 'failed', Math.round(performance.now() - selecting), err.message);
     fail('backup_selected', err.details.code, err.exitCode, err.message);
-    const rest = CHECK_ORDER.slice(1).filter((c) => c !== 'max_age' || run.maxAgeSeconds !== undefined);
+    const rest = CHECK_ORDER.slice(1).filter((c) => (c !== 'max_age' || run.maxAgeSeconds !== undefined) && (c !== 'no_drift' || run.baseline));
     for (const name of [...rest, ...run.checks.map((c) => `check:${c.name}` as const)]) record(name, 'skipped', 0, 'no backup selected');
     run.progress(id, `failed: ${err.message}`);
     result.service = await service;
@@ -217,8 +198,14 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
       const rows = await timed(() => rowsMatch(archive, name, dataEnv!, run.deps.scrubber, run.deps.signal, outcome.clientEncoding));
       record('rows_match', rows.value.passed ? 'passed' : 'failed', rows.ms, rows.value.detail);
       if (result.receipt) result.receipt.rowsMatch = rows.value.receipt;
+      if (rows.value.fingerprint) result.fingerprint = rows.value.fingerprint;
       if (rows.value.message) fail('rows_match', 'rows_mismatch', ERROR_CODES.rows_mismatch.exit, rows.value.message);
       else if (!rows.value.passed) fail('rows_match', 'local_tool_failed', ERROR_CODES.local_tool_failed.exit, `The row check could not run: ${rows.value.detail}.`);
+    }
+    if (run.baseline) {
+      const drift = driftAgainst(run.baseline, id, result.fingerprint, run.drift);
+      record('no_drift', drift.status, 0, drift.detail);
+      if (drift.message) fail('no_drift', 'data_drift', ERROR_CODES.data_drift.exit, drift.message);
     }
     if (run.maxAgeSeconds !== undefined) {
       const age = result.backupAgeSeconds;

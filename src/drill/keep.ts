@@ -1,4 +1,5 @@
 import { psql, PsqlError } from '../restore/pg-tools.js';
+import { onMaintenanceDb } from '../restore/target-database.js';
 import { parseDrillMarker } from './marker.js';
 import type { Target } from '../restore/target.js';
 import type { DrillRun } from './drill-database.js';
@@ -18,18 +19,20 @@ export async function keepScratch(run: DrillRun, id: string, target: Target): Pr
     // database is left as the backup had it: without a comment); the archive's own comment, restored
     // with the database (7.11), stays. The owner role, outside the database, says it was kept.
     const note = `svc restore drill: kept (--keep) at ${run.now().toISOString()}`;
-    const opts = { env, database: name, scrubber: run.deps.scrubber, signal: AbortSignal.timeout(30_000) };
-    const facts = JSON.parse(
-      await psql(
-        "SELECT json_build_object('comment', shobj_description(d.oid, 'pg_database'), 'owner', o.rolname) FROM pg_database d JOIN pg_roles o ON o.oid = d.datdba WHERE d.datname = :'db';",
-        { ...opts, vars: { db: name } },
-      ),
-    ) as { comment: string | null; owner: string };
-    if (parseDrillMarker(facts.comment)) await psql('COMMENT ON DATABASE :"db" IS NULL;', { ...opts, vars: { db: name } });
-    if (facts.owner.startsWith('svc_drill_')) await psql('COMMENT ON ROLE :"role" IS :\'note\';', { ...opts, vars: { role: facts.owner, note } });
+    // From the maintenance database, never the scratch one: there the archive's settings (a search_path
+    // before pg_catalog) would hand this administrative session the archive's operators (cli-contract 7.16 a).
+    const sql = (script: string, vars: Record<string, string>) =>
+      onMaintenanceDb((database) => psql(script, { env, database, vars, scrubber: run.deps.scrubber, signal: AbortSignal.timeout(30_000) }));
+    const found = await sql(
+      "SELECT json_build_object('comment', shobj_description(d.oid, 'pg_database'), 'owner', o.rolname) FROM pg_database d JOIN pg_roles o ON o.oid = d.datdba WHERE d.datname = :'db';",
+      { db: name },
+    );
+    if (!found) return undefined;
+    const facts = JSON.parse(found) as { comment: string | null; owner: string };
+    if (parseDrillMarker(facts.comment)) await sql('COMMENT ON DATABASE :"db" IS NULL;', { db: name });
+    if (facts.owner.startsWith('svc_drill_')) await sql('COMMENT ON ROLE :"role" IS :\'note\';', { role: facts.owner, note });
   } catch (err) {
     if (!(err instanceof PsqlError)) throw err;
-    if (/database ".*" does not exist/.test(err.reason)) return undefined;
     run.progress(id, `kept, but its marker could not be changed (${err.reason}): a later drill may drop it`);
   }
   const lines = run.scratch.howToReach(name);

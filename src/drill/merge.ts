@@ -1,35 +1,13 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { DatabaseDrill, DrillDocument, MergeNotes } from './document.js';
-import { drillDocumentSchema } from './document-schema.js';
+import { readDrillDocument } from './read-document.js';
 
 
 export type MergedDocument = DrillDocument & { drill: { merge: MergeNotes } };
 
-/** A shard's drill.json, read and checked against the published schema; what does not fit is exit 2 naming it. */
-async function readShard(dir: string): Promise<DrillDocument | undefined> {
-  const path = join(dir, 'drill.json');
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new UsageError(`Cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}.`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new UsageError(`${path} is not JSON: is it a drill report (svc restore drill --report)?`);
-  }
-  const checked = drillDocumentSchema.safeParse(json);
-  if (!checked.success) {
-    const issue = checked.error.issues[0]!;
-    throw new UsageError(`${path} is not a drill report (docs/drill.schema.json): ${issue.path.join('.') || '(top)'}: ${issue.message}.`);
-  }
-  return json as DrillDocument;
-}
+/** A shard's drill.json, read and checked against the published schema; undefined where the report has none. */
+const readShard = (dir: string): Promise<DrillDocument | undefined> => readDrillDocument(join(dir, 'drill.json'));
 
 const byId = (a: DatabaseDrill, b: DatabaseDrill) => (a.databaseId < b.databaseId ? -1 : a.databaseId > b.databaseId ? 1 : 0);
 
@@ -77,6 +55,8 @@ export async function mergeReports(dirs: string[]): Promise<MergedDocument> {
   const ends = read.map(({ doc }) => doc.drill.finishedAt).sort();
   const same = <T>(values: T[]): T | null => (values.every((v) => v === values[0]) ? values[0]! : null);
   const failed = merged.filter((d) => d.result === 'failed').length;
+  // A shard cut short by a signal or --deadline: its databases not run are counted apart, neither passed nor failed.
+  const notRun = merged.filter((d) => d.result === 'not_run').length;
   return {
     drill: {
       startedAt: starts[0]!,
@@ -85,8 +65,9 @@ export async function mergeReports(dirs: string[]): Promise<MergedDocument> {
       scratch: same(read.map(({ doc }) => doc.drill.scratch)) ?? read[0]!.doc.drill.scratch,
       serverVersion: same(read.map(({ doc }) => doc.drill.serverVersion)),
       databases: merged,
-      passed: merged.length - failed,
+      passed: merged.length - failed - notRun,
       failed,
+      ...(notRun ? { notRun } : {}),
       merge: {
         shards: [...seen.keys()].sort((a, b) => a - b).map((i) => `${i}/${n}`),
         missingShards,

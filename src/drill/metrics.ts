@@ -18,6 +18,8 @@ const FAMILIES: Record<string, string> = {
   svc_restore_drill_recovery_point_age_seconds: 'Age of the backup the last drill restored (from its start): the recovery point proved.',
   svc_restore_drill_phase_seconds: 'Seconds each phase of the last drill took.',
   svc_restore_drill_check_success: '1 when a check of the last drill passed, 0 when it failed (skipped checks are left out).',
+  svc_restore_drill_rows: 'Rows of the database the last drill restored (the tables rows_match counted).',
+  svc_restore_drill_size_bytes: 'Bytes on disk of those tables, restored (heap, indexes, TOAST).',
   svc_restore_drill_databases: 'Databases of this run by result.',
 };
 
@@ -48,6 +50,10 @@ function databaseSamples(d: DatabaseDrill, at: number): Sample[] {
   for (const [phase, ms] of Object.entries(d.phases)) {
     if (ms !== undefined) samples.push({ name: 'svc_restore_drill_phase_seconds', labels: { ...who, phase }, value: ms / 1000 });
   }
+  if (d.fingerprint) {
+    samples.push({ name: 'svc_restore_drill_rows', labels: who, value: d.fingerprint.totals.rows });
+    samples.push({ name: 'svc_restore_drill_size_bytes', labels: who, value: d.fingerprint.totals.sizeBytes });
+  }
   for (const c of d.checks) {
     if (c.status !== 'skipped') samples.push({ name: 'svc_restore_drill_check_success', labels: { ...who, check: c.name }, value: c.status === 'passed' ? 1 : 0 });
   }
@@ -62,14 +68,14 @@ function databaseSamples(d: DatabaseDrill, at: number): Sample[] {
 export function drillMetrics(doc: DrillDocument, previousSuccess: ReadonlyMap<string, { labels: Labels; value: number }> = new Map()): string {
   const d = doc.drill;
   const at = Math.round(Date.parse(d.finishedAt) / 1000);
-  const samples = d.databases.flatMap((db) => databaseSamples(db, at));
+  // A database not run (a signal, --deadline) proved nothing: no sample of its own, its last success kept.
+  const samples = d.databases.filter((db) => db.result !== 'not_run').flatMap((db) => databaseSamples(db, at));
   for (const db of d.databases) {
     const kept = db.result !== 'passed' ? previousSuccess.get(db.databaseId) : undefined;
     if (kept) samples.push({ name: LAST_SUCCESS, labels: kept.labels, value: kept.value });
   }
-  for (const result of ['passed', 'failed'] as const) {
-    samples.push({ name: 'svc_restore_drill_databases', labels: { result }, value: result === 'passed' ? d.passed : d.failed });
-  }
+  const byResult = { passed: d.passed, failed: d.failed, not_run: d.notRun ?? 0 };
+  for (const [result, value] of Object.entries(byResult)) samples.push({ name: 'svc_restore_drill_databases', labels: { result }, value });
   const lines: string[] = [];
   for (const [name, help] of Object.entries(FAMILIES)) {
     const family = samples.filter((s) => s.name === name);

@@ -154,6 +154,8 @@ export async function withSession<T>(config: SessionConfig, signal: AbortSignal,
 export interface FirstRows {
   columns: string[];
   rows: Array<Array<string | null>>;
+  /** The server's command tag ("SELECT", "DO"), null where it ran no statement (an empty query: comments only) or more rows were left. */
+  command: string | null;
 }
 
 /**
@@ -164,8 +166,44 @@ export interface FirstRows {
 export async function firstRows(client: pg.Client, sql: string, limit: number): Promise<FirstRows> {
   const cursor = client.query(new Cursor(sql, undefined, { rowMode: 'array', types: asText }));
   const read = await new Promise<FirstRows>((resolve, reject) =>
-    cursor.read(limit, (err, rows, result) => (err ? reject(err) : resolve({ columns: (result?.fields ?? []).map((f) => f.name), rows: rows as FirstRows['rows'] }))),
+    cursor.read(limit, (err, rows, result) =>
+      err ? reject(err) : resolve({ columns: (result?.fields ?? []).map((f) => f.name), rows: rows as FirstRows['rows'], command: result?.command || null }),
+    ),
   );
   await cursor.close().catch(() => undefined);
   return read;
+}
+
+/** SQLSTATE of the warning ROLLBACK gives where no transaction is open. */
+const NO_ACTIVE_TRANSACTION = '25P01';
+
+/**
+ * `fn` inside a transaction block svc opens read-only and always rolls back (cli-contract 7.16 b):
+ * the server then refuses any write, and a COMMIT inside a DO block or procedure is an error, whatever
+ * the text `fn` sends. A statement that ended the block itself (COMMIT, PREPARE TRANSACTION) is
+ * told by the server's warning on the ROLLBACK: that is an error too, so nothing it did counts, and
+ * a transaction it prepared is rolled back (it would hold its locks and keep the database from
+ * being dropped).
+ */
+export async function readOnlyTransaction<T>(client: pg.Client, fn: () => Promise<T>): Promise<T> {
+  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  let value: T;
+  try {
+    value = await fn();
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+  let ended = false;
+  const notice = (n: { code?: string }) => void (ended ||= n.code === NO_ACTIVE_TRANSACTION);
+  client.on('notice', notice);
+  try {
+    await client.query('ROLLBACK');
+  } finally {
+    client.off('notice', notice);
+  }
+  if (!ended) return value;
+  const prepared = await client.query<{ gid: string }>('SELECT gid FROM pg_catalog.pg_prepared_xacts WHERE database OPERATOR(pg_catalog.=) pg_catalog.current_database() AND owner OPERATOR(pg_catalog.=) CURRENT_USER');
+  for (const { gid } of prepared.rows) await client.query(`ROLLBACK PREPARED ${pg.escapeLiteral(gid)}`);
+  throw new Error('the check ended the read-only transaction svc ran it in (COMMIT, ROLLBACK or PREPARE TRANSACTION as its statement)');
 }

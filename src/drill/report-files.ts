@@ -40,14 +40,15 @@ export function drillMarkdown(doc: DrillDocument): string {
   const lines = [
     '# svc restore drill',
     '',
-    `${d.passed} passed, ${d.failed} failed${d.shard ? ` (shard ${d.shard})` : ''}; ${d.startedAt} to ${d.finishedAt}; scratch ${d.scratch}${d.serverVersion ? ` (PostgreSQL ${d.serverVersion})` : ''}.`,
+    `${d.passed} passed, ${d.failed} failed${d.notRun ? `, ${d.notRun} not run` : ''}${d.shard ? ` (shard ${d.shard})` : ''}; ${d.startedAt} to ${d.finishedAt}; scratch ${d.scratch}${d.serverVersion ? ` (PostgreSQL ${d.serverVersion})` : ''}.`,
     '',
     ...(d.merge ? mergeLines(d.merge) : []),
     '| Database | Backup | Backup age | Recovery time | Result | Failed check |',
     '|---|---|---|---|---|---|',
     ...d.databases.map((db) => {
       const r = drillRow(db);
-      return `| ${[r.database, r.backup, r.age, r.recovery, r.result === 'failed' ? '**failed**' : r.result, r.failed].map(markdownText).join(' | ')} |`;
+      const result = r.result === 'failed' ? '**failed**' : r.result === 'not_run' ? '**not run**' : r.result;
+      return `| ${[r.database, r.backup, r.age, r.recovery, result, r.failed].map(markdownText).join(' | ')} |`;
     }),
   ];
   const failures = d.databases.filter((db) => db.failure);
@@ -58,6 +59,11 @@ export function drillMarkdown(doc: DrillDocument): string {
       lines.push('', `### ${markdownText(drillRow(db).database)}`, '', `- check: ${markdownCode(f.check)}`, `- code: ${markdownCode(f.code)} (exit ${db.exitCode})`, `- ${markdownText(f.message)}`);
       for (const c of db.checks.filter((x) => x.status === 'failed' && x.name !== f.check)) lines.push(`- also failed: ${markdownCode(c.name)}: ${markdownText(c.detail ?? '')}`);
     }
+  }
+  const drift = d.databases.flatMap((db) => db.checks.filter((c) => c.name === 'no_drift').map((c) => ({ db, c })));
+  if (drift.length) {
+    lines.push('', '## Drift against the baseline', '');
+    for (const { db, c } of drift) lines.push(`- ${markdownText(drillRow(db).database)}: ${c.status === 'failed' ? '**failed**' : c.status}: ${markdownText(c.detail ?? '')}`);
   }
   const kept = d.databases.filter((db) => db.kept?.length);
   if (kept.length) {
@@ -72,8 +78,16 @@ export function drillMarkdown(doc: DrillDocument): string {
   return lines.join('\n');
 }
 
-/** junit.xml: one testsuite, one testcase per database and check, failures and skips marked. */
+/**
+ * junit.xml: one testsuite, one testcase per database and check, failures and skips marked; a
+ * database not run is one errored testcase named for why (interrupted, deadline).
+ */
 export function drillJunit(doc: DrillDocument): string {
+  const notRun = doc.drill.databases.filter((db) => db.result === 'not_run' && db.failure);
+  const errors = notRun.map((db) => {
+    const f = db.failure!;
+    return `  <testcase classname="${xml(db.databaseId)}" name="${xml(f.check)}" time="0.000">\n    <error message="${xml(f.message)}" type="${xml(f.code)}">${xml(f.message)}</error>\n  </testcase>`;
+  });
   const cases = doc.drill.databases.flatMap((db) => db.checks.map((c) => ({ db, c })));
   const count = (s: string) => cases.filter(({ c }) => c.status === s).length;
   const seconds = (ms: number) => (ms / 1000).toFixed(3);
@@ -87,8 +101,9 @@ export function drillJunit(doc: DrillDocument): string {
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuite name="svc restore drill" tests="${cases.length}" failures="${count('failed')}" errors="0" skipped="${count('skipped')}" time="${seconds(total)}" timestamp="${xml(doc.drill.startedAt)}">`,
+    `<testsuite name="svc restore drill" tests="${cases.length + errors.length}" failures="${count('failed')}" errors="${errors.length}" skipped="${count('skipped')}" time="${seconds(total)}" timestamp="${xml(doc.drill.startedAt)}">`,
     ...body,
+    ...errors,
     '</testsuite>',
     '',
   ].join('\n');

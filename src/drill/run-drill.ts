@@ -2,10 +2,9 @@ import { existsSync, realpathSync } from 'node:fs';
 import { access, constants, mkdir } from 'node:fs/promises';
 import { basename, delimiter, join } from 'node:path';
 import type { ApiClient } from '../api/client.js';
-import { getDatabase, listDatabases } from '../api/operations/databases.js';
 import { getProfile } from '../api/operations/profile.js';
-import { holdPages } from '../api/paginate.js';
-import { ApiError, CliError, InterruptedError, UsageError } from '../errors.js';
+import { CliError, ERROR_CODES, UsageError } from '../errors.js';
+import { exitCodeForSignal } from '../exit-codes.js';
 import { refuseLinks } from '../output/user-file.js';
 import { mapPool } from '../pool.js';
 import type { SelectionRule } from '../restore/backup-selection.js';
@@ -16,7 +15,11 @@ import type { RestoreDeps } from '../restore/run.js';
 import { RunScope } from '../restore/scope.js';
 import type { Target } from '../restore/target.js';
 import { assertFreeSpace, assertWritableDir } from '../restore/workdir.js';
+import { readBaseline } from './baseline.js';
 import type { DatabaseDrill, DrillDocument } from './document.js';
+import type { DriftLimits } from './drift.js';
+import { humanSeconds } from './duration.js';
+import { DrillInterrupted, drillDocument, notRun } from './run-document.js';
 import { drillDatabase } from './drill-database.js';
 import { dryRunLine } from './dry-run.js';
 import { drillMarker } from './marker.js';
@@ -25,7 +28,8 @@ import { progressLines, type ProgressSink } from './progress-lines.js';
 import { reportPaths } from './report-files.js';
 import { autoScratch, dsnScratch, type Scratch } from './scratch.js';
 import { findServerBinaries, type ServerBinaries } from './server-binaries.js';
-import { shardOf, type Shard } from './shard.js';
+import type { Shard } from './shard.js';
+import { databasesOf } from './databases.js';
 import { readChecks } from './sql-checks.js';
 
 type Env = Record<string, string | undefined>;
@@ -52,6 +56,11 @@ export interface DrillOptions {
   analyze: boolean;
   /** rows_match (off with --no-rows-check): the archive's rows are counted alongside each restore. */
   rowsCheck: boolean;
+  /** --baseline (a drill.json or the report dir holding one) and no_drift's limits (cli-contract 9.17). */
+  baseline?: string;
+  drift: DriftLimits;
+  /** --deadline: no database is started once this many seconds have passed since the run began (9.18). */
+  deadlineSeconds?: number;
 }
 
 /** What a drill needs from the command around it: the API, the restore engine's dependencies, progress on stderr. */
@@ -64,33 +73,8 @@ export interface DrillHost extends ProgressSink {
 }
 
 const RESTORE_SCOPE = 'restores:write';
-/** Databases read at once for their names and, in a dry run, their backups. */
+/** Databases read at once, in a dry run, for their backups. */
 const READS = 8;
-
-/** The databases to drill (cli-contract 9, step 1): the ids given, or every database (all pages, bounded); then --shard. */
-async function databasesOf(api: ApiClient, opts: DrillOptions): Promise<Array<{ id: string; name: string | null }>> {
-  if (opts.databases === 'all') {
-    const page = async (cursor: string | undefined) => {
-      const r = await api.send(listDatabases({ cursor }));
-      return { body: r.data as Record<string, unknown>, requestId: r.requestId };
-    };
-    const all = (await holdPages({ first: await page(undefined), itemsKey: 'databases', startCursor: undefined, fetchPage: page })).databases as Array<{ id: string; name: string }>;
-    // A service that lists a database twice (a page boundary that moved) gets it drilled once:
-    // twice would create two restore jobs and overwrite its receipt.
-    const unique = [...new Map(all.map((d) => [d.id, d] as const)).values()];
-    return shardOf(unique, opts.shard).map((d) => ({ id: d.id, name: d.name }));
-  }
-  const mine = shardOf(opts.databases.map((id) => ({ id })), opts.shard);
-  // A name where the service has the database; an unknown id fails its own drill at backup_selected.
-  return mapPool(mine, READS, async ({ id }) => {
-    try {
-      return { id, name: (await api.send(getDatabase(id))).data.database.name };
-    } catch (err) {
-      if (err instanceof ApiError && (err.status === 404 || err.status === 403)) return { id, name: null };
-      throw err;
-    }
-  });
-}
 
 /**
  * What is checked before the scratch cluster starts (cli-contract 9, step 2): the report and work
@@ -147,6 +131,8 @@ function ruleFor(opts: DrillOptions): (databaseId: string) => SelectionRule {
 export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<DrillDocument> {
   const startedAt = host.now();
   const checks = await readChecks(opts.checkFiles);
+  const baseline = opts.baseline === undefined ? undefined : await readBaseline(opts.baseline);
+  const deadlineAt = opts.deadlineSeconds === undefined ? undefined : startedAt.getTime() + opts.deadlineSeconds * 1000;
   const binaries = await preflight(opts, host.deps.env);
   if (binaries) host.note(`Scratch server: PostgreSQL ${binaries.version} from ${binaries.dir} (${binaries.source}).`);
   // Where PATH's client tools are Debian's pg_wrapper (a Perl process per call, which then runs the
@@ -172,52 +158,57 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
         ? undefined
         : reaped.then(() => autoScratch(binaries!, opts.workDir, depsForScratch));
   starting?.catch(() => {});
+  // What a signal leaves for the report (cli-contract 9.18): every database, those finished with their results.
+  let databases: Array<{ id: string; name: string | null }> = [];
+  const finished = new Map<string, DatabaseDrill>();
+  let serverVersion: string | null = binaries?.version ?? null;
+  const facts = () => ({ startedAt, finishedAt: host.now(), shard: opts.shard ? `${opts.shard.index}/${opts.shard.count}` : null, scratch: opts.scratch.kind, serverVersion });
   try {
     // The client tools, while the cluster starts: both are needed before any createRestore.
     await findClientTools(env);
     const api = await host.api();
     await assertMayRestore(api);
-    const databases = await databasesOf(api, opts);
+    databases = await databasesOf(api, opts);
     const rule = ruleFor(opts);
     const scratch = await starting;
+    serverVersion = scratch?.serverVersion ?? serverVersion;
     if (scratch?.privilegeNote && !opts.dryRun) host.note(scratch.privilegeNote);
     let drilled: DatabaseDrill[];
     if (opts.dryRun || !scratch) {
       drilled = await mapPool(databases, READS, (db) => dryRunLine(api, db, rule(db.id), host.now()));
     } else {
       const scratchEnv = await scope.pgEnv(scratch.target('postgres'), env);
-      drilled = await mapPool(databases, opts.parallel, (db) =>
-        drillDatabase(
+      drilled = await mapPool(databases, opts.parallel, async (db) => {
+        if (deadlineAt !== undefined && host.now().getTime() >= deadlineAt) {
+          const message = `Not started: --deadline ${humanSeconds(opts.deadlineSeconds!)} had passed since the run began.`;
+          lines.progress(db.id, `not run: ${message}`);
+          return notRun(db, 'deadline', 'deadline_reached', ERROR_CODES.deadline_reached.exit, message);
+        }
+        const drilled = await drillDatabase(
           {
-            api, scratch, rule, checks, maxAgeSeconds: opts.maxAgeSeconds, rowsCheck: opts.rowsCheck, keep: opts.keep, strict: opts.strict === true, now: host.now, progress: lines.progress, command: host.command, deps, onKept: () => (keptAny = true),
+            api, scratch, rule, checks, maxAgeSeconds: opts.maxAgeSeconds, rowsCheck: opts.rowsCheck, baseline, drift: opts.drift, keep: opts.keep, strict: opts.strict === true, now: host.now, progress: lines.progress, command: host.command, deps, onKept: () => (keptAny = true),
             plan: (target) => drillPlan(opts, target),
             // The scratch server's own role for the SQL checks; another role (the owner's) gets its own environment.
             pgEnv: async (target) => (target.user === scratch.target('postgres').user ? scratchEnv : scope.pgEnv(target, env)),
           },
           db,
-        ).finally(() => lines.finish(db.id)),
-      );
+        ).finally(() => lines.finish(db.id));
+        finished.set(db.id, drilled);
+        return drilled;
+      });
     }
     // A signal that came while the last scratch database was dropped (or a dry run's selection, which
-    // records it as that database's failure) ends the run all the same: no report as if it were whole.
-    if (host.deps.signal.aborted) throw new InterruptedError('Interrupted before the drill finished; no report was written.');
-    const failed = drilled.filter((d) => d.result === 'failed').length;
-    return {
-      drill: {
-        startedAt: startedAt.toISOString(),
-        finishedAt: host.now().toISOString(),
-        shard: opts.shard ? `${opts.shard.index}/${opts.shard.count}` : null,
-        scratch: opts.scratch.kind,
-        serverVersion: scratch?.serverVersion ?? binaries?.version ?? null,
-        databases: drilled,
-        passed: drilled.length - failed,
-        failed,
-      },
-    };
+    // records it as that database's failure) ends the run all the same, as interrupted.
+    if (host.deps.signal.aborted) throw new Error('interrupted');
+    return drillDocument(facts(), drilled);
   } catch (err) {
     if (!host.deps.signal.aborted) throw err;
+    const signal = String(host.deps.signal.reason);
+    const message = `Interrupted (${signal}) before this database's drill finished.`;
+    const code = exitCodeForSignal(host.deps.signal.reason);
+    const doc = drillDocument(facts(), databases.map((db) => finished.get(db.id) ?? notRun(db, 'interrupted', 'interrupted', code, message)));
     const cleanUp = opts.scratch.kind === 'auto' ? 'the scratch cluster was stopped and removed' : "this run's svc_drill_* databases were dropped";
-    throw new InterruptedError(`The drill was interrupted; ${cleanUp} (a database that could not be dropped is named above). No report was written.`);
+    throw new DrillInterrupted(`The drill was interrupted; ${cleanUp} (a database that could not be dropped is named above).`, doc);
   } finally {
     lines.stop();
     // A cluster that started is stopped, even when the run failed before it was needed.

@@ -1,5 +1,6 @@
 import type { Prompter } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
+import { replacesLine, type InPlaceNames } from './in-place.js';
 import type { RestorePlan } from './plan.js';
 import { redactedDsn } from './target.js';
 
@@ -14,15 +15,16 @@ export function assertConfirmable(plan: RestorePlan): void {
 }
 
 /**
- * The in-place confirmation (cli-contract 7.6), asked after every service check so that what it
- * names is what will happen: the backup (id, database, completion time, size) and the target. Ctrl-C
- * at the prompt is an interrupt (130), and SIGTERM/SIGHUP end it too (7.9).
+ * The in-place confirmation (cli-contract 7.6, 7.17), asked after every service check so that what
+ * it names is what will happen: in one line the database replaced and the name its current state is
+ * kept under, then the backup (id, database, completion time, size). Ctrl-C at the prompt is an
+ * interrupt (130), and SIGTERM/SIGHUP end it too (7.9).
  */
-export async function confirmInPlace(plan: RestorePlan, backup: string | undefined, prompter: Prompter, signal: AbortSignal): Promise<void> {
+export async function confirmInPlace(plan: RestorePlan, names: InPlaceNames, backup: string | undefined, prompter: Prompter, signal: AbortSignal): Promise<void> {
   const { target } = plan;
   const answer = await prompter.text(
     [
-      `In-place restore: replaces the current contents of ${redactedDsn(target)}.`,
+      replacesLine(plan, names),
       ...(backup ? [`  from backup ${backup}`] : []),
       `Type the database name "${target.database}" to confirm`,
     ].join('\n'),

@@ -123,10 +123,12 @@ function oneLine(text: string): string {
 }
 
 /**
- * Runs each setting on the restored database, one statement a time. A setting the server refuses
- * (a role that does not exist there, a parameter only a superuser may set, a value it rejects) is
- * listed as not applied with the server's reason; it is not fatal: the data is restored whole, and
- * the restore says plainly what it could not carry over (docs/restore-and-drills.md).
+ * Runs each setting on the restored database, one statement a time, as `env`'s role: the role that
+ * restored the archive (cli-contract 7.16 a), so the server decides what the archive may set. A
+ * setting it refuses (a parameter only a superuser may set, a role that role may not alter or that
+ * does not exist, a value it rejects) is listed as not applied with the server's reason; it is not
+ * fatal: the data is restored whole, and the restore says plainly what it could not carry over.
+ * `connectTo`: where the statements run, when not in the database itself (one that may not accept svc after them).
  */
 export async function applyDatabaseSettings(
   found: ArchiveSettings,
@@ -134,12 +136,13 @@ export async function applyDatabaseSettings(
   env: Env,
   scrubber: SecretScrubber,
   signal: AbortSignal,
+  connectTo = database,
 ): Promise<DatabaseSettingsReport> {
   const report: DatabaseSettingsReport = { applied: [], notApplied: [...found.skipped] };
   for (const setting of found.settings) {
     const sql = setting.sql(database);
     try {
-      await psql(sql, { env, database, scrubber, signal });
+      await psql(sql, { env, database: connectTo, scrubber, signal });
       report.applied.push(sql);
     } catch (err) {
       if (!(err instanceof PsqlError)) throw err;

@@ -1,5 +1,6 @@
-import { InterruptedError, LocalToolError } from '../errors.js';
+import { CliError, InterruptedError, LocalToolError } from '../errors.js';
 import { shellCommand } from '../output/shell-quote.js';
+import type { InPlaceNames } from './in-place.js';
 import type { Phase, RestorePlan } from './plan.js';
 import { redactedDsn } from './target.js';
 
@@ -21,10 +22,22 @@ function dropdbCommand(t: RestorePlan['target']): string {
  */
 export type PartialDatabase = { dropped: true } | { dropped: false; kept: true } | { dropped: false; kept: false; reason: string };
 
+/** In place (cli-contract 7.17): until the swap the backup goes into a new database beside the target, which stays as it was. */
+function besideState(plan: RestorePlan, fresh: string, partial?: PartialDatabase): string {
+  const db = `"${fresh}"`;
+  const untouched = `The target ${redactedDsn(plan.target)} was not touched: the backup was being restored beside it into the new database ${db}`;
+  const drop = `drop it before trying again (${dropdbCommand({ ...plan.target, database: fresh })})`;
+  if (partial?.dropped) return `${untouched}, which was dropped.`;
+  if (partial && partial.kept) return `${untouched}, which was kept as asked (--keep-partial): ${drop}.`;
+  if (partial) return `${untouched}, and dropping it failed (${partial.reason}): ${drop}.`;
+  return `${untouched}, which may be left behind: ${drop}.`;
+}
+
 /** What an interruption or failure in each phase means for the target database, said plainly. */
-export function targetStateAfter(phase: Phase, plan: RestorePlan, partial?: PartialDatabase): string {
+export function targetStateAfter(phase: Phase, plan: RestorePlan, partial?: PartialDatabase, names?: InPlaceNames): string {
   const where = redactedDsn(plan.target);
   if (BEFORE_RESTORE.has(phase)) return `The target ${where} was not touched.`;
+  if (names) return besideState(plan, names.fresh, partial);
   if (phase === 'analyze') return `pg_restore had finished: ${where} is restored, but ANALYZE did not complete; run ANALYZE there before heavy use.`;
   if (phase === 'check') return `pg_restore and ANALYZE had finished: ${where} is restored, but the object check did not complete.`;
   if (plan.mode === 'new_database') {
@@ -36,13 +49,12 @@ export function targetStateAfter(phase: Phase, plan: RestorePlan, partial?: Part
     if (partial) return `The new database ${db} may be partly restored, and dropping it failed (${partial.reason}): ${drop}.`;
     return `The new database ${db} may be partly restored: ${drop}.`;
   }
-  if (plan.atomic) return `pg_restore ran in a single transaction, so it was rolled back: ${where} is as it was before.`;
-  return `pg_restore ran with --jobs ${plan.jobs}, not in one transaction: ${where} may now be partly restored.`;
+  return `${where} may now be partly restored.`;
 }
 
 /** A failure of the run, with what it means for the target added where a person needs to know. */
-export function explainFailure(err: unknown, phase: Phase, plan: RestorePlan, aborted: boolean, partial?: PartialDatabase): unknown {
-  const state = targetStateAfter(phase, plan, partial);
+export function explainFailure(err: unknown, phase: Phase, plan: RestorePlan, aborted: boolean, partial?: PartialDatabase, names?: InPlaceNames): unknown {
+  const state = targetStateAfter(phase, plan, partial, names);
   if (err instanceof InterruptedError || aborted) {
     // The user's own "no" at the confirmation prompt says it all already.
     if (phase === 'preflight' && !aborted) return err;
@@ -58,6 +70,10 @@ export function explainFailure(err: unknown, phase: Phase, plan: RestorePlan, ab
   }
   if (err instanceof LocalToolError && !BEFORE_RESTORE.has(phase)) {
     return new LocalToolError(`${err.message}\n${state}`, err.details.hint);
+  }
+  // Other sessions at the swap: exit 7 as before the download, saying what became of the new database.
+  if (err instanceof CliError && err.details.code === 'target_in_use' && !BEFORE_RESTORE.has(phase)) {
+    return new CliError('target_in_use', `${err.message}\n${state}`, { hint: err.details.hint });
   }
   return err;
 }

@@ -16,9 +16,9 @@ export function defaultJobs(): number {
 export interface RestorePlan {
   target: Target;
   mode: RestoreMode;
-  /** pg_restore --jobs; 1 when atomic. */
+  /** pg_restore --jobs. */
   jobs: number;
-  /** in_place: a single transaction (the default; --jobs opts out). */
+  /** pg_restore --single-transaction: no restore asks for it since in place became a swap (cli-contract 7.17). */
   atomic: boolean;
   /** Where the artifact is downloaded (a private temp dir is made inside it). */
   workDir: string;
@@ -48,6 +48,10 @@ export interface RestorePlan {
   noTablespaces?: boolean;
   /** --database-settings: in place, apply the archive's database settings and comment too (a new database always gets them). */
   databaseSettings?: boolean;
+  /** in_place: end the target's other sessions at the swap (--terminate-connections), instead of exit 7 naming them. */
+  terminateConnections?: boolean;
+  /** in_place: drop the replaced database once the swap succeeded (--drop-previous), instead of keeping it. */
+  dropPrevious?: boolean;
   /**
    * Least privilege (cli-contract 9.9): the target's role only sets up, and the restore runs as the
    * owner role the drill created. Absent: the restore runs as the target's role.
@@ -56,5 +60,5 @@ export interface RestorePlan {
 }
 
 /** The steps of a run, in order; the receipt times each one. */
-export const PHASES = ['preflight', 'createRestore', 'download', 'verify', 'restore', 'analyze', 'check'] as const;
+export const PHASES = ['preflight', 'createRestore', 'download', 'verify', 'restore', 'analyze', 'check', 'swap'] as const;
 export type Phase = (typeof PHASES)[number];

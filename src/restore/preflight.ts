@@ -1,7 +1,9 @@
 import { dirname } from 'node:path';
 import { refuseLinks } from '../output/user-file.js';
 import type { SecretScrubber } from '../secrets.js';
+import type { Reporter } from '../ui/reporter.js';
 import { assertConfirmable } from './confirm.js';
+import { assertCanSwap } from './in-place.js';
 import { findClientTools, type PgRestoreBinary } from './pg-restore-choice.js';
 import type { RestorePlan } from './plan.js';
 import { inspectTarget, type TargetFacts } from './target-database.js';
@@ -22,7 +24,7 @@ export async function preflight(
   plan: RestorePlan,
   env: Env,
   pgEnv: Env,
-  deps: { scrubber: SecretScrubber; signal: AbortSignal },
+  deps: { scrubber: SecretScrubber; signal: AbortSignal; reporter: Reporter },
 ): Promise<PreflightResult> {
   assertConfirmable(plan);
   const pgRestore = await findClientTools(env);
@@ -34,5 +36,7 @@ export async function preflight(
     await refuseLinks([plan.receiptPath]);
   }
   const facts = await inspectTarget(plan.target, plan.mode, pgEnv, deps.scrubber, deps.signal, plan.scratch);
+  // Before any API call: a role that cannot swap, or clients that would block the swap, are found before the download.
+  if (plan.mode === 'in_place') await assertCanSwap(plan, pgEnv, { ...deps, info: (m) => deps.reporter.info(m) });
   return { pgRestore, ...facts };
 }

@@ -3,6 +3,7 @@ import { VERSION } from '../version.js';
 import type { BackupSelection } from './backup-selection.js';
 import type { DatabaseOptions } from './database-options.js';
 import type { DatabaseSettingsReport } from './database-settings.js';
+import type { InPlaceReport } from './in-place.js';
 import type { Inventory, ObjectKind } from './inventory.js';
 import type { NotRestored } from './not-restored.js';
 import type { Phase } from './plan.js';
@@ -50,6 +51,8 @@ export interface Receipt {
   notRestored: NotRestored[];
   /** The NOLOGIN placeholder roles created for the archive (cli-contract 9.9). */
   placeholderRoles: string[];
+  /** in_place, once swapped: the name the replaced database is kept under, what was carried over, the commands that drop it or swap it back (cli-contract 7.17). */
+  inPlace?: InPlaceReport;
   startedAt: string;
   endedAt: string;
   outcome: 'restored' | 'failed';
@@ -88,6 +91,7 @@ export interface ReceiptFacts {
   tablespaces?: { named: string[]; ignored: boolean };
   notRestored?: NotRestored[];
   placeholderRoles?: string[];
+  inPlace?: InPlaceReport;
 }
 
 export function buildReceipt(
@@ -123,6 +127,7 @@ export function buildReceipt(
     tablespaces: facts.tablespaces ?? null,
     notRestored: facts.notRestored ?? [],
     placeholderRoles: facts.placeholderRoles ?? [],
+    ...(facts.inPlace ? { inPlace: facts.inPlace } : {}),
     startedAt: base.startedAt.toISOString(),
     endedAt: base.endedAt.toISOString(),
     outcome: failure ? 'failed' : 'restored',

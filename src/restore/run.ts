@@ -1,20 +1,18 @@
-import type { CreateRestoreResponse, RestoreJob } from '../api/schemas/restores.js';
-import type { Prompter } from '../context.js';
 import { isCliError } from '../errors.js';
 import { setExitNote } from '../exit-note.js';
 import { exitCodeForSignal } from '../exit-codes.js';
 import { UserFiles } from '../output/user-file.js';
 import type { SecretScrubber } from '../secrets.js';
 import { countProgress } from '../ui/progress.js';
-import type { Reporter } from '../ui/reporter.js';
 import { readArchiveHeader } from './archive.js';
 import { assertArchiveFits } from './archive-fit.js';
-import { countArchiveRows, type ArchiveRowCount, type ArchiveRowsResult } from './archive-rows.js';
+import { countArchiveRows, type ArchiveRowCount } from './archive-rows.js';
 import { readArchiveScript } from './archive-script.js';
-import type { BackupSelection } from './backup-selection.js';
 import { confirmInPlace } from './confirm.js';
 import { fetchArtifact } from './fetch-artifact.js';
 import { explainFailure, targetStateAfter, type PartialDatabase } from './failure.js';
+import { freshPlan, inPlaceNames, type InPlaceNames } from './in-place.js';
+import { swapIn } from './in-place-swap.js';
 import { analyzeTarget, checkTarget } from './inventory.js';
 import { runPgRestore } from './pg-restore.js';
 import { applyPublicRevokes } from './public-revokes.js';
@@ -22,8 +20,8 @@ import { EntryErrors, refusedEntries } from './refusals.js';
 import { RestoreProgress } from './restore-progress.js';
 import { pgRestoreFor } from './pg-restore-choice.js';
 import { PhaseClock } from './phase-clock.js';
-import { defaultJobs, type Phase, type RestorePlan } from './plan.js';
-import { preflight, type PreflightResult } from './preflight.js';
+import type { RestorePlan } from './plan.js';
+import { preflight } from './preflight.js';
 import { buildReceipt, writeReceipt, type Receipt, type ReceiptFacts } from './receipt.js';
 import { RunScope } from './scope.js';
 import { redactedDsn } from './target.js';
@@ -31,83 +29,14 @@ import { createTargetDatabase, dropCreatedDatabase } from './target-database.js'
 import { applyFidelitySettings, planFidelity } from './database-fidelity.js';
 import { effectiveJobs, passArgs, restorePasses, runPasses } from './restore-passes.js';
 import { hasTableData, readToc } from './toc.js';
-import { assertRolesExist, restrict, superuserWarning, type Restricted } from './unprivileged.js';
+import { assertRolesExist, restrict, superuserWarning } from './unprivileged.js';
 import { assertFreeSpace } from './workdir.js';
 
 type Env = Record<string, string | undefined>;
 
-/** Everything a run needs from outside: one object, so tests hand in fakes and a real signal. */
-export interface RestoreDeps {
-  /** Aborted by SIGINT, SIGTERM or SIGHUP; the reason is the signal's name. */
-  signal: AbortSignal;
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  random: () => number;
-  now: () => Date;
-  reporter: Reporter;
-  scrubber: SecretScrubber;
-  /** The artifact download's retries, timeout and proxy settings. */
-  http: { maxRetries: number; timeoutMs: number; env: Env };
-  /** The environment child tools (psql, pg_restore) start from. */
-  env: Env;
-  prompter: Prompter;
-  /** Told as each phase starts (a drill's progress lines). */
-  onPhase?: (phase: Phase) => void;
-  /** Given the receipt, success or failure (a drill keeps it in its report). */
-  onReceipt?: (receipt: Receipt) => void;
-}
+import type { RestoreDeps, RestoreResult, RestoreSource } from './run-types.js';
 
-/** What the service said of the backup before anything was created. */
-export interface ServiceCheck {
-  /** How the backup was chosen (cli-contract 7, step 0), for the receipt and the --json document. */
-  selection?: BackupSelection;
-  /** The artifact's size, for the disk check before any job exists. */
-  artifactBytes?: number;
-  /** "bj_0007 of orders-prod (db_orders), completed ... (3d ago), 92.9 KiB": named by the in-place prompt. */
-  backup?: string;
-}
-
-/**
- * Where the restore job comes from. `restore create` asks the service about the backup (`check`:
- * getBackup, and for a dry run getProfile too) and then calls createRestore (`create`), after
- * preflight, so a refused restore leaves no job behind; `restore run` brings the 202 body it read
- * from stdin (`created`). A dry run passes a check and neither of the others.
- */
-export interface RestoreSource {
-  /** The first API calls, after the local preflight: choose the backup, say which, and check it. */
-  check?: () => Promise<ServiceCheck>;
-  create?: (targetRedactedDsn: string) => Promise<CreateRestoreResponse>;
-  created?: CreateRestoreResponse;
-}
-
-export interface RestoreOutcome {
-  restoreJob: RestoreJob;
-  artifactBytes: number;
-  sha256: string;
-  verified: true;
-  pgRestoreExitCode: number;
-  durationMs: number;
-  /** Milliseconds per phase that ran. */
-  phases: Partial<Record<Phase, number>>;
-  receipt: Receipt;
-  /** Whether the archive holds table rows at all (a schema-only dump does not): what a drill's data check needs to know. */
-  tableData: boolean;
-  /** The archive's rows per table, where the plan asked for them (a drill's rows_match). */
-  archiveRows?: ArchiveRowsResult;
-  /** The client_encoding that carries the archive's names in the restored database (archive-encoding.ts). */
-  clientEncoding: string;
-  /** Only with --keep-artifact. */
-  keptArtifactPath?: string;
-  /** What a least-privilege restore left out, each by name and why (cli-contract 7.14). */
-  notRestored: Restricted['notRestored'];
-  /** The NOLOGIN roles created for the archive (a drill's, cli-contract 9.9). */
-  placeholderRoles: string[];
-  /** Said on stderr too: a superuser target (cli-contract 7.14). */
-  warnings: string[];
-}
-
-export type RestoreResult =
-  | { dryRun: true; preflight: PreflightResult; check: ServiceCheck | undefined }
-  | { dryRun: false; outcome: RestoreOutcome };
+export type { RestoreDeps, RestoreOutcome, RestoreResult, RestoreSource, ServiceCheck } from './run-types.js';
 
 /**
  * The one local restore run (cli-contract 7): preflight, the service's word on the backup, the
@@ -120,12 +49,15 @@ export type RestoreResult =
 export async function runRestore(plan: RestorePlan, source: RestoreSource, deps: RestoreDeps): Promise<RestoreResult> {
   const scope = new RunScope();
   // Should a second signal end the process mid-phase, it still says what state the target is in.
-  const clock = new PhaseClock((phase) => {
-    setExitNote(targetStateAfter(phase, plan));
-    deps.onPhase?.(phase);
-  });
   const { reporter: ui, signal, scrubber } = deps;
   const startedAt = deps.now();
+  // In place, the backup is restored into a new database beside the target, swapped in at the end (cli-contract 7.17).
+  const names: InPlaceNames | undefined = plan.mode === 'in_place' ? inPlaceNames(plan.target.database, startedAt) : undefined;
+  const into = names ? freshPlan(plan, names) : plan;
+  const clock = new PhaseClock((phase) => {
+    setExitNote(targetStateAfter(phase, plan, undefined, names));
+    deps.onPhase?.(phase);
+  });
   const dryRun = !source.create && !source.created;
   const facts: ReceiptFacts = {};
   let failure: Receipt['failure'] = null;
@@ -154,7 +86,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     if (known?.artifactBytes !== undefined) await assertFreeSpace(plan.workDir, known.artifactBytes);
     if (dryRun) return { dryRun: true, preflight: pre, check: known };
     // After every service check, and outside every phase: the time a person takes to type is no part of a restore.
-    if (plan.mode === 'in_place' && !plan.confirm) await clock.outside(() => confirmInPlace(plan, known?.backup, deps.prompter, signal));
+    if (plan.mode === 'in_place' && !plan.confirm) await clock.outside(() => confirmInPlace(plan, names!, known?.backup, deps.prompter, signal));
 
     clock.enter('createRestore');
     const job = source.created ?? (await source.create!(redactedDsn(plan.target)));
@@ -177,7 +109,9 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     const script = await readArchiveScript(artifact.path, pgRestore.path, deps.env, scrubber, signal);
     const toc = await readToc(artifact.path, pgRestore.path, deps.env, scrubber, signal, script.encoding);
     assertArchiveFits(toc, header, pre, plan.target, plan.scratch ? 'fail' : 'warn', (m) => ui.warn(m));
-    const fidelity = await planFidelity({ script, toc, header, plan, facts: pre, pgEnv }, deps);
+    const fidelity = await planFidelity({ script, toc, header, plan: into, facts: { ...pre, createDatabase: pre.createDatabase || !!names }, pgEnv }, deps);
+    // In place, the database's settings stay the operator's (carried over at the swap) unless --database-settings.
+    if (names && !plan.databaseSettings) fidelity.settings = undefined;
     Object.assign(facts, { databaseOptions: fidelity.create && fidelity.options, tablespaces: { named: fidelity.tablespaces, ignored: fidelity.noTablespaces } });
     // Roles the archive names must be there before anything is created, unless the drill creates them.
     if (!plan.roles) await assertRolesExist(script, plan.target, pgEnv, !pre.createDatabase, scrubber, signal);
@@ -185,27 +119,25 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     clock.enter('restore');
     // Read alongside pg_restore, from the same verified file (cli-contract 9.11).
     if (plan.countArchiveRows) archiveRows = countArchiveRows(pgRestore.path, artifact.path, toc, dir, deps.env, scrubber, signal);
-    if (pre.createDatabase) {
-      await createTargetDatabase(plan.target, pgEnv, scrubber, signal, { options: fidelity.create, owner: plan.roles?.owner.name, marker: plan.marker });
+    if (pre.createDatabase || names) {
+      await createTargetDatabase(into.target, pgEnv, scrubber, signal, { options: fidelity.create, owner: plan.roles?.owner.name, marker: plan.marker });
       created = { pgEnv };
-      ui.info(`Created database "${plan.target.database}" (TEMPLATE template0${fidelity.create ? `, ${fidelity.create.describe}` : ''}).`);
+      const beside = names ? ` beside "${names.target}", to be swapped in once restored and checked` : '';
+      ui.info(`Created database "${into.target.database}"${beside} (TEMPLATE template0${fidelity.create ? `, ${fidelity.create.describe}` : ''}).`);
     }
-    if (plan.mode === 'in_place' && !plan.atomic) {
-      ui.warn(`--jobs ${plan.jobs}: the in-place restore is not one transaction; a failure can leave the target partly restored.`);
-    }
-    const least = plan.roles && (await restrict(plan.roles, script, toc, plan.target, pgEnv, { pgEnv: (t) => scope.pgEnv(t, deps.env), scrubber, signal }));
+    const least = plan.roles && (await restrict(plan.roles, script, toc, into.target, pgEnv, { pgEnv: (t) => scope.pgEnv(t, deps.env), scrubber, signal }));
     if (least) Object.assign(facts, { notRestored: least.notRestored, placeholderRoles: least.placeholderRoles } satisfies ReceiptFacts);
     const restoreEnv = least?.env ?? pgEnv;
-    const running = `pg_restore into ${redactedDsn(plan.target)}`;
+    const running = `pg_restore into ${redactedDsn(into.target)}`;
     const counter = new RestoreProgress(toc);
-    const progress = await countProgress(ui, counter.display(redactedDsn(plan.target)));
+    const progress = await countProgress(ui, counter.display(redactedDsn(into.target)));
     // A least-privilege restore leaves entries out (cli-contract 7.14): the passes restore the rest.
-    const passes = least ? restorePasses(toc, plan, effectiveJobs(plan, header), toc.entries.filter((e) => !least.leftOut.has(e.dumpId))) : fidelity.passes;
+    const passes = least ? restorePasses(toc, into, effectiveJobs(into, header), toc.entries.filter((e) => !least.leftOut.has(e.dumpId))) : fidelity.passes;
     const refusals = least && new EntryErrors();
     const result = await runPasses(
       passes,
       dir,
-      (pass, list) => passArgs(pass, { ...plan, refusals: !!refusals }, plan.target.database, artifact.path, list, fidelity.noTablespaces),
+      (pass, list) => passArgs(pass, { ...into, refusals: !!refusals }, into.target.database, artifact.path, list, fidelity.noTablespaces),
       (args) => runPgRestore(pgRestore.path, args, restoreEnv, scrubber, signal, { counter, onObject: (done, total) => progress.update(done, total), errors: refusals }),
     ).then((r) => {
       // What the server refused the owner role is listed, entry by entry; any other error fails (cli-contract 7.18).
@@ -216,22 +148,26 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
       throw err;
     });
     progress.succeed(`Restored ${counter.total} objects with ${running}`);
-    // Restored whole: from here on a failure leaves a complete database, which is kept.
-    created = undefined;
+    // Restored whole: from here on a failure leaves a complete new database, which is kept; in place, it is dropped until swapped in.
+    if (!names) created = undefined;
     // Although privileges are not restored, what takes EXECUTE from PUBLIC is (cli-contract 7.18).
-    const unrevoked = await applyPublicRevokes(script, plan.target.database, restoreEnv, { scrubber, signal, client: toc.encoding.client });
+    const unrevoked = await applyPublicRevokes(script, into.target.database, restoreEnv, { scrubber, signal, client: toc.encoding.client });
     if (least) least.notRestored.push(...unrevoked);
     else for (const u of unrevoked) ui.warn(`Not restored: ${u.name}: ${u.reason}.`);
-    facts.databaseSettings = await applyFidelitySettings(fidelity, plan.target.database, pgEnv, deps);
+    facts.databaseSettings = await applyFidelitySettings(fidelity, into.target.database, restoreEnv, deps);
 
     if (plan.analyze) {
       clock.enter('analyze');
-      // After the restore, even an atomic one, the tables can be analysed in parallel.
-      await analyzeTarget(plan.target.database, plan.atomic ? defaultJobs() : plan.jobs, restoreEnv, scrubber, signal, toc.encoding.client);
+      await analyzeTarget(into.target.database, plan.jobs, restoreEnv, scrubber, signal, toc.encoding.client);
     }
     clock.enter('check');
-    facts.inventory = await checkTarget(toc, plan.target.database, restoreEnv, scrubber, signal);
+    facts.inventory = await checkTarget(toc, into.target.database, restoreEnv, scrubber, signal);
     const rows = await archiveRows?.counts();
+    if (names) {
+      clock.enter('swap');
+      facts.inPlace = await swapIn(plan, names, pgEnv, deps);
+      created = undefined;
+    }
 
     if (plan.keepArtifact) scope.keep(dir);
     const durationMs = clock.total();
@@ -251,12 +187,13 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
       notRestored: least?.notRestored ?? [],
       placeholderRoles: least?.placeholderRoles ?? [],
       warnings,
+      inPlace: facts.inPlace,
     };
     return { dryRun: false, outcome };
   } catch (err) {
     clock.total();
-    const partial = created && (await removePartial(plan, created.pgEnv, scrubber));
-    const explained = explainFailure(err, clock.current, plan, signal.aborted, partial);
+    const partial = created && (await removePartial(into, created.pgEnv, scrubber));
+    const explained = explainFailure(err, clock.current, plan, signal.aborted, partial, names);
     const exitCode = signal.aborted ? exitCodeForSignal(signal.reason) : isCliError(explained) ? explained.exitCode : 1;
     failure = { phase: clock.current, exitCode, message: scrubber.scrub(explained instanceof Error ? explained.message : String(explained)) };
     throw explained;

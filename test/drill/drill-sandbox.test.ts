@@ -15,7 +15,7 @@ import type { DrillDocument } from '../../src/drill/document.js';
 import { PHASES } from '../../src/restore/plan.js';
 import { svc } from '../e2e/helpers.js';
 import { expectJunitMatchesDocument, expectMarkdownMatchesDocument } from '../support/drill-report.js';
-import { DrillE2e, expectNothingLeft, processesIn } from '../support/drill-e2e.js';
+import { DrillE2e, expectNothingLeft, processesIn, stopKept } from '../support/drill-e2e.js';
 import { readJunit } from '../support/junit.js';
 import { findPgBinDir, pgSkipReason } from '../support/pg-cluster.js';
 
@@ -102,8 +102,11 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
     expect(d.databases).toHaveLength(1);
     const db = d.databases[0]!;
     expect(Object.keys(db).sort()).toEqual(
-      ['databaseId', 'name', 'result', 'exitCode', 'backupJobId', 'backupStartedAt', 'backupCompletedAt', 'backupAgeSeconds', 'restoreJobId', 'recoveryTimeMs', 'phases', 'checks', 'placeholderRoles', 'notRestored', 'receipt', 'service'].sort(),
+      ['databaseId', 'name', 'result', 'exitCode', 'backupJobId', 'backupStartedAt', 'backupCompletedAt', 'backupAgeSeconds', 'restoreJobId', 'recoveryTimeMs', 'phases', 'checks', 'placeholderRoles', 'notRestored', 'receipt', 'service', 'fingerprint'].sort(),
     );
+    // cli-contract 9.17: the acme-orders dump's tables as restored, and the schema's digest.
+    expect(db.fingerprint!.totals).toMatchObject({ tables: 2, rows: 6000 });
+    expect(db.fingerprint!.schemaDigest).toMatch(/^[0-9a-f]{64}$/);
     expect(db).toMatchObject({ databaseId: 'db_orders', name: 'orders-prod', result: 'passed', exitCode: 0, backupJobId: 'bj_0007', backupStartedAt: begun, backupCompletedAt: completed });
     // The recovery point proved: now minus startedAt (the dump's data is as of its start), as of the run.
     expect(db.backupAgeSeconds).toBeGreaterThanOrEqual(Math.floor((started - Date.parse(begun)) / 1000) - 1);
@@ -267,7 +270,7 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
       expect(await kept.psql('SELECT last_value FROM invoice_number_seq')).toBe(setval);
       expect(await kept.psql('SELECT count(*) FROM orders')).toBe('5000');
     } finally {
-      await stopKept(r.stderr, r.workDir);
+      await stopKept(r.stderr, r.workDir, 'db_orders');
     }
   });
 
@@ -332,7 +335,7 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
       expect(readdirSync(r.workDir)).toEqual([expect.stringMatching(/^svc-drill-/)]);
       expect(processesIn(r.workDir).length).toBeGreaterThan(0);
     } finally {
-      await stopKept(r.stderr, r.workDir);
+      await stopKept(r.stderr, r.workDir, 'db_orders');
     }
     expectNothingLeft(r.workDir);
   });
@@ -384,19 +387,5 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
       database: args[7]!,
       psql: async (sql) => (await execa('psql', [...args, '-X', '-A', '-t', '-c', sql], { env: { PATH: process.env.PATH, LC_ALL: 'C' }, extendEnv: false })).stdout.trim(),
     };
-  }
-
-  /** Runs the stop line --keep printed (`[runuser -u postgres --] pg_ctl -D <data> stop -m fast   # then: rm -rf <dir>`), then the rm. */
-  async function stopKept(stderr: string, workDir: string): Promise<void> {
-    const line = /^db_orders: kept: (.*pg_ctl -D .+)$/m.exec(stderr)?.[1];
-    if (line) {
-      const [command, rm] = line.split('   # then: ');
-      await execa('sh', ['-c', command!], { reject: false });
-      expect(rm).toMatch(new RegExp(`^rm -rf ${workDir}/svc-drill-\\w+$`));
-      await execa('sh', ['-c', rm!]);
-    }
-    // Whatever the outcome, nothing of this case may outlive it.
-    for (const p of processesIn(workDir)) process.kill(Number(p.split(' ')[0]), 'SIGKILL');
-    for (const f of readdirSync(workDir)) rmSync(join(workDir, f), { recursive: true, force: true });
   }
 });

@@ -6,12 +6,11 @@
  * Skips without a PostgreSQL server, except under CI.
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSecrets, registerSecret, spawnSvc } from '../e2e/helpers.js';
-import { DrillE2e, expectNothingLeft } from '../support/drill-e2e.js';
+import { DrillE2e, expectNothingLeft, scratchCounts } from '../support/drill-e2e.js';
 import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
 import { waitFor } from '../support/restore-harness.js';
 
@@ -38,19 +37,8 @@ describe.skipIf(!!skip)('svc restore drill interrupted during a SQL check', { ti
     await Promise.allSettled([operator?.stop(), h.stop()]);
   });
 
-  /** Asks the scratch cluster in `workDir` (through its private socket, as its superuser) whether the check is running. */
-  async function autoCheckRunning(workDir: string): Promise<boolean> {
-    const dir = readdirSync(workDir).find((d) => d.startsWith('svc-drill-'));
-    if (!dir) return false;
-    let lines: string[];
-    try {
-      lines = readFileSync(join(workDir, dir, 'data', 'postmaster.pid'), 'utf8').split('\n');
-    } catch {
-      return false;
-    }
-    const r = await execa('psql', ['-X', '-A', '-t', '-h', lines[4]!, '-p', lines[3]!, '-U', 'postgres', '-d', 'postgres', '-c', SLEEPING], { reject: false, env: { PATH: process.env.PATH }, extendEnv: false });
-    return r.exitCode === 0 && r.stdout.trim() !== '0';
-  }
+  /** Whether the check sleeps in the scratch cluster in `workDir`. */
+  const autoCheckRunning = (workDir: string) => scratchCounts(workDir, SLEEPING);
 
   const drillDatabases = async () => Number(await operator.psql("SELECT count(*) FROM pg_database WHERE datname LIKE 'svc\\_drill\\_%'"));
 

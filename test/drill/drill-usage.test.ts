@@ -19,7 +19,6 @@ describe('svc restore drill: bad input is exit 2 before any request', () => {
     dupA: join(d, 'dup-a.sql'),
     dupB: join(d, 'dup-b.sql'),
     lead: join(d, 'lead.sql'),
-    writes: join(d, 'writes.sql'),
     missing: join(d, 'missing.sql'),
     dir: join(d, 'a-dir.sql'),
     notADir: join(d, 'good.sql', 'report'),
@@ -30,7 +29,6 @@ describe('svc restore drill: bad input is exit 2 before any request', () => {
     writeFileSync(files.dupA, '-- check: same_name\nSELECT 1 WHERE false\n');
     writeFileSync(files.dupB, '-- check: other\nSELECT 1 WHERE false\n-- check: same_name\nSELECT 2 WHERE false\n');
     writeFileSync(files.lead, 'SELECT 1;\n-- check: late\nSELECT 1 WHERE false\n');
-    writeFileSync(files.writes, '-- check: cleanup\nDELETE FROM orders\n');
     mkdirSync(files.dir);
     await h.start();
   }, 120_000);
@@ -58,7 +56,6 @@ describe('svc restore drill: bad input is exit 2 before any request', () => {
     ['an empty --check file', () => ['db_orders', '--check', files.good, '--check', files.empty], `${files.empty} holds no check: introduce each with a line "-- check: <name>".`],
     ['a check name in two files', () => ['db_orders', '--check', files.dupA, '--check', files.dupB], `Check "same_name" is defined twice (${files.dupA} and ${files.dupB}): check names must be unique.`],
     ['SQL before the first marker', () => ['db_orders', '--check', files.lead], `${files.lead}: SQL before the first "-- check: <name>" line belongs to no check.`],
-    ['a check that is not a SELECT', () => ['db_orders', '--check', files.writes], `${files.writes}: check "cleanup" must be one SELECT (a check passes when it returns no rows).`],
     ['ids with --all', () => ['db_orders', '--all'], 'Give database ids or --all, not both.'],
     ['neither ids nor --all', () => [], 'Name the databases to drill, or --all for every database of the organization.'],
     ['--backup with two databases', () => ['db_orders', 'db_billing', '--backup', 'bj_0007'], '--backup names one backup: drill exactly one database with it.'],

@@ -121,7 +121,7 @@ describe.skipIf(!!skip)('an agent from `svc mcp config claude`: list, candidate,
     const s = await agent();
     const r: any = await s.client.callTool({ name: 'plan_restore', arguments: { databaseId: 'db_orders', latest: true, target: cluster.dsn('agent_plan', false), inPlace: true } });
     expect(r.isError, r.content[0].text).toBeFalsy();
-    expect(r.structuredContent).toMatchObject({ mode: 'in_place', atomic: true, createDatabase: false, backupSelection: { rule: 'latest', backupJobId: 'bj_0007' } });
+    expect(r.structuredContent).toMatchObject({ mode: 'in_place', atomic: false, createDatabase: false, backupSelection: { rule: 'latest', backupJobId: 'bj_0007' } });
     expect(r.structuredContent.command).toBe(`svc --profile agent restore create --backup bj_0007 --target ${cluster.dsn('agent_plan', false)} --in-place`);
     expect(r.structuredContent.note).toContain('confirms the in-place restore by typing the database name');
     await finish(s);

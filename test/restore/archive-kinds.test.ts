@@ -150,7 +150,7 @@ describe.skipIf(!!skip)('the object check reads pg_restore -l as pg_restore writ
     expect(Object.keys(r.receipt.tableRowEstimates).sort()).toEqual(
       ['DATA.TABLE', 'DATA.x', 'Sales 2024.mv 2', 'Sales 2024.my table', 'a.b.c"d.e', 'public.line\nbreak', 'ünïcødé ßchema.tablé 表'].sort(),
     );
-    // In place too: the same check after --clean --if-exists in one transaction.
+    // In place too: the same check in the new database beside the target, before the swap.
     const again = await restoreInto('kinds_names_inplace', []);
     expect(again.code, again.stderr).toBe(0);
     const inPlace = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', await h.workDir()], {

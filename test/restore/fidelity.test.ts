@@ -32,6 +32,13 @@ if (skip) console.warn(`test/restore/fidelity.test.ts skipped: ${skip}`);
 
 const SEED = 20261126;
 
+const UTF8_C = "ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'";
+/** 1,000 tables with a serial key and a row each: 5,000 relations (table, sequence, key, TOAST table and index). */
+const MANY_TABLES = 1000;
+const MANY_RELATIONS_SQL = `DO $$ BEGIN FOR i IN 1..${MANY_TABLES} LOOP
+  EXECUTE format('CREATE TABLE public.rel_%s (id serial PRIMARY KEY, t text); INSERT INTO public.rel_%s (t) VALUES (%L);', i, i, 'row ' || i);
+END LOOP; END $$;`;
+
 /** The database properties that are the operator's in place (cli-contract 7.11). */
 const OPERATORS = ['settings', 'comment'];
 const pick = (o: Record<string, string>, keys: string[]) => Object.fromEntries(keys.map((k) => [k, o[k]]));
@@ -49,6 +56,7 @@ interface Corpus {
 describe.skipIf(!!skip)('fidelity: a generated corpus restored every way svc can equals its source', { timeout: 180_000 }, () => {
   const h = useRestoreHarness({ built: true });
   const corpora: Record<'utf8' | 'latin1', Corpus> = {} as never;
+  let many: Pick<Corpus, 'server' | 'info'>;
 
   beforeAll(async () => {
     await chmod(h.scratch, 0o711);
@@ -67,6 +75,11 @@ describe.skipIf(!!skip)('fidelity: a generated corpus restored every way svc can
         await dumpDatabase(dumper, s.name, file);
         corpora[s.key] = { ...s, server: await h.serve(file), info: await artifactInfo(file), source: await fingerprint(clusterDb(h.cluster, s.name), true) };
       }
+      // Thousands of relations (issue 31 item 4): the dump only; the restore is compared by its catalog.
+      await createCorpusDatabase(dumper, 'many_src', MANY_RELATIONS_SQL, UTF8_C);
+      const file = join(h.scratch, 'many_src.pgdump');
+      await dumpDatabase(dumper, 'many_src', file);
+      many = { server: await h.serve(file), info: await artifactInfo(file) };
     } finally {
       if (!dumpable) await dumper.stop();
     }
@@ -146,15 +159,32 @@ describe.skipIf(!!skip)('fidelity: a generated corpus restored every way svc can
     await inPlace(c, `fidelity_in_place_${key}`);
   });
 
-  // KNOWN DEFECT, not fidelity's (reported with issue 23 item 8): pg_restore --clean --if-exists drops
-  // a partition's primary key (`ALTER TABLE ONLY partition DROP CONSTRAINT partition_pkey`), which
-  // PostgreSQL refuses ("cannot drop inherited constraint"), so an in-place restore over any
-  // database holding a partitioned table with a primary key is exit 11 (rolled back). it.fails:
-  // once svc handles it, this case fails and should become it().
-  it.fails('restore create --in-place over a drifted copy holding the range-partitioned table with its primary key', async () => {
+  // Issue 31 item 3: pg_restore --clean cannot drop a partition's inherited primary key ("cannot drop
+  // inherited constraint"); in place now restores beside the target and swaps, so nothing is dropped.
+  it('restore create --in-place over a drifted copy holding the range-partitioned table with its primary key', async () => {
     const c = corpora.utf8;
     await existing(c, 'fidelity_in_place_parts', `DELETE FROM "Billing"."Invoices" WHERE id % 10 = 0; UPDATE app.accounts SET name = 'drifted' WHERE id < 1100;`);
+    const keys = `SELECT count(*) FROM pg_constraint WHERE contype = 'p' AND conrelid IN (SELECT inhrelid FROM pg_inherits)`;
+    expect(Number(await h.cluster.psql(keys, 'fidelity_in_place_parts'))).toBeGreaterThan(0);
     await inPlace(c, 'fidelity_in_place_parts');
+  });
+
+  // Issue 31 item 4: one transaction that drops and recreates 5,000 relations runs out of lock slots
+  // on a server with the default max_locks_per_transaction; the swap restores as a new database does.
+  it(`restore create --in-place of ${MANY_TABLES.toLocaleString('en-US')} tables (5,000 relations) on a server with default lock settings`, async () => {
+    expect(await h.cluster.psql('SHOW max_locks_per_transaction')).toBe('64');
+    await createCorpusDatabase(h.cluster, 'fidelity_many', `${MANY_RELATIONS_SQL} UPDATE public.rel_1 SET t = 'drifted'; CREATE TABLE incident_marker (id int);`, UTF8_C);
+    h.artifact = many.server;
+    h.info = many.info;
+    await h.reset();
+    const workDir = await h.workDir();
+    const r = await h.built(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', workDir], { env: { SVC_TARGET_DSN: h.dsn('fidelity_many', true) } });
+    expect(r.code, r.stderr).toBe(0);
+    // The kept database is a second copy of 5,000 relations: this test has no use for it.
+    await h.dropDatabase((await h.cluster.psql("SELECT datname FROM pg_database WHERE starts_with(datname, 'fidelity_many_svc_before_')")));
+    const catalog = `SELECT json_build_object('relations', (SELECT count(*) FROM pg_class WHERE relnamespace = 'public'::regnamespace),
+      'rows', (SELECT count(*) FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r' AND reltuples = 1), 'rel_1', (SELECT t FROM public.rel_1), 'marker', to_regclass('public.incident_marker'))`;
+    expect(JSON.parse(await h.cluster.psql(catalog, 'fidelity_many'))).toEqual({ relations: MANY_TABLES * 3, rows: MANY_TABLES, rel_1: 'row 1', marker: null });
   });
 
   it.each(['utf8', 'latin1'] as const)('restore drill --keep (%s corpus): the kept scratch database equals the source', async (key) => {

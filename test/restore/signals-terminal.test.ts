@@ -34,8 +34,11 @@ describe.skipIf(!!skip)('signals from a terminal: the in-place prompt and pg_res
   afterEach(() => h.expectNoSecretsLeft());
 
   /** `svc restore create` into `db`, in a terminal of its own. */
-  const inTerminal = (args: string[], db: string) =>
-    PtySession.start(['restore', 'create', '--backup', BACKUP_ID, ...args], { env: h.env({ SVC_TARGET_DSN: h.dsn(db, true), TERM: 'xterm-256color' }), rows: 30, cols: 120 });
+  const inTerminal = (args: string[], db: string, firstOnPath?: string) => {
+    const env = h.env({ SVC_TARGET_DSN: h.dsn(db, true), TERM: 'xterm-256color' });
+    if (firstOnPath) env.PATH = `${firstOnPath}:${env.PATH}`;
+    return PtySession.start(['restore', 'create', '--backup', BACKUP_ID, ...args], { env, rows: 30, cols: 120 });
+  };
 
   /** `restore create --in-place` without --confirm, in a terminal, stopped at the prompt. */
   async function atPrompt(): Promise<{ pty: PtySession; workDir: string }> {
@@ -116,17 +119,17 @@ describe.skipIf(!!skip)('signals from a terminal: the in-place prompt and pg_res
   const noSessionIn = (db: string) =>
     waitFor(`no session left in ${db}`, async () => (await h.cluster.psql(`SELECT count(*) FROM pg_stat_activity WHERE datname = '${db}'`)) === '0' || undefined);
 
-  it('confirmed at the prompt, then the terminal closes during the in-place pg_restore: exit 129, rolled back, no PGPASSFILE', async () => {
+  it('confirmed at the prompt, then the terminal closes during the in-place pg_restore: exit 129, the new database beside the target dropped, the target untouched, no PGPASSFILE', async () => {
     const db = 'sig_term_inplace';
     await h.seeded(db);
     await h.cluster.psql("UPDATE customers SET name = 'Changed ' || id WHERE id <= 10;", db);
     const before = await h.snapshot(db);
-    const lock = await holdLock(h, db, 'LOCK TABLE orders IN ACCESS EXCLUSIVE MODE;', 'orders');
+    const shim = await h.pgRestoreShim('term-inplace', '"$REAL" "$@" && exec sleep 58.8');
     const workDir = await h.workDir();
-    const pty = await inTerminal(['--in-place', '--work-dir', workDir], db);
+    const pty = await inTerminal(['--in-place', '--work-dir', workDir], db, shim);
     await pty.waitForText(`Type the database name "${db}" to confirm`);
     pty.type(`${db}\r`);
-    await lockWaiter(h, db);
+    await waitFor('pg_restore done and sleeping', () => processesMentioning('sleep 58.8').length > 0 || undefined, 30_000);
     expect(await h.pgpassLeftovers()).toHaveLength(1);
     pty.hangUp();
     const r = await ended(pty);
@@ -134,8 +137,8 @@ describe.skipIf(!!skip)('signals from a terminal: the in-place prompt and pg_res
     expect(r.signal).toBeUndefined();
     expect(r.exitCode, r.screen).toBe(129);
     expect(JSON.parse(h.createRestoreRequests()[0]!.body)).toMatchObject({ mode: 'in_place', confirmDestructive: true });
-    await waitFor('no pg_restore process left', () => processesMentioning(workDir).length === 0 || undefined, 5_000);
-    await lock.release();
+    await waitFor('no pg_restore process left', () => processesMentioning('sleep 58.8').length === 0 || undefined, 5_000);
+    expect(await h.cluster.psql(`SELECT count(*) FROM pg_database WHERE starts_with(datname, '${db}_svc_')`)).toBe('0');
     await noSessionIn(db);
     expect(await h.snapshot(db)).toEqual(before);
     expect(await readdir(workDir)).toEqual([]);

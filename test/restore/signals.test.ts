@@ -54,30 +54,29 @@ describe.skipIf(!!skip)('SIGINT during a restore (built CLI as a subprocess)', (
     await expectCleanAfterInterrupt(workDir);
   });
 
-  it('during an atomic in-place pg_restore (restore create): SIGINT is forwarded, the transaction rolls back, the target is exactly as it was', async () => {
+  /** The databases an in-place restore of `db` made beside it (the new one, the kept one). */
+  const besides = async (db: string) => (await h.cluster.psql(`SELECT string_agg(datname, ',') FROM pg_database WHERE starts_with(datname, '${db}_svc_')`)).split(',').filter(Boolean);
+
+  it('during an in-place pg_restore into the new database beside the target (restore create): SIGINT is forwarded, the new database dropped, the target exactly as it was', async () => {
     await h.seeded('sig_inplace');
     await h.cluster.psql("UPDATE customers SET name = 'Changed ' || id WHERE id <= 10; DELETE FROM orders WHERE id > 4990;", 'sig_inplace');
     const before = await h.snapshot('sig_inplace');
-    const lock = await holdLock('sig_inplace', 'LOCK TABLE orders IN ACCESS EXCLUSIVE MODE;', 'orders');
-
+    // The real restore runs, then pg_restore "keeps working" until svc forwards the signal.
+    const shim = await h.pgRestoreShim('sig-inplace', '"$REAL" "$@" && exec sleep 58.7');
     const workDir = await h.workDir();
-    const child = spawnSvc(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', workDir], { env: childEnv('sig_inplace') });
-    await lockWaiter('sig_inplace');
-    expect(processesMentioning(workDir).some((p) => p.includes('pg_restore'))).toBe(true);
+    const env = childEnv('sig_inplace');
+    const child = spawnSvc(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', workDir], { env: { ...env, PATH: `${shim}:${env.PATH}` } });
+    await waitFor('pg_restore done and sleeping', () => processesMentioning('sleep 58.7').length > 0 || undefined, 30_000);
+    expect(await besides('sig_inplace')).toEqual([expect.stringMatching(/^sig_inplace_svc_restore_\d{14}$/)]);
     child.kill('SIGINT');
     const r = await child;
     h.record(String(r.stdout), String(r.stderr));
-    await lock.release();
 
     expect(r.exitCode, String(r.stderr)).toBe(130);
     expect(r.stderr).toContain('Interrupted while restoring; the downloaded artifact was removed.');
-    expect(r.stderr).toContain(`pg_restore ran in a single transaction, so it was rolled back: ${h.redacted('sig_inplace')} is as it was before.`);
+    expect(r.stderr).toMatch(/The target \S+\/sig_inplace was not touched: the backup was being restored beside it into the new database "sig_inplace_svc_restore_\d{14}", which was dropped\./);
     expect(JSON.parse(h.createRestoreRequests()[0]!.body)).toMatchObject({ mode: 'in_place', confirmDestructive: true });
-    const [run, ...more] = await h.pgRestoreRuns();
-    expect(more).toEqual([]);
-    expect(run!.argv).toContain('--single-transaction');
-    // The backend pg_restore left behind is gone and took its transaction with it.
-    await waitFor('no session left in sig_inplace', async () => (await h.cluster.psql("SELECT count(*) FROM pg_stat_activity WHERE datname = 'sig_inplace'")) === '0');
+    expect(await besides('sig_inplace')).toEqual([]);
     expect(await h.snapshot('sig_inplace')).toEqual(before);
     await expectCleanAfterInterrupt(workDir);
   });
@@ -115,14 +114,16 @@ describe.skipIf(!!skip)('SIGINT during a restore (built CLI as a subprocess)', (
   it('a second Ctrl-C exits at once, yet leaves no PGPASSFILE (it holds the password) and no artifact behind', async () => {
     await h.seeded('sig_twice');
     const before = await h.snapshot('sig_twice');
-    const lock = await holdLock('sig_twice', 'LOCK TABLE orders IN ACCESS EXCLUSIVE MODE;', 'orders');
     const workDir = await h.workDir();
-    // The shim hands SIGINT on to pg_restore only after 2 s: svc is surely still waiting for it
-    // when the second Ctrl-C comes.
-    const child = spawnSvc(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', workDir], {
-      env: { ...childEnv('sig_twice'), SVC_TEST_SLOW_SIGINT: '1' },
-    });
-    await lockWaiter('sig_twice');
+    // The shim restores, then "keeps working", and hands the signal on only after 2 s: svc is
+    // surely still waiting for it when the second Ctrl-C comes.
+    const shim = await h.pgRestoreShim(
+      'sig-twice',
+      `trap 'sleep 2; kill -TERM "$child" 2>/dev/null' INT\n( "$REAL" "$@" && exec sleep 58.6 ) &\nchild=$!\nwait "$child"\nwait "$child"\nexit $?`,
+    );
+    const env = childEnv('sig_twice');
+    const child = spawnSvc(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', workDir], { env: { ...env, PATH: `${shim}:${env.PATH}` } });
+    await waitFor('pg_restore done and sleeping', () => processesMentioning('sleep 58.6').length > 0 || undefined, 30_000);
     expect(await h.pgpassLeftovers()).toHaveLength(1);
     child.kill('SIGINT');
     await new Promise((r) => setTimeout(r, 400));
@@ -137,17 +138,18 @@ describe.skipIf(!!skip)('SIGINT during a restore (built CLI as a subprocess)', (
     expect(exitedAfter).toBeLessThan(1_500);
     // Gone without the orderly path's report: the cleanup happened on the way out, and one line says so.
     expect(r.stderr).not.toContain('Interrupted while restoring');
+    // Gone without dropping the new database: the line says so, and how to drop it.
+    const [fresh, ...others] = await besides('sig_twice');
+    expect(others).toEqual([]);
     expect(r.stderr).toContain(
-      `Stopped at once on a second SIGINT; the password file and temporary files were removed. pg_restore ran in a single transaction, so it was rolled back: ${h.redacted('sig_twice')} is as it was before.`,
+      `Stopped at once on a second SIGINT; the password file and temporary files were removed. The target ${h.redacted('sig_twice')} was not touched: the backup was being restored beside it into the new database "${fresh}", which may be left behind: drop it before trying again (dropdb -h 127.0.0.1 -p ${h.cluster.port} -U postgres ${fresh}).`,
     );
     expect(await readdir(workDir)).toEqual([]);
     expect(await h.pgpassLeftovers()).toEqual([]);
 
-    // pg_restore, told later, still stops and its transaction rolls back.
-    await waitFor('no pg_restore process left', () => processesMentioning(workDir).length === 0, 10_000);
-    await lock.release();
-    await waitFor('no session left in sig_twice', async () => (await h.cluster.psql("SELECT count(*) FROM pg_stat_activity WHERE datname = 'sig_twice'")) === '0');
+    await waitFor('no pg_restore process left', () => processesMentioning('sleep 58.6').length === 0, 10_000);
     expect(await h.snapshot('sig_twice')).toEqual(before);
+    await h.dropDatabase(fresh!);
     await expectCleanAfterInterrupt(workDir);
   });
 

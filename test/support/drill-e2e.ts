@@ -10,6 +10,7 @@
  *   the test, so any `password=...`, `"password":` or URI with a password in its userinfo counts.
  */
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { execa } from 'execa';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -109,6 +110,23 @@ export class DrillE2e {
   }
 }
 
+/**
+ * Whether the scratch cluster a drill runs in `workDir` answers `countSql` with more than 0: asked
+ * through its private socket (read from postmaster.pid) as its superuser. false while there is no cluster.
+ */
+export async function scratchCounts(workDir: string, countSql: string): Promise<boolean> {
+  const dir = readdirSync(workDir).find((d) => d.startsWith('svc-drill-'));
+  if (!dir) return false;
+  let lines: string[];
+  try {
+    lines = readFileSync(join(workDir, dir, 'data', 'postmaster.pid'), 'utf8').split('\n');
+  } catch {
+    return false;
+  }
+  const r = await execa('psql', ['-X', '-A', '-t', '-h', lines[4]!, '-p', lines[3]!, '-U', 'postgres', '-d', 'postgres', '-c', countSql], { reject: false, env: { PATH: process.env.PATH }, extendEnv: false });
+  return r.exitCode === 0 && r.stdout.trim() !== '0';
+}
+
 /** No process of the drill and no file in its work dir. */
 export function expectNothingLeft(workDir: string, r?: SvcResult): void {
   expect(processesIn(workDir), `processes left behind:\n${r?.stderr ?? ''}`).toEqual([]);
@@ -124,3 +142,20 @@ function registerPasswordShapes(): void {
 
 /** The exit-13 line every failed drill ends with. */
 export const DRILL_FAILED = /^error: The drill failed for (\d+) of (\d+) database\(s\): (.*)\.$/m;
+
+/**
+ * After a --keep run: runs the stop line it printed for `databaseId` (`[runuser -u postgres --] pg_ctl
+ * -D <data> stop -m fast   # then: rm -rf <dir>`), then the rm; whatever the outcome, no process or
+ * file of the run outlives it.
+ */
+export async function stopKept(stderr: string, workDir: string, databaseId: string): Promise<void> {
+  const line = new RegExp(`^${databaseId}: kept: (.*pg_ctl -D .+)$`, 'm').exec(stderr)?.[1];
+  if (line) {
+    const [command, rm] = line.split('   # then: ');
+    await execa('sh', ['-c', command!], { reject: false });
+    expect(rm).toMatch(new RegExp(`^rm -rf ${workDir}/svc-drill-\\w+$`));
+    await execa('sh', ['-c', rm!]);
+  }
+  for (const p of processesIn(workDir)) process.kill(Number(p.split(' ')[0]), 'SIGKILL');
+  for (const f of readdirSync(workDir)) rmSync(join(workDir, f), { recursive: true, force: true });
+}

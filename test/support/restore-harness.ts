@@ -386,6 +386,22 @@ export class RestoreHarness {
     return runs;
   }
 
+  /**
+   * A pg_restore in front of the harness's, in a directory of its own to put first on PATH: `body` is
+   * sh run for a restore ($REAL is the real one; version probes, the listing and the schema script pass).
+   */
+  async pgRestoreShim(name: string, body: string): Promise<string> {
+    const dir = join(this.scratch, `shim-${name}`);
+    await mkdir(dir, { recursive: true });
+    const file = join(dir, 'pg_restore');
+    await writeFile(
+      file,
+      ['#!/bin/bash', `REAL=${this.realPgRestore}`, 'case "$1" in --version|-l|--create|--data-only) exec "$REAL" "$@";; esac', body, ''].join('\n'),
+    );
+    await chmod(file, 0o755);
+    return dir;
+  }
+
   async workDir(): Promise<string> {
     return mkdtemp(join(this.scratch, 'work-'));
   }

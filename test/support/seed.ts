@@ -17,6 +17,8 @@ export const SEED_DATABASE = 'acme_orders';
 export interface Seed {
   sqlPath: string;
   database: string;
+  /** A script run after the seed: what a later backup of the same database changed. */
+  afterPath?: string;
 }
 
 /**
@@ -26,6 +28,8 @@ export interface Seed {
 export const SEEDS = {
   'acme-orders': { sqlPath: SEED_SQL_PATH, database: SEED_DATABASE },
   billing: { sqlPath: fileURLToPath(new URL('../../fixtures/pg/billing-seed.sql', import.meta.url)), database: 'billing' },
+  // The acme-orders seed after a bad night: 90% of its orders gone (the sandbox's drift database, test/support/sandbox-data.ts).
+  'orders-shrunk': { sqlPath: SEED_SQL_PATH, database: SEED_DATABASE, afterPath: fileURLToPath(new URL('../../fixtures/pg/orders-shrunk.sql', import.meta.url)) },
 } as const satisfies Record<string, Seed>;
 
 export interface DatabaseDescription {
@@ -161,6 +165,7 @@ export async function buildSeedArtifact(
   const cluster = await startCluster(opts.log ? { log: opts.log } : {});
   try {
     await seedDatabase(cluster, seed.database, seed.sqlPath);
+    if ('afterPath' in seed && seed.afterPath) await cluster.psql(await readFile(seed.afterPath, 'utf8'), seed.database);
     await mkdir(dirname(outFile), { recursive: true });
     await rm(outFile, { force: true });
     await dumpDatabase(cluster, seed.database, outFile);

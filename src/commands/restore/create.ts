@@ -21,7 +21,9 @@ export interface CreateOptions extends EngineOptions, SelectionOptions {
 
 export function options(_args: string[], flags: CreateFlags, env: Env): CreateOptions {
   const { rule } = selectionRule(flags, { defaultLatest: false });
-  if (flags.confirm && !flags.inPlace) throw new UsageError('--confirm only applies to --in-place restores.');
+  for (const [given, flag] of [[flags.confirm, '--confirm'], [flags.terminateConnections, '--terminate-connections'], [flags.dropPrevious, '--drop-previous']] as const) {
+    if (given && !flags.inPlace) throw new UsageError(`${flag} only applies to --in-place restores.`);
+  }
   return {
     ...engineOptions(flags, env),
     rule,

@@ -32,6 +32,7 @@ export function options(dirs: string[], flags: { report?: string }, _env: Env): 
 export async function run(opts: MergeOptions, session: Session): Promise<void> {
   const doc = await mergeReports(opts.dirs);
   const { merge, passed, failed, databases } = doc.drill;
+  const notRun = doc.drill.notRun ?? 0;
   const { ui } = session;
   ui.info(`Merged ${merge.shards.length} shard report(s) (${merge.shards.join(', ')}), run from ${merge.span?.from} to ${merge.span?.to}.`);
   for (const dir of merge.missingReports) ui.warn(`${dir} holds no drill.json: that shard's report is missing.`);
@@ -40,13 +41,16 @@ export async function run(opts: MergeOptions, session: Session): Promise<void> {
   await writeReport(opts.reportDir, doc, new UserFiles(session.secrets));
   await session.out.render(doc, [
     table(databases, drillColumns, 'No database in these reports.'),
-    note(`${passed} passed, ${failed} failed, across ${merge.shards.length} shard(s).`, failed || merge.missingShards.length ? 'yellow' : undefined),
+    note(`${passed} passed, ${failed} failed${notRun ? `, ${notRun} not run` : ''}, across ${merge.shards.length} shard(s).`, failed || notRun || merge.missingShards.length ? 'yellow' : undefined),
     note(`Report: ${opts.reportDir}/drill.md, drill.json, junit.xml and receipts/.`),
   ]);
   const missing = [...merge.missingShards, ...merge.missingReports];
-  if (failed || missing.length) {
+  if (failed || notRun || missing.length) {
+    const ids = (result: string) => databases.filter((d) => d.result === result).map((d) => d.databaseId).join(', ');
     const why = [
-      failed ? `${failed} of ${databases.length} database(s) failed (${databases.filter((d) => d.result === 'failed').map((d) => d.databaseId).join(', ')})` : '',
+      failed ? `${failed} of ${databases.length} database(s) failed (${ids('failed')})` : '',
+      // A database a shard did not get to (a signal, --deadline) is not proven: the merge does not pass.
+      notRun ? `${notRun} of ${databases.length} database(s) not run (${ids('not_run')})` : '',
       missing.length ? `report(s) missing: ${missing.join(', ')}` : '',
     ].filter(Boolean);
     throw new CliError('drill_failed', `The organization's drill did not pass: ${why.join('; ')}.`);

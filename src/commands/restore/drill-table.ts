@@ -18,3 +18,22 @@ export const drillColumns: Column<DatabaseDrill>[] = [
   { header: 'RESULT', value: (d) => d.result, style: (d) => stateStyle(d.result) },
   { header: 'FAILED CHECK', short: 'FAILED', value: (d) => drillRow(d).failed },
 ];
+
+/** The reason shown in the table with --quiet, cut to this many characters. */
+const WHY_CHARS = 60;
+
+/**
+ * With --quiet no progress line says why a database failed, so the table does (cli-contract 9, v5):
+ * the failure's message, short, and shortened further on a narrow terminal.
+ */
+export const quietColumns: Column<DatabaseDrill>[] = [
+  ...drillColumns,
+  {
+    header: 'WHY',
+    value: (d) => {
+      const why = d.failure?.message.replace(/\s+/g, ' ') ?? '';
+      return why.length > WHY_CHARS ? `${why.slice(0, WHY_CHARS - 1)}…` : why;
+    },
+    shrink: true,
+  },
+];

@@ -2,7 +2,9 @@ import { resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { CliError, UsageError } from '../../errors.js';
 import { writeReport } from '../../drill/report-files.js';
-import { drillColumns as columns } from './drill-table.js';
+import { drillColumns, quietColumns } from './drill-table.js';
+import { DEFAULT_DRIFT, parseShare } from '../../drill/drift.js';
+import { DrillInterrupted } from '../../drill/run-document.js';
 import { parseDuration } from '../../drill/duration.js';
 import { runDrill, type DrillOptions } from '../../drill/run-drill.js';
 import { parseShard } from '../../drill/shard.js';
@@ -42,6 +44,10 @@ export interface DrillFlags {
   pushgateway?: string;
   /** commander's --no-rows-check sets this false. */
   rowsCheck?: boolean;
+  baseline?: string;
+  driftMinRows?: string;
+  maxShrink?: string;
+  deadline?: string;
 }
 
 export interface DrillCommandOptions extends DrillOptions {
@@ -92,6 +98,23 @@ export function options(ids: string[], flags: DrillFlags, env: Env): DrillComman
     metricsFile: flags.metricsFile === undefined ? undefined : resolve(requireId(flags.metricsFile, '--metrics-file')),
     pushgateway: flags.pushgateway === undefined ? undefined : checkPushgatewayUrl(flags.pushgateway),
     rowsCheck: flags.rowsCheck !== false,
+    ...driftOptions(flags),
+    deadlineSeconds: flags.deadline === undefined ? undefined : parseDuration(flags.deadline, '--deadline'),
+  };
+}
+
+/** --baseline and no_drift's limits (cli-contract 9.17); the baseline itself is read before any createRestore. */
+function driftOptions(flags: DrillFlags): Pick<DrillOptions, 'baseline' | 'drift'> {
+  if (flags.baseline === undefined && (flags.driftMinRows !== undefined || flags.maxShrink !== undefined)) {
+    throw new UsageError('--drift-min-rows and --max-shrink set the limits of no_drift, which compares with a --baseline: give one.');
+  }
+  if (flags.baseline !== undefined && flags.rowsCheck === false) throw new UsageError('--baseline compares the rows rows_match counts: it cannot be used with --no-rows-check.');
+  return {
+    baseline: flags.baseline === undefined ? undefined : resolve(requireId(flags.baseline, '--baseline')),
+    drift: {
+      minRows: flags.driftMinRows === undefined ? DEFAULT_DRIFT.minRows : positiveInt(flags.driftMinRows, '--drift-min-rows', 1e12),
+      maxShrink: flags.maxShrink === undefined ? DEFAULT_DRIFT.maxShrink : parseShare(flags.maxShrink, '--max-shrink'),
+    },
   };
 }
 
@@ -108,45 +131,73 @@ export async function run(opts: DrillCommandOptions, session: Session): Promise<
   // pg_restore's objects and table) run under that line, and are cleared as the phase ends.
   const figures = ui.isAnimated && opts.parallel === 1 && !session.settings.json;
   const quiet = new Reporter(session.ctx.stderr, { quiet: !figures, animated: figures, spinnersOnly: figures, paint: ui.paint, unicode: false, width: ui.width });
-  const doc = await runDrill(opts, {
-    api: () => session.api(),
-    deps: { ...restoreDeps(session), reporter: quiet },
-    now: () => session.now(),
-    // One line each, whatever a database's name or a check's row holds: none can forge another's.
-    progress: (id, text) => ui.info(terminalLine(`${id}: ${text}`)),
-    command: (id, label, command) => ui.command(terminalLine(`${id}: ${label}: `), command, '    '),
-    heartbeat: !session.ctx.stderrIsTTY,
-    note: (text) => ui.info(text),
-  });
+  let doc: DrillDocument;
+  try {
+    doc = await runDrill(opts, {
+      api: () => session.api(),
+      deps: { ...restoreDeps(session), reporter: quiet },
+      now: () => session.now(),
+      // One line each, whatever a database's name or a check's row holds: none can forge another's.
+      progress: (id, text) => ui.info(terminalLine(`${id}: ${text}`)),
+      command: (id, label, command) => ui.command(terminalLine(`${id}: ${label}: `), command, '    '),
+      heartbeat: !session.ctx.stderrIsTTY,
+      note: (text) => ui.info(text),
+    });
+  } catch (err) {
+    // A signal (a CI job's time limit): after the clean-up, what finished is reported all the same (cli-contract 9.18).
+    if (err instanceof DrillInterrupted && !opts.dryRun) await publish(opts, err.doc, session, true);
+    throw err;
+  }
   const d = doc.drill;
   const summary = opts.dryRun
     ? `Dry run: ${d.passed} database(s) have a backup to drill, ${d.failed} have none. Nothing was created.`
-    : `${d.passed} passed, ${d.failed} failed. The service was not told: API v1 has no operation to record a drill.`;
+    : `${d.passed} passed, ${d.failed} failed${d.notRun ? `, ${d.notRun} not run` : ''}. The service was not told: API v1 has no operation to record a drill.`;
   await session.out.render(doc, [
-    table(d.databases, columns, 'No database to drill (an empty organization, or an empty shard).'),
+    table(d.databases, session.settings.quiet ? quietColumns : drillColumns, 'No database to drill (an empty organization, or an empty shard).'),
     note(summary, d.failed ? 'yellow' : undefined),
   ]);
   // The result is printed before the report is written: a report that cannot be written (a full
-  // disk, a planted link) is exit 2 naming it, and the drill's result is still there to read. The
-  // metrics are published whatever became of the report.
+  // disk, a planted link) is exit 2 naming it, and the drill's result is still there to read.
+  await publish(opts, doc, session, false);
+  if (d.failed || d.notRun) {
+    const named = (result: string) => d.databases.filter((x) => x.result === result).map((x) => terminalLine(`${x.databaseId} (${x.failure?.check})`));
+    const what = opts.dryRun ? 'would fail: no backup to drill for' : 'failed for';
+    const failed = named('failed');
+    const notRun = named('not_run');
+    const said = [
+      failed.length ? `The drill ${what} ${failed.length} of ${d.databases.length} database(s): ${failed.join(', ')}.` : '',
+      notRun.length ? `${notRun.length} of ${d.databases.length} database(s) were not run: ${notRun.join(', ')}.` : '',
+    ];
+    throw new CliError('drill_failed', said.filter(Boolean).join(' '));
+  }
+}
+
+/**
+ * The report and the metrics, each given its chance: a report that cannot be written is thrown after
+ * the metrics were published. After a signal, what was written is said and nothing is thrown: the
+ * interruption's exit code stands.
+ */
+async function publish(opts: DrillCommandOptions, doc: DrillDocument, session: Session, interrupted: boolean): Promise<void> {
+  const { ui } = session;
   const files = new UserFiles(session.secrets);
   let unwritten: unknown;
   if (opts.reportDir) {
     try {
       await writeReport(opts.reportDir, doc, files);
       // A note for a person, as the summary is: --json and --jq keep stderr for errors.
-      if (!session.settings.json) ui.info(`Report: ${opts.reportDir}/drill.md, drill.json, junit.xml and receipts/.`);
+      if (!session.settings.json || interrupted) ui.info(`Report${interrupted ? ' of the interrupted drill' : ''}: ${opts.reportDir}/drill.md, drill.json, junit.xml and receipts/.`);
     } catch (err) {
       unwritten = err;
     }
   }
-  await publishMetrics(opts, doc, session, files);
-  if (unwritten) throw unwritten;
-  if (d.failed) {
-    const failed = d.databases.filter((x) => x.result === 'failed').map((x) => terminalLine(`${x.databaseId} (${x.failure?.check})`));
-    const what = opts.dryRun ? 'would fail: no backup to drill for' : 'failed for';
-    throw new CliError('drill_failed', `The drill ${what} ${failed.length} of ${d.databases.length} database(s): ${failed.join(', ')}.`);
+  try {
+    await publishMetrics(opts, doc, session, files, interrupted);
+  } catch (err) {
+    if (!interrupted) throw err;
   }
+  if (!unwritten) return;
+  if (!interrupted) throw unwritten;
+  ui.warn(unwritten instanceof Error ? unwritten.message : String(unwritten));
 }
 
 /**
@@ -155,7 +206,7 @@ export async function run(opts: DrillCommandOptions, session: Session): Promise<
  * A drill that failed still exits 13 (the first thing an operator must see); a failed push alone is
  * its own exit code, so a nightly job whose results never reached monitoring does not look green.
  */
-async function publishMetrics(opts: DrillCommandOptions, doc: DrillDocument, session: Session, files: UserFiles): Promise<void> {
+async function publishMetrics(opts: DrillCommandOptions, doc: DrillDocument, session: Session, files: UserFiles, interrupted: boolean): Promise<void> {
   if (opts.dryRun) return;
   const errors: CliError[] = [];
   if (opts.metricsFile) {
@@ -171,7 +222,8 @@ async function publishMetrics(opts: DrillCommandOptions, doc: DrillDocument, ses
       maxRetries: settings.maxRetries,
       sleep: ctx.sleep,
       random: ctx.random,
-      signal: ctx.signal,
+      // After a signal the run's own signal has fired: the push is bounded by the request timeout instead.
+      signal: interrupted ? AbortSignal.timeout(settings.timeoutMs) : ctx.signal,
       onRetry: (m) => session.ui.info(`Pushgateway: ${m}`),
       log: settings.verbose ? (line) => session.ui.debug(line) : undefined,
     }).then(
@@ -180,7 +232,7 @@ async function publishMetrics(opts: DrillCommandOptions, doc: DrillDocument, ses
     );
   }
   if (!errors.length) return;
-  if (doc.drill.failed) {
+  if (doc.drill.failed || interrupted) {
     for (const err of errors) session.ui.warn(err.message);
     return;
   }

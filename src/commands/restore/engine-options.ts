@@ -25,6 +25,8 @@ export interface EngineFlags {
   /** commander's --no-tablespaces sets this false. */
   tablespaces?: boolean;
   databaseSettings?: boolean;
+  terminateConnections?: boolean;
+  dropPrevious?: boolean;
 }
 
 export interface EngineOptions {
@@ -35,7 +37,7 @@ export interface EngineOptions {
   passwordInArgv: boolean;
   inPlace: boolean | undefined;
   confirm: boolean;
-  /** --jobs as given; undefined means the default (and, in place, atomicity). */
+  /** --jobs as given; undefined means the default. */
   jobs: number | undefined;
   workDir: string;
   keepArtifact: boolean;
@@ -46,6 +48,8 @@ export interface EngineOptions {
   keepPartial: boolean;
   noTablespaces: boolean;
   databaseSettings: boolean;
+  terminateConnections: boolean;
+  dropPrevious: boolean;
 }
 
 /** Every local check of the engine flags; the target is parsed here, so a bad one is exit 2 before anything runs. */
@@ -73,17 +77,18 @@ export function engineOptions(flags: EngineFlags, env: Env): EngineOptions {
     keepPartial: flags.keepPartial === true,
     noTablespaces: flags.tablespaces === false,
     databaseSettings: flags.databaseSettings === true,
+    terminateConnections: flags.terminateConnections === true,
+    dropPrevious: flags.dropPrevious === true,
   };
 }
 
-/** The run's plan for a mode: in place without --jobs is one transaction. */
+/** The run's plan for a mode: in place restores beside the target like a new database, so --jobs applies alike (cli-contract 7.17). */
 export function restorePlan(opts: EngineOptions, mode: RestoreMode, session: Session): RestorePlan {
-  const atomic = mode === 'in_place' && opts.jobs === undefined;
   return {
     target: opts.target,
     mode,
-    jobs: atomic ? 1 : (opts.jobs ?? defaultJobs()),
-    atomic,
+    jobs: opts.jobs ?? defaultJobs(),
+    atomic: false,
     workDir: opts.workDir,
     keepArtifact: opts.keepArtifact,
     confirm: opts.confirm,
@@ -95,6 +100,8 @@ export function restorePlan(opts: EngineOptions, mode: RestoreMode, session: Ses
     scratch: false,
     noTablespaces: opts.noTablespaces,
     databaseSettings: opts.databaseSettings,
+    terminateConnections: opts.terminateConnections,
+    dropPrevious: opts.dropPrevious,
   };
 }
 

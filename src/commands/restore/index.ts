@@ -15,17 +15,19 @@ export function registerRestore(restore: Command, host: CommandHost): void {
   const engineFlags = (c: Command): Command =>
     c
       .option('--target <dsn>', 'target database URI, postgresql://user@host:port/db (env: SVC_TARGET_DSN)')
-      .option('--jobs <n>', 'parallel pg_restore jobs (default: CPUs, at most 4); for --in-place it gives up atomicity')
+      .option('--jobs <n>', 'parallel pg_restore jobs (default: CPUs, at most 4), --in-place too')
       .option('--work-dir <dir>', 'where the artifact is downloaded (default: the OS temp dir)')
       .option('--keep-artifact', 'keep the verified artifact file after the restore')
       .option('--connections <n>', 'parallel Range requests for an artifact of 64 MiB or more (1 to 16, default 8)')
       .option('--no-analyze', 'skip ANALYZE of the target after pg_restore')
       .option('--receipt <file>', 'write the restore receipt (JSON, no secrets) here, for failures too')
-      .option('--in-place', 'replace the contents of the existing target database')
+      .option('--in-place', 'replace the existing target database: restore beside it, then swap the names; the replaced one is kept as <name>_svc_before_<time>')
       .option('--confirm', 'confirm an --in-place restore without a prompt (required when not on a terminal)')
+      .option('--terminate-connections', "with --in-place: end the target's other sessions at the swap (default: exit 7 naming them)")
+      .option('--drop-previous', 'with --in-place: drop the replaced database once the swap succeeded (default: keep it)')
       .option('--keep-partial', 'keep a new database this run created when the restore fails or is interrupted (default: drop it)')
       .option('--no-tablespaces', "restore every object into the default tablespace, whatever tablespaces the archive names (pg_restore --no-tablespaces)")
-      .option('--database-settings', "with --in-place: also apply the archive's database settings (ALTER DATABASE ... SET) and comment (a new database always gets them)");
+      .option('--database-settings', "with --in-place: apply the archive's database settings (ALTER DATABASE ... SET) and comment instead of the replaced database's (a new database always gets them)");
 
   engineFlags(
     restore
@@ -53,7 +55,7 @@ export function registerRestore(restore: Command, host: CommandHost): void {
       'after',
       prose(
         'new_database (default) creates the target database (TEMPLATE template0) and refuses a non-empty one.',
-        "in_place drops and recreates the archive's objects in the existing database, in one transaction unless --jobs is given.",
+        "in_place restores into a new database beside the target (the role needs CREATEDB and must own the target), runs ANALYZE and the object check there, then swaps the names in one transaction, carrying over the target's owner, privileges, settings and comment. The replaced database is kept as <name>_svc_before_<YYYYMMDDHHMMSS> (two copies on disk until it is dropped); the result prints the commands that drop it or swap it back.",
       ),
     )
     .action(verb(host, () => import('./create.js')));
@@ -91,6 +93,10 @@ export function registerRestore(restore: Command, host: CommandHost): void {
     .option('--work-dir <dir>', 'where artifacts and the scratch cluster live (default: the OS temp dir)')
     .option('--no-analyze', 'skip ANALYZE after each restore')
     .option('--no-rows-check', "skip rows_match, which counts the archive's rows per table alongside the restore and compares them with the restored tables")
+    .option('--baseline <drill.json|dir>', "an earlier drill's report (one database's, a shard's or a merged one): no_drift fails a database whose tables shrank or vanished since")
+    .option('--drift-min-rows <n>', 'no_drift: a table smaller than this in the baseline may shrink by any share, though not vanish (default 1000)')
+    .option('--max-shrink <percent>', 'no_drift: the share of its rows a table, or the whole database, may lose (default 50%)')
+    .option('--deadline <duration>', 'start no database once this long has passed since the run began (50m in a 60-minute CI job); those left are reported not_run, exit 13')
     .addHelpText(
       'after',
       examples(
@@ -100,6 +106,7 @@ export function registerRestore(restore: Command, host: CommandHost): void {
         'svc restore drill --all --shard 2/8 --report "report-2"',
         'svc restore drill --all --metrics-file /var/lib/node_exporter/svc_drill.prom',
         'svc restore drill --all --pushgateway http://pushgateway:9091',
+        'svc restore drill --all --baseline previous-report --deadline 50m --report drill-report',
         'svc restore drill --all --dry-run --jq ".drill.databases[].backupJobId"',
         'svc restore drill db_orders --scratch postgresql://drill@scratch/postgres',
       ),
@@ -107,7 +114,7 @@ export function registerRestore(restore: Command, host: CommandHost): void {
     .addHelpText(
       'after',
       prose(
-        'A drill restores each database\'s chosen backup into a new svc_drill_* database, checks it (backup_selected, artifact_verified, restore_clean, objects_present, data_present, rows_match, max_age, then each SQL check), and drops it again. The scratch cluster is started once, on 127.0.0.1 only, and stopped at the end, also on failure and on Ctrl-C. The service is not told the result: API v1 has no operation for it.',
+        'A drill restores each database\'s chosen backup into a new svc_drill_* database, checks it (backup_selected, artifact_verified, restore_clean, objects_present, data_present, rows_match, no_drift with --baseline, max_age, then each SQL check), and drops it again. Each database\'s result carries a fingerprint: its tables with rows and sizes, and a digest of its schema. The scratch cluster is started once, on 127.0.0.1 only, and stopped at the end, also on failure and on Ctrl-C, after which the report, metrics file and push are still written, the databases not finished marked not_run. The service is not told the result: API v1 has no operation for it.',
       ),
     )
     .action(verb(host, () => import('./drill.js')));

@@ -1,7 +1,8 @@
 import { formatBytes, timestampWithAge } from '../../output/format.js';
-import { fields, note, text } from '../../output/writer.js';
+import { commandsNote, fields, note, text, type Block } from '../../output/writer.js';
 import { UserFiles } from '../../output/user-file.js';
 import { AGE_FROM_COMPLETION, recoveryPoint } from '../../restore/backup-selection.js';
+import { freshPlan, inPlaceNames } from '../../restore/in-place.js';
 import { objectCounts } from '../../restore/inventory.js';
 import { pgRestoreArgs } from '../../restore/pg-restore.js';
 import { PHASES, type RestorePlan } from '../../restore/plan.js';
@@ -46,8 +47,30 @@ const connect = (plan: RestorePlan) => `psql "${redactedDsn(plan.target)}"`;
 
 function nextStep(plan: RestorePlan): string {
   return plan.mode === 'in_place'
-    ? "the database now holds the backup's data: run the application's checks before letting traffic back"
+    ? `"${plan.target.database}" is now the backup's database: run the application's checks before letting traffic back`
     : `check the data, then point the application at "${plan.target.database}" (or rename it into place)`;
+}
+
+/**
+ * In place: where the replaced database went, and the commands that drop it or swap it back
+ * (cli-contract 7.17). On a terminal the key/value block would wrap a command at its spaces, inside
+ * its quoted SQL too: there the commands are lines to copy of their own, just above the result,
+ * broken only as shell continuations (cli-contract 4); `aboveOnTerminal` says so.
+ */
+function replacedFields(inPlace: RestoreOutcome['inPlace'], aboveOnTerminal: boolean): Field[] {
+  if (!inPlace) return [];
+  const ended = inPlace.terminated.length ? [['sessions ended', `${inPlace.terminated.length} (--terminate-connections)`] as Field] : [];
+  if (!inPlace.kept) return [...ended, ['previous', 'the replaced database was dropped (--drop-previous)']];
+  const kept: Field = ['previous', `the replaced database is kept as "${inPlace.kept}" (a second copy on disk until dropped)`];
+  if (aboveOnTerminal) return [...ended, [kept[0], `${kept[1]}; the commands above drop it or swap it back`]];
+  return [...ended, kept, ['drop previous', inPlace.commands?.dropPrevious], ['swap back', inPlace.commands?.swapBack]];
+}
+
+/** On a terminal, the in-place commands as lines to copy (never wrapped where a shell would not read them back). */
+function replacedCommands(inPlace: RestoreOutcome['inPlace'], onTerminal: boolean): Block[] {
+  const commands = inPlace?.commands;
+  if (!onTerminal || !commands) return [];
+  return [note('To drop the replaced database, or to swap it back:', 'dim'), commandsNote([`  ${commands.dropPrevious}`, `  ${commands.swapBack}`])];
 }
 
 /**
@@ -57,7 +80,7 @@ function nextStep(plan: RestorePlan): string {
  */
 export async function renderOutcome(session: Session, plan: RestorePlan, outcome: RestoreOutcome): Promise<void> {
   const { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, restoreJob: job, warnings } = outcome;
-  const modeText = plan.mode === 'in_place' ? `in place${plan.atomic ? ' (one transaction)' : ` (--jobs ${plan.jobs}, not atomic)`}` : 'new database';
+  const modeText = plan.mode === 'in_place' ? 'in place (restored beside the target, then swapped in)' : 'new database';
   const { receipt } = outcome;
   const selection = receipt.backupSelection;
   const backup = selection ? `backup ${selection.backupJobId} of ${job.databaseId}` : `the backup of ${job.databaseId}`;
@@ -67,9 +90,11 @@ export async function renderOutcome(session: Session, plan: RestorePlan, outcome
       ? `${timestampWithAge(point.at, session.now())}, when the backup's dump started: nothing written after that is in it`
       : `${timestampWithAge(point.at, session.now())}, when the backup completed (${AGE_FROM_COMPLETION}): nothing written after its dump is in it`
     : undefined;
+  // Both streams on a terminal: the commands go where they are never hard-wrapped (replacedFields).
+  const onTerminal = session.ctx.stdoutIsTTY && session.ctx.stderrIsTTY;
   const doc = {
     restoreJob: job,
-    execution: { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, receipt, warnings },
+    execution: { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, receipt, warnings, ...(outcome.inPlace ? { inPlace: outcome.inPlace } : {}) },
     backupSelection: receipt.backupSelection,
     backupStartedAt: receipt.backupStartedAt,
     backupCompletedAt: receipt.backupCompletedAt,
@@ -90,11 +115,13 @@ export async function renderOutcome(session: Session, plan: RestorePlan, outcome
     fields([['restore job', job.id], ['state', job.state], ...localProofFields(job.proof, plan.receiptPath)], "The service's view of the job (context, not the result below)"),
     note("API v1 has no operation to record a client-local result: the service's state and proof flags above do not reflect this restore.", 'dim'),
     text(`Restored ${backup} into ${redactedDsn(plan.target)} (${plan.mode === 'in_place' ? 'in place' : 'new database'}) in ${(durationMs / 1000).toFixed(1)}s.`, 'green'),
+    ...replacedCommands(outcome.inPlace, onTerminal),
     fields([
       ['data as of', asOf],
       ['objects checked', receipt.objects ? objectCounts(receipt.objects) : undefined],
       ['durations', durations(outcome.phases)],
       ['largest tables', largestTables(receipt.tableRowEstimates, plan.analyze)],
+      ...replacedFields(outcome.inPlace, onTerminal),
       ['next', nextStep(plan)],
       ['connect', connect(plan)],
     ]),
@@ -107,6 +134,7 @@ export async function renderOutcome(session: Session, plan: RestorePlan, outcome
 export function dryRunDocument(plan: RestorePlan, check: ServiceCheck | undefined, pre: PreflightResult) {
   const backupJobId = check?.selection?.backupJobId ?? null;
   const artifactBytes = check?.artifactBytes;
+  const into = plan.mode === 'in_place' ? freshPlan(plan, inPlaceNames(plan.target.database, new Date())) : plan;
   return {
     dryRun: true,
     backupJobId,
@@ -121,7 +149,8 @@ export function dryRunDocument(plan: RestorePlan, check: ServiceCheck | undefine
     jobs: plan.jobs,
     workDir: plan.workDir,
     pgRestore: pre.pgRestore.text,
-    pgRestoreArgs: pgRestoreArgs(plan, plan.target.database, '<artifact>'),
+    // In place, pg_restore restores into the new database beside the target (cli-contract 7.17), named by the run's start time.
+    pgRestoreArgs: pgRestoreArgs(into, into.target.database, '<artifact>'),
   };
 }
 
@@ -141,7 +170,7 @@ export function renderDryRun(session: Session, plan: RestorePlan, check: Service
     fields([
       ['backup job', `${backupJobId} (completed${artifactBytes === null ? '' : `, artifact ${formatBytes(artifactBytes)}`})`],
       ['target', doc.targetRedactedDsn],
-      ['mode', plan.mode === 'in_place' ? `in_place (${plan.atomic ? 'single transaction' : `--jobs ${plan.jobs}, not atomic`})` : 'new_database'],
+      ['mode', plan.mode === 'in_place' ? 'in_place (restored into a new database beside the target, then swapped in)' : 'new_database'],
       ['create database', pre.createDatabase ? 'yes (TEMPLATE template0)' : 'no (exists and is empty)'],
       ['work dir', `${plan.workDir} (room for the artifact)`],
       ['connections', downloadConnections(artifactBytes, plan.connections)],

@@ -27,6 +27,8 @@ const engine = (o: Record<string, unknown> = {}) => ({
   keepPartial: false,
   noTablespaces: false,
   databaseSettings: false,
+  terminateConnections: false,
+  dropPrevious: false,
   ...o,
 });
 const created = (o: Record<string, unknown> = {}) => engine({ rule: { rule: 'id', backupJobId: 'bj_0007' }, dryRun: false, idempotencyKey: undefined, ...o });
@@ -69,7 +71,8 @@ function targetRows(argv: string[], opts: (o?: Record<string, unknown>) => unkno
     ['--in-place --confirm', [...argv, '--target', DSN, '--in-place', '--confirm'], opts({ inPlace: true, confirm: true })],
     ['--jobs 1', [...argv, '--target', DSN, '--jobs', '1'], opts({ jobs: 1 })],
     ['--jobs 64, the most', [...argv, '--target', DSN, '--jobs', '64'], opts({ jobs: 64 })],
-    ['--in-place --jobs 4 (gives up atomicity)', [...argv, '--target', DSN, '--in-place', '--jobs', '4'], opts({ inPlace: true, jobs: 4 })],
+    ['--in-place --jobs 4 (the new database beside the target is restored in parallel)', [...argv, '--target', DSN, '--in-place', '--jobs', '4'], opts({ inPlace: true, jobs: 4 })],
+    ['--in-place --terminate-connections --drop-previous', [...argv, '--target', DSN, '--in-place', '--terminate-connections', '--drop-previous'], opts({ inPlace: true, terminateConnections: true, dropPrevious: true })],
     ['--work-dir, absolute', [...argv, '--target', DSN, '--work-dir', '/var/tmp/svc-restore'], opts({ workDir: '/var/tmp/svc-restore' })],
     ['--work-dir, relative: made absolute', [...argv, '--target', DSN, '--work-dir', 'downloads/restore'], opts({ workDir: resolve(process.cwd(), 'downloads/restore') })],
     ['--keep-artifact', [...argv, '--target', DSN, '--keep-artifact'], opts({ keepArtifact: true })],
@@ -164,6 +167,8 @@ describe('restore create options()', () => {
     ['an argument besides --backup (commander)', ['restore', 'create', 'bj_0008', ...base.slice(2), '--target', DSN], /too many arguments for 'create'. Expected 0 arguments but got 1/, {}, []],
     ['--confirm without --in-place', [...base, '--target', DSN, '--confirm'], /^--confirm only applies to --in-place restores\.$/, {}, []],
     ['--confirm without --in-place, target from SVC_TARGET_DSN', [...base, '--confirm'], /^--confirm only applies to --in-place restores\.$/, { SVC_TARGET_DSN: ENV_DSN }, []],
+    ['--terminate-connections without --in-place', [...base, '--target', DSN, '--terminate-connections'], /^--terminate-connections only applies to --in-place restores\.$/, {}, []],
+    ['--drop-previous without --in-place', [...base, '--target', DSN, '--drop-previous'], /^--drop-previous only applies to --in-place restores\.$/, {}, []],
     ['--idempotency-key ""', [...base, '--target', DSN, '--idempotency-key', ''], key, {}, []],
     ['--idempotency-key of 201 characters', [...base, '--target', DSN, '--idempotency-key', 'k'.repeat(201)], key, {}, []],
     ['--idempotency-key with a trailing space', [...base, '--target', DSN, '--idempotency-key', 'k-1 '], key, {}, []],
