@@ -195,7 +195,7 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
     else if (!outcome.tableData) record('rows_match', 'skipped', 0, 'the archive holds no table data');
     else {
       const archive = outcome.archiveRows ?? { failed: 'the archive was not counted' };
-      const rows = await timed(() => rowsMatch(archive, name, dataEnv!, run.deps.scrubber, run.deps.signal));
+      const rows = await timed(() => rowsMatch(archive, name, dataEnv!, run.deps.scrubber, run.deps.signal, outcome.clientEncoding));
       record('rows_match', rows.value.passed ? 'passed' : 'failed', rows.ms, rows.value.detail);
       if (result.receipt) result.receipt.rowsMatch = rows.value.receipt;
       if (rows.value.fingerprint) result.fingerprint = rows.value.fingerprint;

@@ -27,10 +27,12 @@ export const SIZE_SQL = `CASE WHEN c.oid IS NULL THEN NULL WHEN c.relkind = 'p' 
 /**
  * The schema as sorted lines (relations, columns with their types, constraints, indexes, function
  * signatures; no owner, privilege, comment or OID), hashed by the server: its text never crosses the
- * connection. Sorted in the C collation, so the digest does not depend on the database's locale.
+ * connection. Sorted in the C collation, so the digest does not depend on the database's locale. Its
+ * UTF-8 bytes; an SQL_ASCII database's own bytes, which have no encoding to convert from (a name may hold 0xe9).
  */
 export const SCHEMA_DIGEST_SQL = `
-(SELECT encode(sha256(convert_to(coalesce(string_agg(l, E'\\n' ORDER BY l COLLATE "C"), ''), 'UTF8')), 'hex') FROM (
+(SELECT encode(sha256(CASE WHEN getdatabaseencoding() = 'SQL_ASCII' THEN textsend(s) ELSE convert_to(s, 'UTF8') END), 'hex')
+ FROM (SELECT coalesce(string_agg(l, E'\\n' ORDER BY l COLLATE "C"), '') AS s FROM (
   SELECT format('relation %I.%I %s', n.nspname, c.relname, c.relkind) AS l
     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
     WHERE ${USER_SCHEMA} AND c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f')
@@ -50,7 +52,7 @@ export const SCHEMA_DIGEST_SQL = `
   SELECT format('function %I.%I(%s) %s', n.nspname, p.proname, pg_get_function_identity_arguments(p.oid), coalesce(pg_get_function_result(p.oid), ''))
     FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
     WHERE ${USER_SCHEMA}
-) s)`;
+) u) agg)`;
 
 /** The fingerprint of the tables found (a table rows_match could not find has no rows to remember). */
 export function fingerprintOf(tables: Array<{ table: string; rows: number | null; sizeBytes: number | null }>, schemaDigest: string): Fingerprint {

@@ -15,8 +15,9 @@ export async function keepScratch(run: DrillRun, id: string, target: Target): Pr
   const env = await run.pgEnv(target);
   try {
     // A kept database is the user's now: no marker of this run may speak for it once this process is
-    // gone (cli-contract 9.12), neither its comment nor its owner role's. The comment is replaced only
-    // where it is svc's marker: the archive's own comment, restored with the database (7.11), stays.
+    // gone (cli-contract 9.12), neither its comment nor its owner role's. svc's marker is removed (the
+    // database is left as the backup had it: without a comment); the archive's own comment, restored
+    // with the database (7.11), stays. The owner role, outside the database, says it was kept.
     const note = `svc restore drill: kept (--keep) at ${run.now().toISOString()}`;
     // From the maintenance database, never the scratch one: there the archive's settings (a search_path
     // before pg_catalog) would hand this administrative session the archive's operators (cli-contract 7.16 a).
@@ -28,7 +29,7 @@ export async function keepScratch(run: DrillRun, id: string, target: Target): Pr
     );
     if (!found) return undefined;
     const facts = JSON.parse(found) as { comment: string | null; owner: string };
-    if (parseDrillMarker(facts.comment)) await sql('COMMENT ON DATABASE :"db" IS :\'note\';', { db: name, note });
+    if (parseDrillMarker(facts.comment)) await sql('COMMENT ON DATABASE :"db" IS NULL;', { db: name });
     if (facts.owner.startsWith('svc_drill_')) await sql('COMMENT ON ROLE :"role" IS :\'note\';', { role: facts.owner, note });
   } catch (err) {
     if (!(err instanceof PsqlError)) throw err;

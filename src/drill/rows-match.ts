@@ -42,13 +42,14 @@ const n = (x: number) => x.toLocaleString('en-US');
  * as the archive holds. An extension's configuration table passes with at least as many (its
  * extension inserts rows of its own, pg_dump keeps only the user's). Counted as the drill's own role.
  */
-export async function rowsMatch(archive: ArchiveRowsResult, database: string, env: Env, scrubber: SecretScrubber, signal: AbortSignal): Promise<RowsMatch> {
+export async function rowsMatch(archive: ArchiveRowsResult, database: string, env: Env, scrubber: SecretScrubber, signal: AbortSignal, client?: string): Promise<RowsMatch> {
   if ('failed' in archive) return { passed: false, detail: `could not count the archive's rows: ${archive.failed}`, receipt: null };
   const entries = [...archive.tables].map(([key, rows]) => ({ names: key.split('\u0000') as [string, string], rows }));
   let counted: Array<[number, number | null, boolean, number | null]>;
   let digest: string;
   try {
-    ({ t: counted, d: digest } = JSON.parse(await psql(countSql(JSON.stringify(entries.map((e) => e.names))), { env, database, scrubber, signal })));
+    // The names as the archive's COPY headers were read: `client` carries them (archive-encoding.ts).
+    ({ t: counted, d: digest } = JSON.parse(await psql(countSql(JSON.stringify(entries.map((e) => e.names))), { env, database, scrubber, signal, client })));
   } catch (err) {
     if (err instanceof PsqlError) return { passed: false, detail: `the count query failed: ${err.reason}`, receipt: null };
     throw err;

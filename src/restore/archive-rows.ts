@@ -44,6 +44,9 @@ export class CopyRowCounter {
   #outside: Buffer[] = [];
   #header: string | undefined;
 
+  /** `decode`: the archive's encoding (archive-encoding.ts), in which its COPY headers name the tables. */
+  constructor(private readonly decode: (bytes: Uint8Array) => string = (b) => Buffer.from(b).toString('utf8')) {}
+
   push(chunk: Buffer): void {
     let pos = 0;
     while (pos < chunk.length) {
@@ -80,7 +83,7 @@ export class CopyRowCounter {
   }
 
   #endOutsideLine(): void {
-    const line = Buffer.concat(this.#outside).toString('utf8');
+    const line = this.decode(Buffer.concat(this.#outside));
     this.#outside = [];
     if (this.#header === undefined && !line.startsWith('COPY ')) return;
     const text = this.#header === undefined ? line : `${this.#header}\n${line}`;
@@ -175,7 +178,7 @@ export function countArchiveRows(pgRestore: string, archivePath: string, toc: To
     const ids = toc.entries.filter((e) => e.tableoid === 0 && e.desc === 'TABLE DATA').map((e) => e.dumpId);
     if (ids.length === 0) return { tables: new Map(), uncounted: 0 };
     const list = await writeRestoreList(dir, 'table-data', ids);
-    const counter = new CopyRowCounter();
+    const counter = new CopyRowCounter(toc.encoding.decode);
     const child = execa(pgRestore, ['--data-only', `--use-list=${list}`, '--file=-', archivePath], {
       env,
       extendEnv: false,

@@ -1,8 +1,8 @@
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import { execa } from 'execa';
 import { InterruptedError, LocalToolError } from '../errors.js';
 import type { SecretScrubber } from '../secrets.js';
+import { archiveEncoding, ByteLines, encodingSetBy, UTF8_ARCHIVE, type ArchiveEncoding } from './archive-encoding.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -27,6 +27,8 @@ export interface ScriptEntry {
 
 export interface ArchiveScript {
   entries: ScriptEntry[];
+  /** The encoding its text is in, from the preamble's SET client_encoding (cli-contract 7.18). */
+  encoding: ArchiveEncoding;
 }
 
 /**
@@ -35,7 +37,7 @@ export interface ArchiveScript {
  */
 export const SQL_KINDS: ReadonlySet<string> = new Set([
   'DATABASE', 'DATABASE PROPERTIES', 'COMMENT', 'EXTENSION', 'POLICY', 'FUNCTION', 'PROCEDURE', 'AGGREGATE',
-  'EVENT TRIGGER', 'FOREIGN DATA WRAPPER', 'SERVER', 'USER MAPPING', 'SUBSCRIPTION', 'PUBLICATION', 'PROCEDURAL LANGUAGE', 'DEFAULT ACL',
+  'EVENT TRIGGER', 'FOREIGN DATA WRAPPER', 'SERVER', 'USER MAPPING', 'SUBSCRIPTION', 'PUBLICATION', 'PROCEDURAL LANGUAGE', 'DEFAULT ACL', 'ACL',
 ]);
 
 /** An entry's SQL longer than this is cut (a function body of megabytes says nothing more about rights or settings). */
@@ -46,11 +48,15 @@ const HEADER = /^-- Name: (.*); Type: (.*?); Schema: (.*?); Owner: (.*?)(?:; Tab
 /** Splits a schema script into its entries, line by line. */
 export class ScriptParser {
   readonly entries: ScriptEntry[] = [];
+  /** What the lines are decoded with: UTF-8 until the preamble names the archive's encoding. */
+  encoding: ArchiveEncoding = UTF8_ARCHIVE;
   #current: ScriptEntry | undefined;
   #keep = false;
   #previous = '';
 
   line(text: string): void {
+    const named = this.#current ? undefined : encodingSetBy(text);
+    if (named) this.encoding = archiveEncoding(named);
     const header = this.#previous === '--' ? HEADER.exec(text) : null;
     this.#previous = text;
     if (header) {
@@ -67,7 +73,7 @@ export class ScriptParser {
 
   done(): ArchiveScript {
     for (const e of this.entries) e.sql = e.sql.trim();
-    return { entries: this.entries };
+    return { entries: this.entries, encoding: this.encoding };
   }
 }
 
@@ -99,15 +105,18 @@ export async function readArchiveScript(archivePath: string, pgRestore: string, 
     reject: false,
     stdin: 'ignore',
     buffer: { stdout: false, stderr: true },
+    encoding: 'buffer',
     cancelSignal: signal,
   });
   const parser = new ScriptParser();
-  const lines = createInterface({ input: child.stdout!, crlfDelay: Infinity });
-  lines.on('line', (l) => parser.line(l));
-  const [r] = await Promise.all([child, once(lines, 'close')]);
+  // Bytes, each line decoded in the archive's encoding once the preamble has named it.
+  const lines = new ByteLines((raw) => parser.line(parser.encoding.decode(raw)));
+  child.stdout!.on('data', (chunk: Buffer) => lines.push(chunk));
+  const [r] = await Promise.all([child, once(child.stdout!, 'end')]);
+  lines.end();
   if (signal.aborted) throw new InterruptedError("Interrupted while reading the archive's schema.");
   if (r.exitCode !== 0) {
-    throw new LocalToolError(`pg_restore could not read the archive's schema: ${scrubber.scrub(String(r.stderr).trim().split('\n')[0] ?? '')}`);
+    throw new LocalToolError(`pg_restore could not read the archive's schema: ${scrubber.scrub(Buffer.from(r.stderr as Uint8Array).toString('utf8').trim().split('\n')[0] ?? '')}`);
   }
   return parser.done();
 }

@@ -88,7 +88,8 @@ SELECT json_build_object(
 export async function checkTarget(toc: Toc, database: string, env: Env, scrubber: SecretScrubber, signal: AbortSignal): Promise<Inventory> {
   let catalog: { relations: Array<[string, string, string]>; tuples: Record<string, number> };
   try {
-    catalog = JSON.parse(await psql(CATALOG_SQL, { env, database, scrubber, signal }));
+    // Names as the archive's listing was read: through a client encoding that carries them (archive-encoding.ts).
+    catalog = JSON.parse(await psql(CATALOG_SQL, { env, database, scrubber, signal, client: toc.encoding.client }));
   } catch (err) {
     if (err instanceof PsqlError) throw new LocalToolError(`Could not read the restored database's catalog: ${err.reason}`);
     throw err;
@@ -146,8 +147,9 @@ export function analyzeGroups(tables: string[], jobs: number): string[][] {
  * spread over `jobs` connections, as `vacuumdb --analyze-only --jobs` does: on a large restore,
  * one serial ANALYZE is a visible share of the recovery time.
  */
-export async function analyzeTarget(database: string, jobs: number, env: Env, scrubber: SecretScrubber, signal: AbortSignal): Promise<void> {
-  const run = (sql: string) => psql(sql, { env, database, scrubber, signal });
+export async function analyzeTarget(database: string, jobs: number, env: Env, scrubber: SecretScrubber, signal: AbortSignal, client?: string): Promise<void> {
+  // The names go back as they came: `client` is the archive's session encoding (SQL_ASCII byte for byte).
+  const run = (sql: string) => psql(sql, { env, database, scrubber, signal, client });
   try {
     const tables = JSON.parse(await run(TABLES_SQL)) as string[];
     if (tables.length === 0) return;

@@ -4,15 +4,18 @@ import { InterruptedError, LocalToolError } from '../errors.js';
 import type { SecretScrubber } from '../secrets.js';
 import { quoteConninfo } from './pg-tools.js';
 import type { RestorePlan } from './plan.js';
+import type { EntryErrors } from './refusals.js';
 import { RestoreProgress } from './restore-progress.js';
 
 /**
  * pg_restore's flags for each mode (cli-contract 7.6). The connection comes from the environment.
  * `list` is a `-L` file (restore-list.ts): only its entries, in its order.
  */
-export function pgRestoreArgs(plan: Pick<RestorePlan, 'mode' | 'jobs' | 'atomic'>, database: string, archivePath: string, list?: string): string[] {
-  // --verbose: one line per object restored, read for progress (restore-progress.ts).
-  const args = ['--verbose', '--no-owner', '--no-privileges', '--exit-on-error'];
+export function pgRestoreArgs(plan: Pick<RestorePlan, 'mode' | 'jobs' | 'atomic'> & { refusals?: boolean }, database: string, archivePath: string, list?: string): string[] {
+  // --verbose: one line per object restored, read for progress (restore-progress.ts), and the entry of each error.
+  const args = ['--verbose', '--no-owner', '--no-privileges'];
+  // A least-privilege restore goes on after an error, to learn every entry the server refuses (refusals.ts).
+  if (!plan.refusals) args.push('--exit-on-error');
   if (plan.mode === 'in_place') args.push('--clean', '--if-exists');
   if (plan.atomic) args.push('--single-transaction');
   else if (plan.jobs > 1) args.push(`--jobs=${plan.jobs}`);
@@ -24,6 +27,13 @@ export function pgRestoreArgs(plan: Pick<RestorePlan, 'mode' | 'jobs' | 'atomic'
 export interface PgRestoreRun {
   exitCode: number;
   durationMs: number;
+}
+
+export interface RunOptions {
+  counter: RestoreProgress;
+  onObject: (done: number, total: number) => void;
+  /** Without --exit-on-error: each error with its entry, for refusals.ts to judge; pg_restore's exit 1 for them is no failure here. */
+  errors?: EntryErrors;
 }
 
 const IGNORED_ERRORS = /errors ignored on restore: (\d+)/i;
@@ -43,11 +53,13 @@ export async function runPgRestore(
   env: Record<string, string | undefined>,
   scrubber: SecretScrubber,
   signal: AbortSignal,
-  progress?: { counter: RestoreProgress; onObject: (done: number, total: number) => void },
+  progress?: RunOptions,
 ): Promise<PgRestoreRun> {
   const started = performance.now();
+  const errorsBefore = progress?.errors?.errors.length ?? 0;
   const child = execa(pgRestore, args, {
-    env,
+    // Its errors are judged by their words ("from TOC entry"): pg_restore's own in English, whatever the user's locale.
+    env: progress?.errors ? { ...env, LC_ALL: 'C' } : env,
     extendEnv: false,
     reject: false,
     // Ctrl-C is forwarded as SIGINT and pg_restore is waited for, so it can roll back cleanly.
@@ -65,6 +77,7 @@ export async function runPgRestore(
     lines.on('line', (line) => {
       if (progress?.counter.line(line)) progress.onObject(progress.counter.done, progress.counter.total);
       ignored ??= IGNORED_ERRORS.exec(line)?.[1];
+      progress?.errors?.line(line);
       if (RestoreProgress.isVerbose(line)) return;
       tail.push(line);
       if (tail.length > TAIL_LINES) tail.shift();
@@ -79,6 +92,10 @@ export async function runPgRestore(
   }
   if (result.isCanceled || signal.aborted) throw new InterruptedError('Interrupted while pg_restore was running.');
   const exitCode = result.exitCode ?? 1;
+  const errors = (progress?.errors?.errors.length ?? 0) - errorsBefore;
+  // Errors it went on after, each read with its entry: the caller judges them (refusals.ts). Not their
+  // count: a parallel pg_restore counts a worker's error twice in "errors ignored on restore: N".
+  if (progress?.errors && exitCode === 1 && !result.signal && ignored !== undefined && errors > 0) return { exitCode, durationMs };
   if (exitCode !== 0 || ignored) {
     const why = ignored ? `reported ${ignored} ignored error(s)` : `exited with code ${exitCode}${result.signal ? ` (${result.signal})` : ''}`;
     throw new LocalToolError(`pg_restore ${why}.\n${stderr.trim() || '(no output)'}`, 'Fix the cause shown by pg_restore above, then run the restore again.');

@@ -38,6 +38,12 @@ export interface PsqlOptions {
   signal?: AbortSignal;
   /** One statement through -c instead of a script on stdin: psql obeys no meta-command in it, and takes no variables. */
   command?: boolean;
+  /**
+   * The session's client_encoding (an archive's `client`, archive-encoding.ts); UTF8 by default.
+   * Any other: the script, the variables and psql's answers go byte for byte, one character
+   * U+0000-U+00FF a byte, as the archive's names were read.
+   */
+  client?: string;
 }
 
 export class PsqlError extends Error {
@@ -56,16 +62,21 @@ export class PsqlError extends Error {
  * execa's own error text holds the command line, so it is never passed on: only scrubbed stderr.
  */
 export async function psql(script: string, opts: PsqlOptions): Promise<string> {
+  const client = opts.client ?? 'UTF8';
+  const bytes = client !== 'UTF8';
   const args = ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-w'];
-  for (const [name, value] of Object.entries(opts.vars ?? {})) args.push('-v', `${name}=${value}`);
+  // argv is UTF-8: byte for byte, the variables are set in the script itself.
+  if (!bytes) for (const [name, value] of Object.entries(opts.vars ?? {})) args.push('-v', `${name}=${value}`);
+  const input = bytes ? `${Object.entries(opts.vars ?? {}).map(([name, value]) => `\\set ${name} ${quoteMeta(value)}\n`).join('')}${script}` : script;
   if (opts.database) args.push('-d', `dbname=${quoteConninfo(opts.database)}`);
   try {
     if (opts.command) args.push('-c', script);
     const { stdout } = await execa('psql', args, {
-      ...(opts.command ? { stdin: 'ignore' as const } : { input: script }),
-      // svc writes its scripts and reads psql's answers as UTF-8, whatever the database's encoding:
-      // in a LATIN1 database a schema named "café" must come back as the name svc quotes again.
-      env: { ...opts.env, PGCLIENTENCODING: 'UTF8' },
+      ...(opts.command ? { stdin: 'ignore' as const } : { input: bytes ? Buffer.from(input, 'latin1') : input }),
+      // svc writes its scripts and reads psql's answers as UTF-8 whatever the database's encoding (in a
+      // LATIN1 database a schema named "café" must come back as the name svc quotes again), or byte for byte.
+      env: { ...opts.env, PGCLIENTENCODING: client },
+      ...(bytes ? { encoding: 'latin1' as const } : {}),
       extendEnv: false,
       cancelSignal: opts.signal,
       killSignal: 'SIGINT',
@@ -78,6 +89,11 @@ export async function psql(script: string, opts: PsqlOptions): Promise<string> {
     const stderr = (err as { stderr?: unknown }).stderr;
     throw new PsqlError(opts.scrubber.scrub(typeof stderr === 'string' ? stderr.trim() : 'psql failed'));
   }
+}
+
+/** A psql meta-command argument in single quotes: '' is a quote, and psql's backslash escapes apply. */
+function quoteMeta(value: string): string {
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "''").replace(/\n/g, '\\n').replace(/\r/g, '\\r')}'`;
 }
 
 /** A conninfo value in single quotes, so a database name with spaces or '=' stays one value. */

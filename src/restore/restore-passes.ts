@@ -51,8 +51,8 @@ export function restorePasses(toc: Toc, plan: Pick<RestorePlan, 'mode' | 'atomic
 }
 
 /** pg_restore's argv for one pass; `noTablespaces` adds --no-tablespaces. */
-export function passArgs(pass: RestorePass, plan: Pick<RestorePlan, 'atomic'>, database: string, archivePath: string, list: string | undefined, noTablespaces: boolean): string[] {
-  const args = pgRestoreArgs({ mode: pass.clean ? 'in_place' : 'new_database', jobs: pass.jobs, atomic: plan.atomic }, database, archivePath, list);
+export function passArgs(pass: RestorePass, plan: Pick<RestorePlan, 'atomic'> & { refusals?: boolean }, database: string, archivePath: string, list: string | undefined, noTablespaces: boolean): string[] {
+  const args = pgRestoreArgs({ mode: pass.clean ? 'in_place' : 'new_database', jobs: pass.jobs, atomic: plan.atomic, refusals: plan.refusals }, database, archivePath, list);
   const extra = [...(pass.sections ?? []).map((s) => `--section=${s}`), ...(noTablespaces ? ['--no-tablespaces'] : [])];
   // Options before the connection and the archive, which pgRestoreArgs puts last.
   args.splice(args.length - 2, 0, ...extra);

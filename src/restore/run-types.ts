@@ -69,6 +69,8 @@ export interface RestoreOutcome {
   tableData: boolean;
   /** The archive's rows per table, where the plan asked for them (a drill's rows_match). */
   archiveRows?: ArchiveRowsResult;
+  /** The client_encoding that carries the archive's names in the restored database (archive-encoding.ts). */
+  clientEncoding: string;
   /** Only with --keep-artifact. */
   keptArtifactPath?: string;
   /** What a least-privilege restore left out, each by name and why (cli-contract 7.14). */

@@ -15,6 +15,8 @@ import { freshPlan, inPlaceNames, type InPlaceNames } from './in-place.js';
 import { swapIn } from './in-place-swap.js';
 import { analyzeTarget, checkTarget } from './inventory.js';
 import { runPgRestore } from './pg-restore.js';
+import { applyPublicRevokes } from './public-revokes.js';
+import { EntryErrors, refusedEntries } from './refusals.js';
 import { RestoreProgress } from './restore-progress.js';
 import { pgRestoreFor } from './pg-restore-choice.js';
 import { PhaseClock } from './phase-clock.js';
@@ -104,8 +106,8 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     const header = await readArchiveHeader(artifact.path);
     const pgRestore = await pgRestoreFor(header, pre.pgRestore, deps.env);
     facts.pgRestoreVersion = pgRestore.text;
-    const toc = await readToc(artifact.path, pgRestore.path, deps.env, scrubber, signal);
     const script = await readArchiveScript(artifact.path, pgRestore.path, deps.env, scrubber, signal);
+    const toc = await readToc(artifact.path, pgRestore.path, deps.env, scrubber, signal, script.encoding);
     assertArchiveFits(toc, header, pre, plan.target, plan.scratch ? 'fail' : 'warn', (m) => ui.warn(m));
     const fidelity = await planFidelity({ script, toc, header, plan: into, facts: { ...pre, createDatabase: pre.createDatabase || !!names }, pgEnv }, deps);
     // In place, the database's settings stay the operator's (carried over at the swap) unless --database-settings.
@@ -131,23 +133,32 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     const progress = await countProgress(ui, counter.display(redactedDsn(into.target)));
     // A least-privilege restore leaves entries out (cli-contract 7.14): the passes restore the rest.
     const passes = least ? restorePasses(toc, into, effectiveJobs(into, header), toc.entries.filter((e) => !least.leftOut.has(e.dumpId))) : fidelity.passes;
+    const refusals = least && new EntryErrors();
     const result = await runPasses(
       passes,
       dir,
-      (pass, list) => passArgs(pass, into, into.target.database, artifact.path, list, fidelity.noTablespaces),
-      (args) => runPgRestore(pgRestore.path, args, restoreEnv, scrubber, signal, { counter, onObject: (done, total) => progress.update(done, total) }),
-    ).catch((err: unknown) => {
+      (pass, list) => passArgs(pass, { ...into, refusals: !!refusals }, into.target.database, artifact.path, list, fidelity.noTablespaces),
+      (args) => runPgRestore(pgRestore.path, args, restoreEnv, scrubber, signal, { counter, onObject: (done, total) => progress.update(done, total), errors: refusals }),
+    ).then((r) => {
+      // What the server refused the owner role is listed, entry by entry; any other error fails (cli-contract 7.18).
+      if (least && refusals) least.notRestored.push(...refusedEntries(refusals.errors, toc, script));
+      return r;
+    }).catch((err: unknown) => {
       progress.fail(`${running} failed`);
       throw err;
     });
     progress.succeed(`Restored ${counter.total} objects with ${running}`);
     // Restored whole: from here on a failure leaves a complete new database, which is kept; in place, it is dropped until swapped in.
     if (!names) created = undefined;
+    // Although privileges are not restored, what takes EXECUTE from PUBLIC is (cli-contract 7.18).
+    const unrevoked = await applyPublicRevokes(script, into.target.database, restoreEnv, { scrubber, signal, client: toc.encoding.client });
+    if (least) least.notRestored.push(...unrevoked);
+    else for (const u of unrevoked) ui.warn(`Not restored: ${u.name}: ${u.reason}.`);
     facts.databaseSettings = await applyFidelitySettings(fidelity, into.target.database, restoreEnv, deps);
 
     if (plan.analyze) {
       clock.enter('analyze');
-      await analyzeTarget(into.target.database, plan.jobs, restoreEnv, scrubber, signal);
+      await analyzeTarget(into.target.database, plan.jobs, restoreEnv, scrubber, signal, toc.encoding.client);
     }
     clock.enter('check');
     facts.inventory = await checkTarget(toc, into.target.database, restoreEnv, scrubber, signal);
@@ -171,6 +182,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
       receipt: finish(),
       tableData: hasTableData(toc),
       archiveRows: rows,
+      clientEncoding: toc.encoding.client,
       keptArtifactPath: plan.keepArtifact ? artifact.path : undefined,
       notRestored: least?.notRestored ?? [],
       placeholderRoles: least?.placeholderRoles ?? [],

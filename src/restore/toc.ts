@@ -1,6 +1,7 @@
 import { execa } from 'execa';
 import { InterruptedError, LocalToolError } from '../errors.js';
 import type { SecretScrubber } from '../secrets.js';
+import { UTF8_ARCHIVE, type ArchiveEncoding } from './archive-encoding.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -47,12 +48,14 @@ const OTHER_DESCS = [
 export interface Toc {
   /** Every entry pg_restore would restore. */
   entries: TocEntry[];
+  /** The encoding the listing was read in (the archive's), which svc's sessions in the restored database follow. */
+  encoding: ArchiveEncoding;
 }
 
 const LINE = /^(\d+); (\d+) \d+ (.*)$/;
 
 /** Entries of a `pg_restore -l` listing; comment lines (';') and blank lines are skipped. */
-export function parseTocListing(listing: string): Toc {
+export function parseTocListing(listing: string, encoding: ArchiveEncoding = UTF8_ARCHIVE): Toc {
   const entries: TocEntry[] = [];
   for (const line of listing.split('\n')) {
     const m = LINE.exec(line);
@@ -62,7 +65,7 @@ export function parseTocListing(listing: string): Toc {
     const desc = descOf(tableoid, rest);
     entries.push({ dumpId: Number(m[1]), tableoid, desc, words: rest.slice(desc.length + 1) });
   }
-  return { entries };
+  return { entries, encoding };
 }
 
 /** The desc of an entry: a relation kind for pg_class objects, one of the others for the rest (else its first word). */
@@ -93,12 +96,12 @@ export function hasTableData(toc: Toc): boolean {
   return toc.entries.some((e) => e.tableoid === 0 && e.desc === 'TABLE DATA');
 }
 
-/** `pg_restore -l` of the verified archive, read once per run. */
-export async function readToc(archivePath: string, pgRestore: string, env: Env, scrubber: SecretScrubber, signal: AbortSignal): Promise<Toc> {
-  const r = await execa(pgRestore, ['-l', archivePath], { env, extendEnv: false, reject: false, stdin: 'ignore', cancelSignal: signal });
+/** `pg_restore -l` of the verified archive, read once per run, in the archive's encoding (archive-script.ts reads it). */
+export async function readToc(archivePath: string, pgRestore: string, env: Env, scrubber: SecretScrubber, signal: AbortSignal, encoding: ArchiveEncoding): Promise<Toc> {
+  const r = await execa(pgRestore, ['-l', archivePath], { env, extendEnv: false, reject: false, stdin: 'ignore', cancelSignal: signal, encoding: 'buffer' });
   if (signal.aborted) throw new InterruptedError('Interrupted while reading the archive\'s table of contents.');
   if (r.exitCode !== 0) {
-    throw new LocalToolError(`pg_restore -l could not list the archive: ${scrubber.scrub(String(r.stderr).trim().split('\n')[0] ?? '')}`);
+    throw new LocalToolError(`pg_restore -l could not list the archive: ${scrubber.scrub(Buffer.from(r.stderr).toString('utf8').trim().split('\n')[0] ?? '')}`);
   }
-  return parseTocListing(String(r.stdout));
+  return parseTocListing(encoding.decode(r.stdout), encoding);
 }

@@ -2,7 +2,8 @@ import { LocalToolError } from '../errors.js';
 import type { SecretScrubber } from '../secrets.js';
 import { rolesNamed, type ArchiveRole } from './archive-roles.js';
 import { entriesOf, type ArchiveScript } from './archive-script.js';
-import { archiveSchemas, leftOutIds, unrestorable, type NotRestored } from './not-restored.js';
+import { extensionComments } from './extension-comments.js';
+import { archiveSchemas, leftOutIds, type NotRestored } from './not-restored.js';
 import { psql, PsqlError } from './pg-tools.js';
 import { quoteIdent, readIdent } from './sql-ident.js';
 import { redactedDsn, type Target } from './target.js';
@@ -114,32 +115,40 @@ export interface Prepared {
   placeholderReason: string;
 }
 
-/** The owner's rights on extension configuration tables (pg_extension.extconfig): pg_dump writes their rows as TABLE DATA with no TABLE entry. */
+/**
+ * The owner's rights on extension configuration tables (pg_extension.extconfig): pg_dump writes their
+ * rows as TABLE DATA with no TABLE entry. USAGE only on a schema the owner cannot use yet: a GRANT on
+ * pg_catalog, which everyone may use, would be left in a kept drill database for nothing.
+ */
 const GRANTS_SQL = `SELECT set_config('svc.owner', :'owner', false);
 DO $$
 DECLARE r record; owner text := current_setting('svc.owner');
 BEGIN
-  FOR r IN SELECT DISTINCT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace LOOP
+  FOR r IN SELECT DISTINCT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+           WHERE NOT has_schema_privilege(owner, n.oid, 'USAGE') LOOP
     EXECUTE format('GRANT USAGE ON SCHEMA %I TO %I', r.nspname, owner);
   END LOOP;
-  FOR r IN SELECT c.oid::regclass AS rel, c.relkind, n.nspname
+  FOR r IN SELECT c.oid::regclass AS rel, c.relkind, n.nspname, has_schema_privilege(owner, n.oid, 'USAGE') AS usable
            FROM pg_extension e CROSS JOIN LATERAL unnest(e.extconfig) AS cfg(relid)
            JOIN pg_class c ON c.oid = cfg.relid JOIN pg_namespace n ON n.oid = c.relnamespace LOOP
-    EXECUTE format('GRANT USAGE ON SCHEMA %I TO %I', r.nspname, owner);
+    IF NOT r.usable THEN
+      EXECUTE format('GRANT USAGE ON SCHEMA %I TO %I', r.nspname, owner);
+    END IF;
     IF r.relkind = 'S' THEN
       EXECUTE format('GRANT USAGE, SELECT, UPDATE ON SEQUENCE %s TO %I', r.rel, owner);
     ELSE
       EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES ON TABLE %s TO %I', r.rel, owner);
     END IF;
   END LOOP;
-END $$;
-SELECT coalesce(json_agg(lanname), '[]') FROM pg_language WHERE lanpltrusted;`;
+END $$;`;
 
 /**
  * What the target's superuser does in the new database before pg_restore runs as the owner, in
  * statements svc builds itself (never the archive's text, which anyone who controls the backup can
  * write): the schemas the extensions live in (owned by the owner), the extensions, the owner's
- * rights on their configuration tables, and the placeholder roles. Returns what pg_restore leaves out.
+ * rights on their configuration tables, the extensions' comments, and the placeholder roles. Returns
+ * what pg_restore leaves out because it is made here; what the server refuses the owner is found later
+ * (refusals.ts), entry by entry.
  */
 export async function prepareAsSuperuser(
   script: ArchiveScript,
@@ -158,11 +167,14 @@ export async function prepareAsSuperuser(
     ...schemas.map((s) => `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(s)} AUTHORIZATION ${owner};`),
     ...extensions.map((e) => `CREATE EXTENSION IF NOT EXISTS ${quoteIdent(e.name)} WITH SCHEMA ${quoteIdent(e.schema)};`),
   ].join('\n');
-  const run = (sql: string, vars?: Record<string, string>) => psql(sql, { env, database: target.database, vars, scrubber, signal });
-  let trusted: Set<string>;
+  // The archive's schema names reach the new database as they were read (archive-encoding.ts).
+  const run = (sql: string, vars?: Record<string, string>) => psql(sql, { env, database: target.database, vars, scrubber, signal, client: toc.encoding.client });
+  // The extensions' comments too: the owner may not comment on what it does not own, and a comment runs no code.
+  const comments = extensionComments(script);
   try {
     if (ddl) await run(ddl);
-    trusted = new Set(JSON.parse((await run(GRANTS_SQL, { owner: roles.owner.name })).split('\n').at(-1)!) as string[]);
+    await run(GRANTS_SQL, { owner: roles.owner.name });
+    if (comments.sql.length) await run(comments.sql.join('\n'));
   } catch (err) {
     if (err instanceof PsqlError) throw new LocalToolError(`The scratch server's superuser could not create the archive's extensions: ${err.reason}`, 'The extensions must be installed on the scratch server (pg_available_extensions).');
     throw err;
@@ -170,16 +182,15 @@ export async function prepareAsSuperuser(
   const named = rolesNamed(script);
   const placeholderRoles = await roles.placeholders(named.map((r) => r.name));
   const kinds = [...new Set(named.filter((r) => placeholderRoles.includes(r.name)).flatMap((r) => r.neededBy.map((n) => n.split(' ')[0]!)))];
-  const left = unrestorable(script, trusted);
   return {
-    leftOut: leftOutIds(toc, left.map((l) => l.entry), schemas),
-    notRestored: left.map(({ type, name, reason }) => ({ type, name, reason })),
+    leftOut: leftOutIds(toc, schemas),
+    notRestored: comments.notRestored,
     placeholderRoles,
     placeholderReason: `named by the archive's ${kinds.map((k) => (k === 'policy' ? 'policies' : k === 'user' ? 'user mappings' : `${k}s`)).join(' and ')}`,
   };
 }
 
-/** What a least-privilege restore runs with: the owner's environment, and what it left out (restore-passes.ts lists the rest). */
+/** What a least-privilege restore runs with: the owner's environment, and what is not restored (the server's refusals are added after pg_restore). */
 export interface Restricted extends Prepared {
   /** The children's environment as the owner role (its password in a PGPASSFILE of the run's scope). */
   env: Env;

@@ -112,7 +112,9 @@ describe.skipIf(!!skip)('--keep keeps a failed restore\'s scratch database and s
     const r = await run(['--scratch', h.dsn('postgres', true)]);
     expect(r.kept).toEqual([`psql ${h.redacted(r.name)}`]);
     expect(await h.cluster.psql('SELECT count(*) FROM orders', r.name)).toBe('5000');
-    expect(await h.cluster.psql(`SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = '${r.name}'`)).toMatch(/^svc restore drill: kept \(--keep\) at /);
+    // The kept database is the backup's: svc's marker is gone from it; its owner role (not the database) says it was kept.
+    expect(await h.cluster.psql(`SELECT coalesce(shobj_description(oid, 'pg_database'), '(none)') FROM pg_database WHERE datname = '${r.name}'`)).toBe('(none)');
+    expect(await h.cluster.psql(`SELECT shobj_description(datdba, 'pg_authid') FROM pg_database WHERE datname = '${r.name}'`)).toMatch(/^svc restore drill: kept \(--keep\) at /);
 
     const again = await spawnSvc(['restore', 'drill', DRILLED, '--scratch', h.dsn('postgres', true), '--work-dir', r.dir], { env: h.env({ TMPDIR: r.tmp }), timeoutMs: 60_000 });
     h.record(String(again.stdout), String(again.stderr));

@@ -5,7 +5,7 @@
  * superuser runs it, and logs who ran it. db_orders' backups serve a dump that holds:
  * - Supabase's pattern: pgcrypto in a schema `extensions`, policies `TO authenticated` and
  *   `TO anon, "b c"`, a function with `SET role TO 'anon'`;
- * - an event trigger, which only a superuser may create.
+ * - an event trigger, which only a superuser may create, and its comment.
  * The drill restores as an owner role of its own: the marker is never created, the function ran as
  * that role, the roles are NOLOGIN placeholders it reports, and the event trigger is named as not
  * restored (a failure only with --strict). Skips without a PostgreSQL server, except under CI.
@@ -92,13 +92,16 @@ describe.skipIf(!!skip)('a drill restores as an unprivileged owner role', { time
     expect(db.checks.find((c) => c.name === 'data_present')?.status).toBe('passed');
   });
 
-  it('the event trigger is named as not restored, in the result, the receipt and on stderr; the drill passes', () => {
+  it('the event trigger is named as not restored with the server\'s reason (and its comment, which needs it), in the result, the receipt and on stderr; the drill passes', () => {
     const db = first.doc!.databases[0]!;
-    const expected = [{ type: 'EVENT TRIGGER', name: 'audit_ddl', reason: 'only a superuser may create an event trigger' }];
+    const expected = [
+      { type: 'EVENT TRIGGER', name: 'audit_ddl', reason: 'permission denied to create event trigger "audit_ddl"' },
+      { type: 'COMMENT', name: 'EVENT TRIGGER audit_ddl', reason: 'event trigger "audit_ddl" does not exist: event trigger audit_ddl was not restored' },
+    ];
     expect(db.notRestored).toEqual(expected);
     expect(db.receipt!.notRestored).toEqual(expected);
-    expect(first.stderr).toMatch(/^db_orders: not restored: event trigger audit_ddl: only a superuser may create an event trigger$/m);
-    expect(db.checks.find((c) => c.name === 'restore_clean')).toMatchObject({ status: 'passed', detail: expect.stringContaining('left out: event trigger audit_ddl') });
+    expect(first.stderr).toMatch(/^db_orders: not restored: event trigger audit_ddl: permission denied to create event trigger "audit_ddl"$/m);
+    expect(db.checks.find((c) => c.name === 'restore_clean')).toMatchObject({ status: 'passed', detail: expect.stringContaining('left out: event trigger audit_ddl, comment EVENT TRIGGER audit_ddl') });
   });
 
   it('with --strict the same archive fails restore_clean, naming the event trigger', async () => {
@@ -106,7 +109,7 @@ describe.skipIf(!!skip)('a drill restores as an unprivileged owner role', { time
     expect(r.code, r.stderr).toBe(13);
     const db = r.doc!.databases[0]!;
     expect(db.failure).toMatchObject({ check: 'restore_clean', code: 'not_restored' });
-    expect(db.failure!.message).toContain('event trigger audit_ddl (only a superuser may create an event trigger)');
+    expect(db.failure!.message).toContain('event trigger audit_ddl (permission denied to create event trigger "audit_ddl")');
     expect(db.checks.find((c) => c.name === 'restore_clean')?.status).toBe('failed');
     expect(existsSync(marker)).toBe(false);
   });

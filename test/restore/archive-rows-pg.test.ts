@@ -11,6 +11,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsMatch } from '../../src/drill/rows-match.js';
 import { countArchiveRows, tableKey } from '../../src/restore/archive-rows.js';
+import { UTF8_ARCHIVE } from '../../src/restore/archive-encoding.js';
 import { readToc } from '../../src/restore/toc.js';
 import { SecretScrubber } from '../../src/secrets.js';
 import { clientEnv, pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
@@ -56,7 +57,7 @@ describe.skipIf(!!skip)('the archive\'s rows, counted beside pg_restore, and the
   }
   async function count(file: string) {
     const pgRestore = join(c.binDir, 'pg_restore');
-    const toc = await readToc(file, pgRestore, env(), scrubber, signal);
+    const toc = await readToc(file, pgRestore, env(), scrubber, signal, UTF8_ARCHIVE);
     return countArchiveRows(pgRestore, file, toc, dir, env(), scrubber, signal).counts();
   }
 
