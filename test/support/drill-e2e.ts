@@ -12,6 +12,7 @@
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { expect } from 'vitest';
 import type { DrillDocument } from '../../src/drill/document.js';
 import { cleanupE2e, ensureBuilt, registerSecretPattern, startE2eSandbox, svc, type E2eSandbox, type SvcResult } from '../e2e/helpers.js';
