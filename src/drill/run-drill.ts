@@ -225,7 +225,6 @@ function drillPlan(opts: DrillOptions, target: Target): RestorePlan {
     mode: 'new_database',
     // The CPUs are shared by the databases drilled at once: --parallel 2 on 4 CPUs restores each with 2 jobs.
     jobs: opts.jobs ?? Math.max(1, Math.floor(defaultJobs() / opts.parallel)),
-    atomic: false,
     workDir: opts.workDir,
     keepArtifact: false,
     confirm: false,

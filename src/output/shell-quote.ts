@@ -19,19 +19,35 @@ export interface GivenFlags {
   profile?: string;
 }
 
-/**
- * Control characters are left out: they would drive the terminal the command is printed on
- * (cli-contract 4). A line break too, though a shell keeps it inside quotes: a command is printed
- * on one line, so that no line of it, copied alone, is a command of its own (`x\nrm -rf ~ #`).
- */
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const BARE = /^[A-Za-z0-9_@%+=:,./-]+$/;
+const single = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * An argument holding a control character, on one line and exact: `"$(printf '%b' '...')"`, the
+ * character written as its UTF-8 bytes in octal. A raw line break inside quotes would be exact too,
+ * but a command is printed on one line, so that no line of it, copied alone, is a command of its own
+ * (`x\nrm -rf ~ #`), and nothing in it drives the terminal it is printed on (cli-contract 4).
+ * `$(...)` drops trailing line breaks, so an argument that ends in one cannot be written this way:
+ * it is shown as an unquoted parenthesis, which a shell refuses as a syntax error, running nothing.
+ */
+function printfArg(value: string): string {
+  if (value.endsWith('\n')) return '(argument-ending-in-a-line-break)';
+  const escaped = [...value.replaceAll('\u0000', '')]
+    .map((ch) => {
+      if (ch === '\\') return '\\\\';
+      if (!CONTROL.test(ch)) return ch;
+      return [...Buffer.from(ch, 'utf8')].map((b) => `\\0${b.toString(8).padStart(3, '0')}`).join('');
+    })
+    .join('');
+  return `"$(printf '%b' ${single(escaped)})"`;
+}
 
 /** One argument for a POSIX shell: bare where no character is special to it, else single-quoted ('\'' for a quote inside). */
 export function shellArg(value: string): string {
-  const text = value.replace(CONTROL, '');
-  return BARE.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+  if (CONTROL.test(value)) return printfArg(value);
+  return BARE.test(value) ? value : single(value);
 }
 
 function word(w: Word): string {

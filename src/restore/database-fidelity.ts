@@ -48,10 +48,10 @@ export async function planFidelity(
     ui.info(`--no-tablespaces: every object is restored into the default tablespace${named}.`);
   }
   const jobs = effectiveJobs(plan, header);
-  if (header.format === 'tar' && plan.jobs > 1 && !plan.atomic) {
+  if (header.format === 'tar' && plan.jobs > 1) {
     ui.info(`A tar-format archive cannot be restored in parallel: pg_restore runs with one job instead of --jobs ${plan.jobs}.`);
   }
-  const passes = restorePasses(args.toc, plan, jobs, args.wanted);
+  const passes = restorePasses(args.toc, jobs, args.wanted);
   if (passes.length > 1) ui.info('Extension configuration data is restored first, one table at a time, before the parallel data phase.');
   const settings = plan.mode === 'new_database' || plan.databaseSettings ? archiveSettings(script) : undefined;
   return { options, create, passes, noTablespaces, tablespaces, settings };

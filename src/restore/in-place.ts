@@ -51,7 +51,7 @@ export function inPlaceNames(target: string, at: Date): InPlaceNames {
 
 /** The plan that restores into the new database beside the target: a new-database restore under another name. */
 export function freshPlan(plan: RestorePlan, names: InPlaceNames): RestorePlan {
-  return { ...plan, mode: 'new_database', atomic: false, target: { ...plan.target, database: names.fresh } };
+  return { ...plan, mode: 'new_database', target: { ...plan.target, database: names.fresh } };
 }
 
 /** The commands, for a person to run, that drop the kept database or swap it back (cli-contract 7.16 c, 7.17). */

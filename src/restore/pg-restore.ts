@@ -8,17 +8,16 @@ import type { EntryErrors } from './refusals.js';
 import { RestoreProgress } from './restore-progress.js';
 
 /**
- * pg_restore's flags for each mode (cli-contract 7.6). The connection comes from the environment.
+ * pg_restore's flags (cli-contract 7.6): every restore, in place too, goes into a database of its own
+ * (7.17), so there is no --clean and no single transaction. The connection comes from the environment.
  * `list` is a `-L` file (restore-list.ts): only its entries, in its order.
  */
-export function pgRestoreArgs(plan: Pick<RestorePlan, 'mode' | 'jobs' | 'atomic'> & { refusals?: boolean }, database: string, archivePath: string, list?: string): string[] {
+export function pgRestoreArgs(plan: Pick<RestorePlan, 'jobs'> & { refusals?: boolean }, database: string, archivePath: string, list?: string): string[] {
   // --verbose: one line per object restored, read for progress (restore-progress.ts), and the entry of each error.
   const args = ['--verbose', '--no-owner', '--no-privileges'];
   // A least-privilege restore goes on after an error, to learn every entry the server refuses (refusals.ts).
   if (!plan.refusals) args.push('--exit-on-error');
-  if (plan.mode === 'in_place') args.push('--clean', '--if-exists');
-  if (plan.atomic) args.push('--single-transaction');
-  else if (plan.jobs > 1) args.push(`--jobs=${plan.jobs}`);
+  if (plan.jobs > 1) args.push(`--jobs=${plan.jobs}`);
   if (list) args.push(`--use-list=${list}`);
   args.push(`--dbname=dbname=${quoteConninfo(database)}`, archivePath);
   return args;

@@ -18,8 +18,6 @@ export interface RestorePlan {
   mode: RestoreMode;
   /** pg_restore --jobs. */
   jobs: number;
-  /** pg_restore --single-transaction: no restore asks for it since in place became a swap (cli-contract 7.17). */
-  atomic: boolean;
   /** Where the artifact is downloaded (a private temp dir is made inside it). */
   workDir: string;
   keepArtifact: boolean;

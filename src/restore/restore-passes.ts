@@ -18,8 +18,6 @@ export interface RestorePass {
   ids?: number[];
   sections?: Array<'pre-data' | 'data' | 'post-data'>;
   jobs: number;
-  /** in_place: --clean --if-exists (the first pass only: the later ones find the objects it made). */
-  clean: boolean;
 }
 
 /** TABLE DATA entries of tables the archive does not create: extension configuration tables. */
@@ -29,30 +27,29 @@ export function extensionConfigData(toc: Toc): TocEntry[] {
 }
 
 /** pg_restore jobs for this archive: a tar archive cannot be restored in parallel (pg_restore refuses). */
-export function effectiveJobs(plan: Pick<RestorePlan, 'jobs' | 'atomic'>, header: ArchiveHeader): number {
-  return header.format === 'tar' || plan.atomic ? 1 : plan.jobs;
+export function effectiveJobs(plan: Pick<RestorePlan, 'jobs'>, header: ArchiveHeader): number {
+  return header.format === 'tar' ? 1 : plan.jobs;
 }
 
 /** The passes of this restore; `wanted` the entries to restore (every entry of the listing unless left out). */
-export function restorePasses(toc: Toc, plan: Pick<RestorePlan, 'mode' | 'atomic'>, jobs: number, wanted?: TocEntry[]): RestorePass[] {
-  const clean = plan.mode === 'in_place';
+export function restorePasses(toc: Toc, jobs: number, wanted?: TocEntry[]): RestorePass[] {
   const ids = wanted?.map((e) => e.dumpId);
   const wantedIds = new Set(ids ?? toc.entries.map((e) => e.dumpId));
   const config = extensionConfigData(toc).filter((e) => wantedIds.has(e.dumpId));
-  // Serially, pg_restore follows the archive's order, dependencies first: one pass is right, and an atomic restore stays one transaction.
-  if (jobs <= 1 || plan.atomic || config.length === 0) return [{ ids, jobs, clean }];
+  // Serially, pg_restore follows the archive's order, dependencies first: one pass is right.
+  if (jobs <= 1 || config.length === 0) return [{ ids, jobs }];
   const configIds = new Set(config.map((e) => e.dumpId));
   const all = ids ?? toc.entries.map((e) => e.dumpId);
   return [
-    { ids, sections: ['pre-data'], jobs: 1, clean },
-    { ids: config.map((e) => e.dumpId), jobs: 1, clean: false },
-    { ids: all.filter((id) => !configIds.has(id)), sections: ['data', 'post-data'], jobs, clean: false },
+    { ids, sections: ['pre-data'], jobs: 1 },
+    { ids: config.map((e) => e.dumpId), jobs: 1 },
+    { ids: all.filter((id) => !configIds.has(id)), sections: ['data', 'post-data'], jobs },
   ];
 }
 
 /** pg_restore's argv for one pass; `noTablespaces` adds --no-tablespaces. */
-export function passArgs(pass: RestorePass, plan: Pick<RestorePlan, 'atomic'> & { refusals?: boolean }, database: string, archivePath: string, list: string | undefined, noTablespaces: boolean): string[] {
-  const args = pgRestoreArgs({ mode: pass.clean ? 'in_place' : 'new_database', jobs: pass.jobs, atomic: plan.atomic, refusals: plan.refusals }, database, archivePath, list);
+export function passArgs(pass: RestorePass, refusals: boolean, database: string, archivePath: string, list: string | undefined, noTablespaces: boolean): string[] {
+  const args = pgRestoreArgs({ jobs: pass.jobs, refusals }, database, archivePath, list);
   const extra = [...(pass.sections ?? []).map((s) => `--section=${s}`), ...(noTablespaces ? ['--no-tablespaces'] : [])];
   // Options before the connection and the archive, which pgRestoreArgs puts last.
   args.splice(args.length - 2, 0, ...extra);

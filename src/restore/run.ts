@@ -132,12 +132,12 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     const counter = new RestoreProgress(toc);
     const progress = await countProgress(ui, counter.display(redactedDsn(into.target)));
     // A least-privilege restore leaves entries out (cli-contract 7.14): the passes restore the rest.
-    const passes = least ? restorePasses(toc, into, effectiveJobs(into, header), toc.entries.filter((e) => !least.leftOut.has(e.dumpId))) : fidelity.passes;
+    const passes = least ? restorePasses(toc, effectiveJobs(into, header), toc.entries.filter((e) => !least.leftOut.has(e.dumpId))) : fidelity.passes;
     const refusals = least && new EntryErrors();
     const result = await runPasses(
       passes,
       dir,
-      (pass, list) => passArgs(pass, { ...into, refusals: !!refusals }, into.target.database, artifact.path, list, fidelity.noTablespaces),
+      (pass, list) => passArgs(pass, !!refusals, into.target.database, artifact.path, list, fidelity.noTablespaces),
       (args) => runPgRestore(pgRestore.path, args, restoreEnv, scrubber, signal, { counter, onObject: (done, total) => progress.update(done, total), errors: refusals }),
     ).then((r) => {
       // What the server refused the owner role is listed, entry by entry; any other error fails (cli-contract 7.18).

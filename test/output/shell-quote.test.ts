@@ -2,9 +2,9 @@
  * The one builder of printed commands (src/output/shell-quote.ts, cli-contract 7.16 c), as a table:
  * each hostile value is built into a command, the command is pasted into a real `sh -c`, and the
  * stub program first on PATH must be the only thing that ran, with exactly the given arguments.
- * Control characters, line breaks included, are left out of what is printed (they would drive the
- * terminal, cli-contract 4, or start a line that reads as a command of its own): the argument
- * arrives without them, and nothing else runs.
+ * Control characters, line breaks included, are never printed raw (they would drive the terminal,
+ * cli-contract 4, or start a line that reads as a command of its own): printf writes them back, so
+ * the argument arrives exactly as given, and nothing else runs.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { shellArg, shellCommand, svcCommand } from '../../src/output/shell-quote.js';
@@ -20,14 +20,15 @@ const table: Array<[string, string, string?]> = [
   ['backquotes', `\`touch ${m}\``],
   ['single quotes', `it's';touch ${m};'`],
   ['double quotes', `"$(touch ${m})"`],
-  ['a line break', `rw_1\ntouch ${m}`, `rw_1touch ${m}`],
-  ['a line break, then a comment that would hide a closing quote', `x\ntouch ${m} #`, `xtouch ${m} #`],
-  ['a tab', 'a\tb', 'ab'],
+  ['a line break', `rw_1\ntouch ${m}`],
+  ['a line break, then a comment that would hide a closing quote', `x\ntouch ${m} #`],
+  ['a carriage return and a backslash before an octal-looking text', 'a\r\\0101b'],
+  ['a tab', 'a\tb'],
   ['a leading dash', '-rf'],
   ['a leading double dash', '--in-place'],
   ['non-ASCII', 'base_ünïcødé_数据_😀'],
-  ['ANSI escapes', 'rw_\u001b]0;title\u0007\u001b[31mred\u001b[0m', 'rw_]0;title[31mred[0m'],
-  ['a C1 control', 'rw_\u009b31m', 'rw_31m'],
+  ['ANSI escapes', 'rw_\u001b]0;title\u0007\u001b[31mred\u001b[0m'],
+  ['a C1 control', 'rw_\u009b31m'],
   ['an empty string', ''],
   ['spaces and globs', `* ? [a] ~ ${m}`],
   ['a redirection', `> ${m}`],
@@ -43,8 +44,18 @@ describe('shellCommand: pasted into sh, it runs the program with exactly these a
     expect(shell.injected).toBe(false);
   });
 
-  it('a command is one line, whatever its arguments hold', () => {
-    expect(shellCommand(['svc', 'recovery', 'summary', 'x\nrm -rf ~ #', 'a\r\nb'])).toBe("svc recovery summary 'xrm -rf ~ #' ab");
+  it('a command is one line with no control character, whatever its arguments hold', () => {
+    expect(shellCommand(['svc', 'recovery', 'summary', 'x\nrm -rf ~ #', 'a\r\nb'])).toBe(
+      `svc recovery summary "$(printf '%b' 'x\\0012rm -rf ~ #')" "$(printf '%b' 'a\\0015\\0012b')"`,
+    );
+  });
+
+  it('an argument that ends in a line break, which $(...) would drop, is a syntax error: nothing runs', async () => {
+    const command = shellCommand(['svc', 'restore', 'create', '--window', `w\n`, `> ${m}`]);
+    expect(command).not.toMatch(/[\u0000-\u001f]/);
+    const pasted = await shell.paste(command);
+    expect(pasted.runs).toEqual([]);
+    expect(shell.injected).toBe(false);
   });
 
   it('a plain id stays bare; anything else is single-quoted', () => {

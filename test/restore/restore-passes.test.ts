@@ -27,31 +27,28 @@ describe('restore passes', () => {
   });
 
   it('a parallel restore: pre-data, the configuration data serially, then the rest with --jobs', () => {
-    const passes = restorePasses(toc, { mode: 'new_database', atomic: false }, 4);
+    const passes = restorePasses(toc, 4);
     const all = toc.entries.map((e) => e.dumpId);
     expect(passes).toEqual([
-      { ids: undefined, sections: ['pre-data'], jobs: 1, clean: false },
-      { ids: [4390, 4391], jobs: 1, clean: false },
-      { ids: all.filter((id) => id !== 4390 && id !== 4391), sections: ['data', 'post-data'], jobs: 4, clean: false },
+      { ids: undefined, sections: ['pre-data'], jobs: 1 },
+      { ids: [4390, 4391], jobs: 1 },
+      { ids: all.filter((id) => id !== 4390 && id !== 4391), sections: ['data', 'post-data'], jobs: 4 },
     ]);
-    expect(passArgs(passes[2]!, { atomic: false }, 'copy', '/a.dump', '/l/pass-3.list', true)).toEqual([
+    expect(passArgs(passes[2]!, false, 'copy', '/a.dump', '/l/pass-3.list', true)).toEqual([
       '--verbose', '--no-owner', '--no-privileges', '--exit-on-error', '--jobs=4', '--use-list=/l/pass-3.list',
       '--section=data', '--section=post-data', '--no-tablespaces', "--dbname=dbname='copy'", '/a.dump',
     ]);
   });
 
-  it('one pass where a serial restore already follows the archive order: one job, an atomic in-place restore, no configuration data', () => {
-    expect(restorePasses(toc, { mode: 'new_database', atomic: false }, 1)).toEqual([{ ids: undefined, jobs: 1, clean: false }]);
-    expect(restorePasses(toc, { mode: 'in_place', atomic: true }, 1)).toEqual([{ ids: undefined, jobs: 1, clean: true }]);
+  it('one pass where a serial restore already follows the archive order: one job, no configuration data', () => {
+    expect(restorePasses(toc, 1)).toEqual([{ ids: undefined, jobs: 1 }]);
     const plain = parseTocListing('230; 1259 19001 TABLE public t postgres\n4392; 0 19001 TABLE DATA public t postgres\n');
-    expect(restorePasses(plain, { mode: 'new_database', atomic: false }, 4)).toEqual([{ ids: undefined, jobs: 4, clean: false }]);
-    // In place with --jobs: only the first pass drops and recreates.
-    expect(restorePasses(toc, { mode: 'in_place', atomic: false }, 2).map((p) => p.clean)).toEqual([true, false, false]);
+    expect(restorePasses(plain, 4)).toEqual([{ ids: undefined, jobs: 4 }]);
   });
 
   it('a tar archive restores with one job', () => {
-    expect(effectiveJobs({ jobs: 4, atomic: false }, { format: 'tar' })).toBe(1);
-    expect(effectiveJobs({ jobs: 4, atomic: false }, { format: 'custom' })).toBe(4);
+    expect(effectiveJobs({ jobs: 4 }, { format: 'tar' })).toBe(1);
+    expect(effectiveJobs({ jobs: 4 }, { format: 'custom' })).toBe(4);
   });
 
   it('progress counts on across a serial pass and a parallel one', () => {

@@ -334,7 +334,7 @@ describe.skipIf(!!skip)('svc reads --target as psql does, against a real Postgre
     const name = `drop me 'now' #1 $(x) ü`;
     await cluster.psql(`CREATE DATABASE "${name}";`);
     const target = parseTarget(fill(template).replace('{DB}', enc(name)), base);
-    const text = targetStateAfter('restore', { target, mode: 'new_database', jobs: 1, atomic: false, workDir: work, keepArtifact: false, confirm: false, interactive: false, connections: 8, analyze: true, receiptPath: undefined, keepPartial: false, scratch: false });
+    const text = targetStateAfter('restore', { target, mode: 'new_database', jobs: 1, workDir: work, keepArtifact: false, confirm: false, interactive: false, connections: 8, analyze: true, receiptPath: undefined, keepPartial: false, scratch: false });
     const command = /\((dropdb .*)\)\.$/s.exec(text)![1]!;
     expect(command).not.toContain(cluster.password);
     const r = await execa('/bin/sh', ['-c', command], {

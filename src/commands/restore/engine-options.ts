@@ -88,7 +88,6 @@ export function restorePlan(opts: EngineOptions, mode: RestoreMode, session: Ses
     target: opts.target,
     mode,
     jobs: opts.jobs ?? defaultJobs(),
-    atomic: false,
     workDir: opts.workDir,
     keepArtifact: opts.keepArtifact,
     confirm: opts.confirm,

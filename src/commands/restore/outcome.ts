@@ -146,7 +146,8 @@ export function dryRunDocument(plan: RestorePlan, check: ServiceCheck | undefine
     targetRedactedDsn: redactedDsn(plan.target),
     mode: plan.mode,
     createDatabase: pre.createDatabase,
-    atomic: plan.atomic,
+    // Kept for scripts that read it: no restore is one transaction since in place became a swap (cli-contract 7.17).
+    atomic: false,
     jobs: plan.jobs,
     workDir: plan.workDir,
     pgRestore: pre.pgRestore.text,
