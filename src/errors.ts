@@ -13,7 +13,7 @@ export const ERROR_CODES = {
   usage: { exit: ExitCode.usage, hint: undefined },
   jq_failed: {
     exit: ExitCode.usage,
-    hint: 'The command itself succeeded (a POST was carried out); only the --jq expression failed, on the JSON document --json prints.',
+    hint: 'Only the --jq expression failed, on the JSON document --json prints; nothing was changed at the service.',
   },
   jq_out_of_memory: {
     exit: ExitCode.unexpected,

@@ -1,6 +1,7 @@
 import { ApiClient } from './api/client.js';
 import { requireToken, type Login, type TokenSource } from './auth/token-store.js';
 import type { Context } from './context.js';
+import { CliError } from './errors.js';
 import type { JqProgram } from './output/jq.js';
 import { Writer, type TableDrawer } from './output/writer.js';
 import type { SecretScrubber } from './secrets.js';
@@ -113,6 +114,21 @@ export class Session {
       log: this.settings.verbose ? (line) => this.ui.debug(line) : undefined,
       onRetry: (message) => this.ui.info(message),
     });
+  }
+
+  /**
+   * Waits until every document is on stdout. A --jq failure comes after the command's own work: after a
+   * POST, its hint says the change stands rather than that nothing changed (cli-contract 4, v5).
+   */
+  async flush(): Promise<void> {
+    try {
+      await this.out.flush();
+    } catch (err) {
+      if (err instanceof CliError && err.details.code === 'jq_failed' && [this.#client, ...this.#others].some((c) => c?.changedService)) {
+        err.details.hint = 'The command itself succeeded and its change at the service stands; only the --jq expression failed, on the JSON document --json prints.';
+      }
+      throw err;
+    }
   }
 
   async close(): Promise<void> {

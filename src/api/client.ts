@@ -77,6 +77,7 @@ export class ApiClient {
   #transport: Promise<{ dispatcher: HttpDispatcher; request: Transport['request'] }> | undefined;
   /** One budget per client, so per key: everything sent through this client at once shares it (cli-contract 6, v4). */
   readonly #budget: RateBudget;
+  #changed = false;
 
   constructor(config: ClientConfig) {
     if (CONTROL.test(config.token) || /\s/.test(config.token)) {
@@ -89,6 +90,11 @@ export class ApiClient {
 
   get origin(): string {
     return this.#origin;
+  }
+
+  /** A request other than GET was answered with success: the run changed something at the service. */
+  get changedService(): boolean {
+    return this.#changed;
   }
 
   /**
@@ -153,6 +159,7 @@ export class ApiClient {
       { maxRetries: this.#config.maxRetries, sleep: this.#config.sleep, random: this.#config.random, signal: this.#config.signal, onRetry: this.#config.onRetry },
       (n) => this.#budget.paced((answered) => this.#attempt(method, url, path, headers, payload, n, what, notFound, answered)),
     );
+    if (method !== 'GET') this.#changed = true;
     return { status: response.status, text: response.text, requestId: header(response.headers, 'x-request-id'), path };
   }
 

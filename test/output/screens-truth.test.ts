@@ -1,0 +1,50 @@
+/**
+ * Messages that tell the truth (cli-contract 4, v5), as a person sees them: the built CLI under a
+ * real pseudo-terminal, against the sandbox. A failed --jq after reads says nothing of a POST, names
+ * the document's keys and reads as lines, not a JSON blob.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, ensureBuilt } from '../support/built-cli.js';
+import { runScreen, type ScreenRun } from '../support/fit-screens.js';
+import { disposePtys, ptySkipReason } from '../support/pty.js';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+
+const skip = ptySkipReason();
+
+const show = (run: ScreenRun) => `at ${run.width} columns (exit ${run.result.exitCode ?? run.result.signal}):\n${run.lines.join('\n')}`;
+const joined = (run: ScreenRun) => run.lines.join(' ').replace(/\s+/g, ' ');
+
+describe.skipIf(!!skip)('messages that tell the truth (cli-contract 4, v5) under a pseudo-terminal', () => {
+  let sandbox: TestSandbox;
+  let home: string;
+  beforeAll(async () => {
+    await ensureBuilt();
+    sandbox = await startTestSandbox({ now: () => new Date(), recentTimestamps: true });
+    home = mkdtempSync(join(tmpdir(), 'svc-truth-'));
+  }, 120_000);
+  afterAll(async () => {
+    await disposePtys();
+    await sandbox?.stop();
+    if (home) rmSync(home, { recursive: true, force: true });
+  });
+
+  const env = (extra: Record<string, string | undefined> = {}) =>
+    cleanEnv({ SVC_BASE_URL: sandbox.baseUrl, SVC_API_KEY: sandbox.token('full'), XDG_CONFIG_HOME: join(home, 'config'), ...extra });
+  const at = (args: string[], width: number, extra: Record<string, string | undefined> = {}): Promise<ScreenRun> =>
+    runScreen({ args, env: env(extra), shows: /./ }, width);
+
+  it('a failed --jq on a read: no POST, the top-level keys, readable lines that wrap at spaces', async () => {
+    const run = await at(['databases', 'list', '--jq', '.data[].id'], 60);
+    expect(run.result.exitCode, show(run)).toBe(2);
+    const text = joined(run);
+    expect(text).not.toMatch(/POST/);
+    expect(text).not.toMatch(/\{"error"/);
+    expect(text).toContain("The document's top-level keys are .databases, .nextCursor.");
+    expect(text).toContain('nothing was changed at the service');
+    expect(run.lines[0]).toMatch(/^error: The --jq expression failed/);
+    for (const line of run.lines) expect(line.length, show(run)).toBeLessThanOrEqual(60);
+  });
+});
