@@ -17,9 +17,15 @@ function dropdbCommand(t: RestorePlan['target']): string {
 
 /**
  * What became of a new database this run created, when pg_restore did not finish: dropped (the
- * default), kept (--keep-partial), or left because dropping it failed (with psql's reason).
+ * default), kept (--keep-partial), left because dropping it failed (with psql's reason), never
+ * created (svc looked: CREATE DATABASE did not run or did not commit), or not known (the look failed).
  */
-export type PartialDatabase = { dropped: true } | { dropped: false; kept: true } | { dropped: false; kept: false; reason: string };
+export type PartialDatabase =
+  | { dropped: true }
+  | { dropped: false; kept: true }
+  | { dropped: false; kept: false; reason: string }
+  | { dropped: false; kept: false; created: false }
+  | { dropped: false; kept: false; unknown: string };
 
 /** What an interruption or failure in each phase means for the target database, said plainly. */
 export function targetStateAfter(phase: Phase, plan: RestorePlan, partial?: PartialDatabase): string {
@@ -31,6 +37,8 @@ export function targetStateAfter(phase: Phase, plan: RestorePlan, partial?: Part
     const db = `"${plan.target.database}"`;
     if (partial?.dropped) return `The new database ${db}, which this run created, was dropped: nothing of the partial restore is left.`;
     const drop = `drop it before trying again (${dropdbCommand(plan.target)})`;
+    if (partial && 'created' in partial) return `No database was created: ${db} does not exist at ${where}.`;
+    if (partial && 'unknown' in partial) return `Whether the new database ${db} was created could not be checked (${partial.unknown}): if it exists, ${drop}.`;
     if (partial && partial.kept && plan.scratch) return `The scratch database ${db} was kept as asked (--keep); it may be partly restored.`;
     if (partial && partial.kept) return `The new database ${db} was kept as asked (--keep-partial); it may be partly restored: ${drop}.`;
     if (partial) return `The new database ${db} may be partly restored, and dropping it failed (${partial.reason}): ${drop}.`;

@@ -14,7 +14,7 @@ import { readArchiveScript } from './archive-script.js';
 import type { BackupSelection } from './backup-selection.js';
 import { confirmInPlace } from './confirm.js';
 import { fetchArtifact } from './fetch-artifact.js';
-import { explainFailure, targetStateAfter, type PartialDatabase } from './failure.js';
+import { explainFailure, targetStateAfter } from './failure.js';
 import { analyzeTarget, checkTarget } from './inventory.js';
 import { runPgRestore } from './pg-restore.js';
 import { RestoreProgress } from './restore-progress.js';
@@ -25,7 +25,8 @@ import { preflight, type PreflightResult } from './preflight.js';
 import { buildReceipt, writeReceipt, type Receipt, type ReceiptFacts } from './receipt.js';
 import { RunScope } from './scope.js';
 import { redactedDsn } from './target.js';
-import { createTargetDatabase, dropCreatedDatabase } from './target-database.js';
+import { createTargetDatabase } from './target-database.js';
+import { sending, settlePartial, type Creation } from './partial-database.js';
 import { applyFidelitySettings, planFidelity } from './database-fidelity.js';
 import { effectiveJobs, passArgs, restorePasses, runPasses } from './restore-passes.js';
 import { hasTableData, readToc } from './toc.js';
@@ -126,7 +127,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
   const facts: ReceiptFacts = {};
   let failure: Receipt['failure'] = null;
   let receipt: Receipt | undefined;
-  let created: { pgEnv: Env } | undefined;
+  let creation: Creation | undefined;
   let archiveRows: ArchiveRowCount | undefined;
   const finish = () =>
     (receipt = buildReceipt(
@@ -137,6 +138,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
   try {
     const pgEnv = await scope.pgEnv(plan.target, deps.env);
     const pre = await preflight(plan, deps.env, pgEnv, deps);
+    if (pre.createDatabase) creation = { state: 'planned' };
     facts.pgRestoreVersion = pre.pgRestore.text;
     facts.targetServerVersion = pre.serverVersion;
     const warnings: string[] = [];
@@ -182,8 +184,9 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     // Read alongside pg_restore, from the same verified file (cli-contract 9.11).
     if (plan.countArchiveRows) archiveRows = countArchiveRows(pgRestore.path, artifact.path, toc, dir, deps.env, scrubber, signal);
     if (pre.createDatabase) {
-      await createTargetDatabase(plan.target, pgEnv, scrubber, signal, { options: fidelity.create, owner: plan.roles?.owner.name, marker: plan.marker });
-      created = { pgEnv };
+      const sent = (creation = sending(pgEnv));
+      await createTargetDatabase(plan.target, pgEnv, scrubber, signal, { options: fidelity.create, owner: plan.roles?.owner.name, marker: plan.marker, tag: sent.tag });
+      creation = { state: 'made', pgEnv };
       ui.info(`Created database "${plan.target.database}" (TEMPLATE template0${fidelity.create ? `, ${fidelity.create.describe}` : ''}).`);
     }
     if (plan.mode === 'in_place' && !plan.atomic) {
@@ -208,7 +211,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     });
     progress.succeed(`Restored ${counter.total} objects with ${running}`);
     // Restored whole: from here on a failure leaves a complete database, which is kept.
-    created = undefined;
+    creation = undefined;
     facts.databaseSettings = await applyFidelitySettings(fidelity, plan.target.database, pgEnv, deps);
 
     if (plan.analyze) {
@@ -241,7 +244,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     return { dryRun: false, outcome };
   } catch (err) {
     clock.total();
-    const partial = created && (await removePartial(plan, created.pgEnv, scrubber));
+    const partial = creation && (await settlePartial(plan, creation, scrubber));
     const explained = explainFailure(err, clock.current, plan, signal.aborted, partial);
     const exitCode = signal.aborted ? exitCodeForSignal(signal.reason) : isCliError(explained) ? explained.exitCode : 1;
     failure = { phase: clock.current, exitCode, message: scrubber.scrub(explained instanceof Error ? explained.message : String(explained)) };
@@ -260,16 +263,5 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     }
     await scope.dispose();
     setExitNote(undefined);
-  }
-}
-
-/** A new database this run created and pg_restore did not finish: dropped unless --keep-partial (cli-contract 7.6). */
-async function removePartial(plan: RestorePlan, pgEnv: Env, scrubber: SecretScrubber): Promise<PartialDatabase> {
-  if (plan.keepPartial) return { dropped: false, kept: true };
-  try {
-    await dropCreatedDatabase(plan.target, pgEnv, scrubber);
-    return { dropped: true };
-  } catch (err) {
-    return { dropped: false, kept: false, reason: err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err) };
   }
 }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { LocalToolError, UsageError } from '../errors.js';
 import type { SecretScrubber } from '../secrets.js';
 import { psql, PsqlError } from './pg-tools.js';
@@ -111,13 +112,14 @@ export async function createTargetDatabase(
   env: Env,
   scrubber: SecretScrubber,
   signal: AbortSignal,
-  opts: { options?: { sql: string; vars: Record<string, string> }; owner?: string; marker?: string } = {},
+  opts: { options?: { sql: string; vars: Record<string, string> }; owner?: string; marker?: string; tag?: string } = {},
 ): Promise<void> {
   try {
-    const { options, owner, marker } = opts;
+    const { options, owner, marker, tag } = opts;
     const vars = { ...options?.vars, target: target.database, ...(marker ? { marker } : {}), ...(owner ? { owner } : {}) };
     const sql = `CREATE DATABASE :"target"${owner ? ' OWNER :"owner"' : ''} TEMPLATE template0${options?.sql ? ` ${options.sql}` : ''};${marker ? ` COMMENT ON DATABASE :"target" IS :'marker';` : ''}`;
-    await onMaintenanceDb((database) => psql(sql, { env, database, vars, scrubber, signal }));
+    const createEnv = tag === undefined ? env : { ...env, PGAPPNAME: tag };
+    await onMaintenanceDb((database) => psql(sql, { env: createEnv, database, vars, scrubber, signal }));
   } catch (err) {
     if (err instanceof PsqlError) {
       const hint = opts.options && /encoding|locale|collat|LC_/i.test(err.reason)
@@ -137,4 +139,27 @@ export async function dropCreatedDatabase(target: Target, env: Env, scrubber: Se
   const vars = { target: target.database };
   const timeout = AbortSignal.timeout(30_000);
   await onMaintenanceDb((database) => psql('DROP DATABASE IF EXISTS :"target" WITH (FORCE);', { env, database, vars, scrubber, signal: timeout }));
+}
+
+/** The session of a CREATE DATABASE sent under `tag` (its application_name), and whether the database exists. */
+const CREATION_SQL = `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = :'tag' AND pid <> pg_backend_pid();
+SELECT json_build_object(
+  'running', (SELECT count(*) FROM pg_stat_activity WHERE application_name = :'tag' AND pid <> pg_backend_pid()),
+  'exists', EXISTS (SELECT 1 FROM pg_database WHERE datname = :'target'));`;
+
+/**
+ * Whether a CREATE DATABASE that was sent under `tag` and not seen to finish (a signal stopped its
+ * psql) left the database behind. The server may still be running it: its session is ended first
+ * and waited for, so the answer is the server's last word, not a guess (cli-contract 4, v5). Runs
+ * after a signal, so it is bounded by its own timeout rather than the run's abort signal.
+ */
+export async function createdDatabaseExists(target: Target, env: Env, tag: string, scrubber: SecretScrubber): Promise<boolean> {
+  const signal = AbortSignal.timeout(30_000);
+  const vars = { target: target.database, tag };
+  for (;;) {
+    const answer = await onMaintenanceDb((database) => psql(CREATION_SQL, { env, database, vars, scrubber, signal }));
+    const state = JSON.parse(answer.split('\n').at(-1) ?? '{}') as { running: number; exists: boolean };
+    if (state.running === 0) return state.exists;
+    await sleep(100, undefined, { signal });
+  }
 }
