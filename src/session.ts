@@ -60,6 +60,11 @@ export class Session {
     });
   }
 
+  /** The flags this run was given that choose the service and the login, for a command svc prints (cli-contract 4, v5). */
+  loginArgs(): string[] {
+    return [...(this.flags.profile === undefined ? [] : ['--profile', this.flags.profile]), ...(this.flags.baseUrl === undefined ? [] : ['--base-url', this.flags.baseUrl])];
+  }
+
   now(): Date {
     return this.ctx.now();
   }
