@@ -34,7 +34,9 @@ export function registerCompletion(program: Command, _host: CommandHost): void {
   program
     .command('completion')
     .description('Print a shell completion script: commands, verbs, flags and fixed values (never calls the service)')
-    .argument('<shell>', 'bash, zsh, fish or powershell')
+    // Optional for commander, so that a missing shell is options()' to refuse, naming the set.
+    .argument('[shell]', 'bash, zsh, fish or powershell')
+    .usage('[options] <shell>')
     .addHelpText(
       'after',
       prose(
