@@ -140,6 +140,7 @@ export async function run(argv: string[], rawCtx: Context): Promise<number> {
     }
     const failure = toCliError(err, ctx.signal);
     const stderrWidth = ctx.stderrIsTTY ? (ctx.stderrColumns ?? DEFAULT_COLUMNS) : undefined;
+    if (failure.details.said && !json) return failure.exitCode;
     writeError(ctx.stderr, failure, json, painter(colorEnabled(ctx.stderrIsTTY, ctx.env, !argv.includes('--no-color'))), stderrWidth);
     return failure.exitCode;
   } finally {

@@ -139,6 +139,8 @@ export interface ErrorDetails {
   nextAction?: string;
   /** A 429's or 503's Retry-After, in whole seconds: when the caller may try again. */
   retryAfterSeconds?: number;
+  /** Already said on stderr in plain words (a server stopped by Ctrl-C): only the exit code is left to give. */
+  said?: boolean;
 }
 
 export type ErrorExtra = Omit<ErrorDetails, 'code'>;
@@ -227,6 +229,12 @@ export class InterruptedError extends CliError {
 
   forSignal(exitCode: ExitCodeValue): this {
     return this.withExit(exitCode);
+  }
+
+  /** The stop was said as an ordinary line, not an error (outside --json). */
+  said(): this {
+    this.details.said = true;
+    return this;
   }
 }
 

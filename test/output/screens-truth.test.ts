@@ -1,7 +1,8 @@
 /**
  * Messages that tell the truth (cli-contract 4, v5), as a person sees them: the built CLI under a
  * real pseudo-terminal, against the sandbox. A failed --jq after reads says nothing of a POST, names
- * the document's keys and reads as lines, not a JSON blob.
+ * the document's keys and reads as lines, not a JSON blob; svc mcp serve says what it waits for, and
+ * Ctrl-C ends it without an error line.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,5 +47,14 @@ describe.skipIf(!!skip)('messages that tell the truth (cli-contract 4, v5) under
     expect(text).toContain('nothing was changed at the service');
     expect(run.lines[0]).toMatch(/^error: The --jq expression failed/);
     for (const line of run.lines) expect(line.length, show(run)).toBeLessThanOrEqual(60);
+  });
+
+  it('svc mcp serve at a terminal says it waits for a client on stdin; Ctrl-C stops it with exit 130 and no error line', async () => {
+    const run = await runScreen({ args: ['mcp', 'serve'], env: env(), shows: /./, answer: { when: /Waiting for an MCP client/, keys: '\x03' } }, 80);
+    const text = joined(run);
+    expect(text, show(run)).toContain('Waiting for an MCP client on standard input');
+    expect(run.result.exitCode, show(run)).toBe(130);
+    expect(text, show(run)).toContain('The MCP server stopped (Ctrl-C).');
+    expect(text, show(run)).not.toMatch(/error:/);
   });
 });
