@@ -298,7 +298,7 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
     const db = old.doc!.databases[0]!;
     expect(db.checks.map((c) => [c.name, c.status])).toEqual([...BUILT_IN.map((c) => [c, 'passed']), ['max_age', 'failed']]);
     expect(db.failure).toMatchObject({ check: 'max_age', code: 'max_age_exceeded' });
-    expect(db.failure!.message).toMatch(/^The newest restorable backup is older than --max-age: backup age \S+ \(from its start\), at most 1h30m\.$/);
+    expect(db.failure!.message).toMatch(/^The newest restorable backup is older than --max-age: backup age \S+ \(from its start\), at most 90m\.$/);
   });
 
   it('--report DIR: drill.json, drill.md, junit.xml and receipts/<id>.json, each 0644; each receipt is its database\'s in drill.json', async () => {
