@@ -2,16 +2,19 @@ import { getRecoveryCandidate } from '../../api/operations/recovery.js';
 import { timestampWithAge } from '../../output/format.js';
 import { fields, note, text } from '../../output/writer.js';
 import type { Session } from '../../session.js';
-import { isoTimestamp, requireId } from '../shared/args.js';
+import { requireId, typedTimestamp } from '../shared/args.js';
 import { nextCommand, verdictBlock, windowBlock } from './window.js';
 
 export interface RecoveryCandidateOptions {
   databaseId: string;
   incidentTime: string;
+  /** How a time given without a zone was read, said on stderr. */
+  zoneNote?: string;
 }
 
 export function options([id]: string[], flags: { incidentTime?: string }): RecoveryCandidateOptions {
-  return { databaseId: requireId(id, 'database id'), incidentTime: isoTimestamp(flags.incidentTime, '--incident-time') };
+  const { iso, zone } = typedTimestamp(flags.incidentTime, '--incident-time');
+  return { databaseId: requireId(id, 'database id'), incidentTime: iso, ...(zone ? { zoneNote: zone } : {}) };
 }
 
 /**
@@ -21,6 +24,7 @@ export function options([id]: string[], flags: { incidentTime?: string }): Recov
  * differs, said on stderr as what it is.
  */
 export async function run(opts: RecoveryCandidateOptions, session: Session): Promise<void> {
+  if (opts.zoneNote) session.ui.info(opts.zoneNote);
   const { data } = await (await session.api()).send(getRecoveryCandidate(opts.databaseId, opts.incidentTime));
   const now = session.now();
   const candidate = data.recommended;
