@@ -82,6 +82,14 @@ export const ERROR_CODES = {
     exit: ExitCode.usage,
     hint: 'The result above stands; free some space or fix the permissions (or name another path), then run the command again to get the file.',
   },
+  target_exists: {
+    exit: ExitCode.precondition,
+    hint: 'Name a new database in --target, or replace this one with --in-place --confirm.',
+  },
+  target_unreachable: {
+    exit: ExitCode.unavailable,
+    hint: 'Check host and port, and that the server runs and accepts connections from here; then run the command again.',
+  },
   missing_scope: { exit: ExitCode.permission, hint: 'Ask an organization admin for a token with the required scope.' },
   no_eligible_backup: {
     exit: ExitCode.precondition,

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LocalToolError, UsageError } from '../errors.js';
+import { CliError, LocalToolError } from '../errors.js';
 import type { SecretScrubber } from '../secrets.js';
 import { psql, PsqlError } from './pg-tools.js';
 import { redactedDsn, type Target } from './target.js';
@@ -22,7 +22,15 @@ export async function onMaintenanceDb<T>(query: (database: string) => Promise<T>
   }
 }
 
-function unreachable(target: Target, err: PsqlError): LocalToolError {
+/** libpq's words for a server it could not reach at all (as opposed to one that refused the login or the database). */
+const NETWORK = /connection refused|could not translate host name|timeout expired|no route to host|network is unreachable|connection timed out|no such file or directory\s+Is the server running/i;
+
+/** psql could not reach the server at all: a network failure, exit 9 as for the service (cli-contract 5). */
+export const isNetworkFailure = (err: PsqlError): boolean => NETWORK.test(err.reason);
+
+function unreachable(target: Target, err: PsqlError): CliError {
+  // A network failure is exit 9, as for the service (cli-contract 5); a refused login stays a client-tool failure.
+  if (isNetworkFailure(err)) return new CliError('target_unreachable', `Cannot connect to the target ${redactedDsn(target)}: ${err.reason}`);
   return new LocalToolError(
     `Cannot connect to the target ${redactedDsn(target)}: ${err.reason || 'psql failed'}`,
     'Check host, port, user and password (SVC_TARGET_DSN, PGPASSWORD or ~/.pgpass), and that the server accepts connections from here.',
@@ -79,7 +87,7 @@ export async function inspectTarget(
   // No such database yet: the restore creates it.
   if (!exists) return { createDatabase: true, ...facts };
   if (mustCreate) {
-    throw new UsageError(`The database "${target.database}" already exists; svc restores only into a database it creates itself here.`);
+    throw new CliError('target_exists', `The database "${target.database}" already exists; svc restores only into a database it creates itself here.`, { hint: 'Drop it (it may be left from an earlier run), then run the command again.' });
   }
   // Anything user-made counts: relations, functions, types and schemas beyond the default public one.
   const objects = await run(
@@ -93,10 +101,7 @@ export async function inspectTarget(
     target.database,
   );
   if (objects !== '0') {
-    throw new UsageError(
-      `The target database "${target.database}" already exists and is not empty; a new-database restore never writes into existing data.`,
-      'Name a new database in --target, or replace this one with --in-place --confirm.',
-    );
+    throw new CliError('target_exists', `The target database "${target.database}" already exists and is not empty; a new-database restore never writes into existing data.`);
   }
   return { createDatabase: false, ...facts };
 }

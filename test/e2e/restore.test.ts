@@ -121,9 +121,9 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     expect(await databaseExists('e2e_other')).toBe(false);
   });
 
-  it('2: a new-database restore never writes into an existing, non-empty database', async () => {
+  it('7: a new-database restore never writes into an existing, non-empty database (a precondition, cli-contract 5)', async () => {
     const r = await svc(['restore', 'create', '--backup', 'bj_0007'], { env: env(withPassword('e2e_human')) });
-    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r).toMatchObject({ code: 7, stdout: '' });
     expect(r.stderr).toContain('The target database "e2e_human" already exists and is not empty');
   });
 
