@@ -40,7 +40,7 @@ export function registerCompletion(program: Command, _host: CommandHost): void {
     .addHelpText(
       'after',
       prose(
-        'The bash script needs the bash-completion package (it calls _get_comp_words_by_ref); the zsh one needs compinit to have run first (it calls compdef). Open a new shell afterwards.',
+        'The bash script works with or without the bash-completion package; the zsh one needs compinit to have run first (it calls compdef). Open a new shell afterwards.',
       ),
     )
     .addHelpText(
