@@ -286,7 +286,7 @@ const localCases: Case[] = (
     ['candidate with an empty id', ['recovery', 'candidate', '', '--incident-time', '2026-11-21T12:00:00Z'], /database id/],
     ['candidate without --incident-time', ['recovery', 'candidate', 'db_orders'], /--incident-time/],
     ['candidate --incident-time yesterday', ['recovery', 'candidate', 'db_orders', '--incident-time', 'yesterday'], /--incident-time "yesterday"/],
-    ['candidate --incident-time without a zone', ['recovery', 'candidate', 'db_orders', '--incident-time', '2026-11-21T12:00:00'], /time zone/],
+    ['candidate --incident-time in another order', ['recovery', 'candidate', 'db_orders', '--incident-time', '11/21/2026 12:00'], /time zone/],
     ['candidate --incident-time date only', ['recovery', 'candidate', 'db_orders', '--incident-time', '2026-11-21'], /--incident-time/],
     ['candidate --incident-time impossible date', ['recovery', 'candidate', 'db_orders', '--incident-time', '2026-13-45T25:61:00Z'], /--incident-time/],
     ['candidate --incident-time empty', ['recovery', 'candidate', 'db_orders', '--incident-time', ''], /--incident-time/],
