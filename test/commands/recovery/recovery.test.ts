@@ -86,7 +86,8 @@ const summaryCases: Case[] = [
   {
     name: '404 is exit 5',
     argv: ['recovery', 'summary', 'db_orders'],
-    routes: [{ path: SUMMARY_PATH, fixture: 'error-404', status: 404 }],
+    // The 404 is followed by one list read: no other database is named "db_orders" (cli-contract 4, v5).
+    routes: [{ path: SUMMARY_PATH, fixture: 'error-404', status: 404 }, { path: '/databases', fixture: 'databases-page2' }],
     code: 5,
     stderr: ['Protected database not found.', 'req_nf_1'],
   },
