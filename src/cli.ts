@@ -96,8 +96,8 @@ function scrubbedContext(ctx: Context, scrubber: SecretScrubber): Context {
 /** Runs one invocation and returns its exit code: the only place that decides how a run ends. */
 export async function run(argv: string[], rawCtx: Context): Promise<number> {
   let session: Session | undefined;
-  // --jq implies --json: errors too are the JSON envelope.
-  let json = argv.includes('--json') || argv.some((a) => a === '--jq' || a.startsWith('--jq='));
+  // --jq implies --json: errors too are the JSON envelope, except on a terminal, where a person reads them.
+  let json = argv.includes('--json') || (!rawCtx.stderrIsTTY && argv.some((a) => a === '--jq' || a.startsWith('--jq=')));
   const scrubber = new SecretScrubber();
   scrubber.add(rawCtx.env.SVC_API_KEY);
   const ctx = scrubbedContext(rawCtx, scrubber);
@@ -112,18 +112,20 @@ export async function run(argv: string[], rawCtx: Context): Promise<number> {
   const host: CommandHost = {
     async run(cmd, load) {
       const flags = cmd.optsWithGlobals();
-      json = flags.json === true || flags.jq !== undefined;
+      json = flags.json === true || (flags.jq !== undefined && !ctx.stderrIsTTY);
       // Loaded here, not at start-up, and side by side: the verb's module and the session's
       // (settings, the API client, the writer) are only needed once a command runs.
       const [verb, { Session }] = await Promise.all([load(), import('./session.js')]);
       const opts = verb.options(cmd.processedArgs as string[], ownFlags(cmd, flags), ctx.env);
       session = await Session.open(ctx, flags, scrubber);
       try {
-        await verb.run(opts, session);
+        // A database's name where its id was expected: resolved here, once for every verb.
+        const { withDatabaseName } = await import('./commands/shared/database-name.js');
+        await withDatabaseName(opts, session, (o) => verb.run(o, session!));
       } finally {
         // --jq's lines are written as its thread answers: the run ends once they are, and a jq
         // failure, which came at the render, is the run's outcome even if the verb failed after it.
-        await session.out.flush();
+        await session.flush();
       }
     },
   };
@@ -140,6 +142,7 @@ export async function run(argv: string[], rawCtx: Context): Promise<number> {
     }
     const failure = toCliError(err, ctx.signal);
     const stderrWidth = ctx.stderrIsTTY ? (ctx.stderrColumns ?? DEFAULT_COLUMNS) : undefined;
+    if (failure.details.said && !json) return failure.exitCode;
     writeError(ctx.stderr, failure, json, painter(colorEnabled(ctx.stderrIsTTY, ctx.env, !argv.includes('--no-color'))), stderrWidth);
     return failure.exitCode;
   } finally {

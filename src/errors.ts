@@ -13,7 +13,7 @@ export const ERROR_CODES = {
   usage: { exit: ExitCode.usage, hint: undefined },
   jq_failed: {
     exit: ExitCode.usage,
-    hint: 'The command itself succeeded (a POST was carried out); only the --jq expression failed, on the JSON document --json prints.',
+    hint: 'Only the --jq expression failed, on the JSON document --json prints; nothing was changed at the service.',
   },
   jq_out_of_memory: {
     exit: ExitCode.unexpected,
@@ -81,6 +81,14 @@ export const ERROR_CODES = {
   file_not_written: {
     exit: ExitCode.usage,
     hint: 'The result above stands; free some space or fix the permissions (or name another path), then run the command again to get the file.',
+  },
+  target_exists: {
+    exit: ExitCode.precondition,
+    hint: 'Name a new database in --target, or replace this one with --in-place --confirm.',
+  },
+  target_unreachable: {
+    exit: ExitCode.unavailable,
+    hint: 'Check host and port, and that the server runs and accepts connections from here; then run the command again.',
   },
   missing_scope: { exit: ExitCode.permission, hint: 'Ask an organization admin for a token with the required scope.' },
   no_eligible_backup: {
@@ -151,6 +159,8 @@ export interface ErrorDetails {
   nextAction?: string;
   /** A 429's or 503's Retry-After, in whole seconds: when the caller may try again. */
   retryAfterSeconds?: number;
+  /** Already said on stderr in plain words (a server stopped by Ctrl-C): only the exit code is left to give. */
+  said?: boolean;
 }
 
 export type ErrorExtra = Omit<ErrorDetails, 'code'>;
@@ -239,6 +249,12 @@ export class InterruptedError extends CliError {
 
   forSignal(exitCode: ExitCodeValue): this {
     return this.withExit(exitCode);
+  }
+
+  /** The stop was said as an ordinary line, not an error (outside --json). */
+  said(): this {
+    this.details.said = true;
+    return this;
   }
 }
 

@@ -2,6 +2,7 @@ import { ApiClient } from './api/client.js';
 import { requireToken, type Login, type TokenSource } from './auth/token-store.js';
 import { DEFAULT_PROFILE } from './config/config-file.js';
 import type { Context } from './context.js';
+import { CliError } from './errors.js';
 import type { JqProgram } from './output/jq.js';
 import { svcCommand, type GivenFlags, type Word } from './output/shell-quote.js';
 import { Writer, type TableDrawer } from './output/writer.js';
@@ -61,6 +62,11 @@ export class Session {
       notice: (message, style, commands) => (commands ? this.ui.commands(message, style) : this.ui.info(message, style)),
       scrubDocument: (document) => secrets.scrubDocument(document),
     });
+  }
+
+  /** The flags this run was given that choose the service and the login, for a command svc prints (cli-contract 4, v5). */
+  loginArgs(): string[] {
+    return [...(this.flags.profile === undefined ? [] : ['--profile', this.flags.profile]), ...(this.flags.baseUrl === undefined ? [] : ['--base-url', this.flags.baseUrl])];
   }
 
   now(): Date {
@@ -143,6 +149,21 @@ export class Session {
       log: this.settings.verbose ? (line) => this.ui.debug(line) : undefined,
       onRetry: (message) => this.ui.info(message),
     });
+  }
+
+  /**
+   * Waits until every document is on stdout. A --jq failure comes after the command's own work: after a
+   * POST, its hint says the change stands rather than that nothing changed (cli-contract 4, v5).
+   */
+  async flush(): Promise<void> {
+    try {
+      await this.out.flush();
+    } catch (err) {
+      if (err instanceof CliError && err.details.code === 'jq_failed' && [this.#client, ...this.#others].some((c) => c?.changedService)) {
+        err.details.hint = 'The command itself succeeded and its change at the service stands; only the --jq expression failed, on the JSON document --json prints.';
+      }
+      throw err;
+    }
   }
 
   async close(): Promise<void> {

@@ -82,6 +82,7 @@ export class ApiClient {
   readonly #budget: RateBudget;
   /** close() was called: a request still queued or on its way fails because svc ended it, not the network. */
   #closed = false;
+  #changed = false;
 
   constructor(config: ClientConfig) {
     if (CONTROL.test(config.token) || /\s/.test(config.token)) {
@@ -94,6 +95,11 @@ export class ApiClient {
 
   get origin(): string {
     return this.#origin;
+  }
+
+  /** A request other than GET was answered with success: the run changed something at the service. */
+  get changedService(): boolean {
+    return this.#changed;
   }
 
   /**
@@ -162,6 +168,7 @@ export class ApiClient {
       { maxRetries: this.#config.maxRetries, sleep: this.#config.sleep, random: this.#config.random, signal: this.#config.signal, onRetry: this.#config.onRetry },
       (n) => this.#budget.paced((answered) => this.#attempt(method, url, path, headers, payload, n, what, notFound, answered)),
     );
+    if (method !== 'GET') this.#changed = true;
     return { status: response.status, text: response.text, requestId: header(response.headers, 'x-request-id'), path };
   }
 

@@ -9,7 +9,7 @@ import type { Phase, RestorePlan } from '../restore/plan.js';
 import type { Receipt } from '../restore/receipt.js';
 import { runRestore, type RestoreDeps, type RestoreOutcome } from '../restore/run.js';
 import type { Target } from '../restore/target.js';
-import { humanSeconds, humanSecondsApart } from './duration.js';
+import { ageAgainstLimit, humanSeconds } from './duration.js';
 import { asOwner, type RestoreRoles } from '../restore/unprivileged.js';
 import { CHECK_ORDER, type DatabaseDrill, type DrillCheck } from './document.js';
 import { dataPresent } from './data-present.js';
@@ -211,8 +211,8 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
       const age = result.backupAgeSeconds;
       const ok = age !== null && age <= run.maxAgeSeconds;
       const from = startedAt ? 'from its start' : AGE_FROM_COMPLETION;
-      // Shown to the precision that tells the two apart (an age just over the limit is not "5h58m, at most 5h58m").
-      const [shown, most] = humanSecondsApart(age ?? 0, run.maxAgeSeconds);
+      // The limit as typed (26h), the age in its unit, to the precision that tells the two apart.
+      const [shown, most] = ageAgainstLimit(age ?? 0, run.maxAgeSeconds);
       const detail = age === null ? 'the backup has no start or completion time' : `backup age ${shown} (${from}), at most ${most}`;
       record('max_age', ok ? 'passed' : 'failed', 0, detail);
       if (!ok) fail('max_age', 'max_age_exceeded', ERROR_CODES.max_age_exceeded.exit, `The newest restorable backup is older than --max-age: ${detail}.`);

@@ -28,14 +28,28 @@ export function humanSeconds(total: number, units = 2): string {
     .join('');
 }
 
+/** `total` from the unit at UNITS[first] down, in `units` units: the first one whole (26h, not 1d2h). */
+function fromUnit(total: number, first: number, units: number): string {
+  const s = Math.max(0, Math.round(total));
+  return UNITS.slice(first, first + units)
+    .map(([unit, size], i) => {
+      const value = i === 0 ? Math.floor(s / size) : Math.floor((s % UNITS[first + i - 1]![1]) / size);
+      return value > 0 || i === 0 ? `${value}${unit}` : '';
+    })
+    .join('');
+}
+
 /**
- * Two durations compared (an age and --max-age), each with the precision that tells them apart:
- * "5h58m30s" and "5h58m", never "5h58m" and "5h58m" for two that differ.
+ * An age beside --max-age: the limit in the one largest unit that divides it (26h as typed, never
+ * "1d2h"; 90m, never "1h30m"), the age from that same unit down, with the precision that tells the
+ * two apart ("5h58m30s" beside "358m" is "358m30s", never "358m" beside "358m").
  */
-export function humanSecondsApart(a: number, b: number): [string, string] {
-  for (let units = 2; units < UNITS.length; units++) {
-    const pair: [string, string] = [humanSeconds(a, units), humanSeconds(b, units)];
-    if (pair[0] !== pair[1]) return pair;
+export function ageAgainstLimit(age: number, limit: number): [string, string] {
+  const first = UNITS.findIndex(([, size]) => limit % size === 0 && limit >= size);
+  const most = `${limit / UNITS[first]![1]}${UNITS[first]![0]}`;
+  for (let units = 2; units <= UNITS.length - first; units++) {
+    const shown = fromUnit(age, first, units);
+    if (shown !== most || units === UNITS.length - first) return [shown, most];
   }
-  return [humanSeconds(a, UNITS.length), humanSeconds(b, UNITS.length)];
+  return [fromUnit(age, first, UNITS.length - first), most];
 }

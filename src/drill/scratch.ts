@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { LocalToolError } from '../errors.js';
+import { CliError, LocalToolError } from '../errors.js';
 import { shellCommand } from '../output/shell-quote.js';
 import { psql, PsqlError } from '../restore/pg-tools.js';
 import type { RunScope } from '../restore/scope.js';
 import { redactedDsn, type Target } from '../restore/target.js';
-import { dropCreatedDatabase } from '../restore/target-database.js';
+import { dropCreatedDatabase, isNetworkFailure } from '../restore/target-database.js';
 import type { RestoreRoles } from '../restore/unprivileged.js';
 import type { SecretScrubber } from '../secrets.js';
 import { checkAccess } from './check-role.js';
@@ -109,7 +109,9 @@ export async function dsnScratch(server: Target, deps: Deps): Promise<Scratch> {
     facts = JSON.parse(await psql(sql, { env: pgEnv, database: server.database, scrubber: deps.scrubber, signal: deps.signal }));
   } catch (err) {
     if (!(err instanceof PsqlError)) throw err;
-    throw new LocalToolError(`Cannot connect to the scratch server ${redactedDsn(server)}: ${err.reason}`, 'Check --scratch: host, port, user and password (or PGPASSWORD / ~/.pgpass), and that the server accepts connections from here.');
+    const message = `Cannot connect to the scratch server ${redactedDsn(server)}: ${err.reason}`;
+    const hint = 'Check --scratch: host, port, user and password (or PGPASSWORD / ~/.pgpass), and that the server accepts connections from here.';
+    throw isNetworkFailure(err) ? new CliError('target_unreachable', message, { hint }) : new LocalToolError(message, hint);
   }
   if (!facts.createdb) {
     throw new LocalToolError(`The role "${server.user}" may not create databases on ${redactedDsn(server)}: a drill creates its own svc_drill_* databases there.`, `Grant it: ALTER ROLE "${server.user}" CREATEDB; or use --scratch auto.`);

@@ -1,4 +1,5 @@
 import type { McpClient } from '../commands/mcp/clients.js';
+import { shellCommand } from '../output/shell-quote.js';
 
 export interface SnippetInput {
   /** The saved login (its base URL and stored token) the server uses. */
@@ -16,6 +17,8 @@ export interface Snippet {
   text: string;
   /** The server entry as data (the --json document). */
   server: { command: string; args: string[]; env: Record<string, string> };
+  /** A command that registers the server another way, given only the entry (claude mcp add-json). */
+  command?: { lead: string; line: string };
 }
 
 const tomlString = (s: string) => JSON.stringify(s);
@@ -30,8 +33,12 @@ export function mcpSnippet(client: McpClient, input: SnippetInput): Snippet {
   const server = { command: 'svc', args: input.args, env };
   const json = (doc: unknown) => JSON.stringify(doc, null, 2);
   switch (client) {
-    case 'claude':
-      return { client, file: '.mcp.json (project) or `claude mcp add-json svc` (user)', format: 'json', server, text: json({ mcpServers: { svc: { type: 'stdio', ...server } } }) };
+    case 'claude': {
+      const entry = { type: 'stdio', ...server };
+      // add-json takes the one server's entry, not the whole .mcp.json document.
+      const line = shellCommand(['claude', 'mcp', 'add-json', '--scope', 'user', 'svc', JSON.stringify(entry)]);
+      return { client, file: '.mcp.json (project)', format: 'json', server, text: json({ mcpServers: { svc: entry } }), command: { lead: 'Or, for every project (user scope), run:', line } };
+    }
     case 'cursor':
       return { client, file: '.cursor/mcp.json (project) or ~/.cursor/mcp.json (user)', format: 'json', server, text: json({ mcpServers: { svc: server } }) };
     case 'vscode':

@@ -68,9 +68,11 @@ export async function serveMcp(session: Session, opts: ServeOptions): Promise<vo
   ctx.stdin.once('end', () => void server.close());
   const names = chosen.map((t) => t.name).join(', ');
   session.ui.info(`svc mcp serve: ${chosen.length} tools for ${organization} on stdio (${names}).`);
+  // A person who ran it at a terminal sees why nothing happens (cli-contract 4, v5).
+  if (ctx.stdinIsTTY) session.ui.info('Waiting for an MCP client on standard input; an agent client starts svc mcp serve itself (svc mcp config <client> prints its snippet). Ctrl-C stops it.');
   let stop: () => void = () => {};
   const interrupted = new Promise<never>((_, reject) => {
-    stop = () => reject(new InterruptedError('Interrupted; the MCP server stopped.'));
+    stop = () => reject(stopped(ctx.signal.reason === 'SIGINT' && ctx.stdinIsTTY, session));
     if (ctx.signal.aborted) stop();
     else ctx.signal.addEventListener('abort', stop, { once: true });
   });
@@ -109,6 +111,16 @@ async function chooseTools(session: Session, opts: ServeOptions): Promise<{ chos
   for (const s of skipped) if (opts.tools) session.ui.warn(`${s.name} is not served: ${s.why}.`);
   if (!chosen.length) throw new UsageError('No tool is left to serve.', 'Check --tools and --read-only against the token\'s scopes (svc auth status).');
   return { chosen, organization: data.profile.organizationSlug };
+}
+
+/**
+ * Ctrl-C at a terminal is how a person stops a server, not a failure: one plain line, still exit 130.
+ * A signal from a client or a supervisor is reported as an interruption.
+ */
+function stopped(ctrlC: boolean, session: Session): InterruptedError {
+  if (!ctrlC) return new InterruptedError('Interrupted; the MCP server stopped.');
+  session.ui.info('The MCP server stopped (Ctrl-C).');
+  return new InterruptedError('The MCP server stopped (Ctrl-C).').said();
 }
 
 function register(server: McpServerType, spec: ToolSpec, base: ToolContext): void {

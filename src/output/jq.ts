@@ -27,6 +27,14 @@ function describe(stderr: string): string {
   return lines.length === 0 ? 'jq gave no reason' : lines.join('\n  ');
 }
 
+/** The document's top-level keys, which an expression starts from (`.databases[]`), for the failure's message. */
+function topLevel(document: unknown): string {
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) return '';
+  const keys = Object.keys(document);
+  if (keys.length === 0) return '. The document is an empty object.';
+  return `. The document's top-level ${keys.length === 1 ? 'key is' : 'keys are'} ${keys.map((k) => `.${k}`).join(', ')}.`;
+}
+
 /** jq -r's lines: strings raw, every other value as compact JSON, one result per line. */
 function rawLines(stdout: string | undefined): string[] {
   if (stdout === undefined) return [];
@@ -72,7 +80,9 @@ export async function compileJq(expression: string, signal: AbortSignal, limits:
   return {
     async lines(document) {
       const reply = await thread.run({ input: JSON.stringify(document) ?? 'null', expression, flags: FLAGS });
-      return rawLines(output(reply, limits, (_, stderr) => new CliError('jq_failed', `The --jq expression failed on the result: ${describe(stderr)}`)));
+      return rawLines(
+        output(reply, limits, (_, stderr) => new CliError('jq_failed', `The --jq expression failed on the result: ${describe(stderr)}${topLevel(document)}`)),
+      );
     },
     close: () => thread.close(),
   };

@@ -134,15 +134,23 @@ export function backupAgeSeconds(selection: Pick<BackupSelection, 'startedAt' | 
 export const AGE_FROM_COMPLETION = 'the service gives no start time, so the age is from its completion';
 
 /**
+ * "started 2026-11-24T03:00:00Z, completed 2026-11-24T03:20:00Z (2h ago, age from its start)": a
+ * backup's times with its one age, measured from its recovery point, for every line that names it.
+ */
+export function backupTimes(selection: Pick<BackupSelection, 'startedAt' | 'completedAt'>, now: Date): string {
+  const { startedAt, completedAt } = selection;
+  const point = recoveryPoint(selection);
+  const age = point ? relativeAge(point.at, now) : '';
+  if (point?.from === 'startedAt') return `started ${startedAt}${completedAt ? `, completed ${completedAt}` : ''} (${age ? `${age}, ` : ''}age from its start)`;
+  if (point) return `completed ${completedAt} (${age ? `${age}; ` : ''}${AGE_FROM_COMPLETION})`;
+  return '';
+}
+
+/**
  * "Using bj_0248, started 2026-11-24T03:00:00Z, completed 2026-11-24T03:20:00Z (2h ago, age from its
  * start): the newest completed backup of orders-prod (db_orders)".
  */
 export function describeSelection(selected: SelectedBackup, now: Date): string {
-  const { backupJobId, startedAt, completedAt } = selected.selection;
-  const point = recoveryPoint(selected.selection);
-  const age = point ? relativeAge(point.at, now) : '';
-  let times = '';
-  if (point?.from === 'startedAt') times = `, started ${startedAt}${completedAt ? `, completed ${completedAt}` : ''} (${age ? `${age}, ` : ''}age from its start)`;
-  else if (point) times = `, completed ${completedAt} (${age ? `${age}; ` : ''}${AGE_FROM_COMPLETION})`;
-  return `Using ${backupJobId}${times}: ${selected.reason}.`;
+  const times = backupTimes(selected.selection, now);
+  return `Using ${selected.selection.backupJobId}${times ? `, ${times}` : ''}: ${selected.reason}.`;
 }

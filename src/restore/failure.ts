@@ -18,9 +18,15 @@ function dropdbCommand(t: RestorePlan['target']): string {
 
 /**
  * What became of a new database this run created, when pg_restore did not finish: dropped (the
- * default), kept (--keep-partial), or left because dropping it failed (with psql's reason).
+ * default), kept (--keep-partial), left because dropping it failed (with psql's reason), never
+ * created (svc looked: CREATE DATABASE did not run or did not commit), or not known (the look failed).
  */
-export type PartialDatabase = { dropped: true } | { dropped: false; kept: true } | { dropped: false; kept: false; reason: string };
+export type PartialDatabase =
+  | { dropped: true }
+  | { dropped: false; kept: true }
+  | { dropped: false; kept: false; reason: string }
+  | { dropped: false; kept: false; created: false }
+  | { dropped: false; kept: false; unknown: string };
 
 /** In place (cli-contract 7.17): until the swap the backup goes into a new database beside the target, which stays as it was. */
 function besideState(plan: RestorePlan, fresh: string, partial?: PartialDatabase): string {
@@ -28,6 +34,8 @@ function besideState(plan: RestorePlan, fresh: string, partial?: PartialDatabase
   const untouched = `The target ${redactedDsn(plan.target)} was not touched: the backup was being restored beside it into the new database ${db}`;
   const drop = `drop it before trying again (${dropdbCommand({ ...plan.target, database: fresh })})`;
   if (partial?.dropped) return `${untouched}, which was dropped.`;
+  if (partial && 'created' in partial) return `The target ${redactedDsn(plan.target)} was not touched, and no database was created beside it: ${db} does not exist.`;
+  if (partial && 'unknown' in partial) return `${untouched}; whether it was created could not be checked (${partial.unknown}): if it exists, ${drop}.`;
   if (partial && partial.kept) return `${untouched}, which was kept as asked (--keep-partial): ${drop}.`;
   if (partial) return `${untouched}, and dropping it failed (${partial.reason}): ${drop}.`;
   return `${untouched}, which may be left behind: ${drop}.`;
@@ -44,6 +52,8 @@ export function targetStateAfter(phase: Phase, plan: RestorePlan, partial?: Part
     const db = `"${plan.target.database}"`;
     if (partial?.dropped) return `The new database ${db}, which this run created, was dropped: nothing of the partial restore is left.`;
     const drop = `drop it before trying again (${dropdbCommand(plan.target)})`;
+    if (partial && 'created' in partial) return `No database was created: ${db} does not exist at ${where}.`;
+    if (partial && 'unknown' in partial) return `Whether the new database ${db} was created could not be checked (${partial.unknown}): if it exists, ${drop}.`;
     if (partial && partial.kept && plan.scratch) return `The scratch database ${db} was kept as asked (--keep); it may be partly restored.`;
     if (partial && partial.kept) return `The new database ${db} was kept as asked (--keep-partial); it may be partly restored: ${drop}.`;
     if (partial) return `The new database ${db} may be partly restored, and dropping it failed (${partial.reason}): ${drop}.`;

@@ -1,6 +1,8 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { LocalToolError } from '../errors.js';
+import { shellArg } from '../output/shell-quote.js';
 import { canRead, minPgRestoreMajor, type ArchiveHeader } from './archive.js';
 import { installDirs, pathDirs, programsIn } from './pg-install.js';
 import { PG_CLIENT_INSTALL_HINT, toolVersion, type PgToolVersion } from './pg-tools.js';
@@ -82,6 +84,23 @@ export async function findClientTools(env: Env): Promise<PgRestoreBinary> {
   if (failed.length === 2 && failed.every((e) => e instanceof LocalToolError)) {
     throw new LocalToolError((failed as LocalToolError[]).map((e) => e.message).join(' '), PG_CLIENT_INSTALL_HINT);
   }
+  if (pgRestore.status === 'fulfilled' && psql.status === 'rejected' && psql.reason instanceof LocalToolError) {
+    missingFromPath(pgRestore.value, env);
+  }
   if (failed[0] !== undefined) throw failed[0];
   return (pgRestore as PromiseFulfilledResult<PgRestoreBinary>).value;
+}
+
+/**
+ * psql is missing and the pg_restore svc found is not on PATH either (an install directory's): both
+ * are named, with where pg_restore was, and the PATH line that brings both in where psql is beside it.
+ */
+function missingFromPath(pgRestore: PgRestoreBinary, env: Env): void {
+  const onPath = pathDirs(env);
+  if (programsIn('psql', onPath).length > 0 || programsIn('pg_restore', onPath).length > 0) return;
+  const dir = dirname(pgRestore.path);
+  throw new LocalToolError(
+    `Neither psql nor pg_restore is on PATH; a restore needs both (svc found pg_restore in ${dir}, but not psql).`,
+    existsSync(join(dir, 'psql')) ? `Both are in ${dir}: put it on PATH (export PATH=${shellArg(dir)}:"$PATH"), then run the command again.` : PG_CLIENT_INSTALL_HINT,
+  );
 }

@@ -10,7 +10,7 @@ import { countArchiveRows, type ArchiveRowCount } from './archive-rows.js';
 import { readArchiveScript } from './archive-script.js';
 import { confirmInPlace } from './confirm.js';
 import { fetchArtifact } from './fetch-artifact.js';
-import { explainFailure, targetStateAfter, type PartialDatabase } from './failure.js';
+import { explainFailure, targetStateAfter } from './failure.js';
 import { freshPlan, inPlaceNames, type InPlaceNames } from './in-place.js';
 import { swapIn } from './in-place-swap.js';
 import { analyzeTarget, checkTarget } from './inventory.js';
@@ -25,7 +25,8 @@ import { preflight } from './preflight.js';
 import { buildReceipt, writeReceipt, type Receipt, type ReceiptFacts } from './receipt.js';
 import { RunScope } from './scope.js';
 import { redactedDsn } from './target.js';
-import { createTargetDatabase, dropCreatedDatabase } from './target-database.js';
+import { createTargetDatabase } from './target-database.js';
+import { sending, settlePartial, type Creation } from './partial-database.js';
 import { applyFidelitySettings, planFidelity } from './database-fidelity.js';
 import { effectiveJobs, passArgs, restorePasses, runPasses } from './restore-passes.js';
 import { hasTableData, readToc } from './toc.js';
@@ -62,7 +63,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
   const facts: ReceiptFacts = {};
   let failure: Receipt['failure'] = null;
   let receipt: Receipt | undefined;
-  let created: { pgEnv: Env } | undefined;
+  let creation: Creation | undefined;
   let archiveRows: ArchiveRowCount | undefined;
   const finish = () =>
     (receipt = buildReceipt(
@@ -73,6 +74,8 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
   try {
     const pgEnv = await scope.pgEnv(plan.target, deps.env);
     const pre = await preflight(plan, deps.env, pgEnv, deps);
+    // In place too: the backup goes into a new database beside the target.
+    if (pre.createDatabase || names) creation = { state: 'planned' };
     facts.pgRestoreVersion = pre.pgRestore.text;
     facts.targetServerVersion = pre.serverVersion;
     const warnings: string[] = [];
@@ -119,9 +122,10 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     clock.enter('restore');
     // Read alongside pg_restore, from the same verified file (cli-contract 9.11).
     if (plan.countArchiveRows) archiveRows = countArchiveRows(pgRestore.path, artifact.path, toc, dir, deps.env, scrubber, signal);
-    if (pre.createDatabase || names) {
-      await createTargetDatabase(into.target, pgEnv, scrubber, signal, { options: fidelity.create, owner: plan.roles?.owner.name, marker: plan.marker });
-      created = { pgEnv };
+    if (creation) {
+      const sent = (creation = sending(pgEnv));
+      await createTargetDatabase(into.target, pgEnv, scrubber, signal, { options: fidelity.create, owner: plan.roles?.owner.name, marker: plan.marker, tag: sent.tag });
+      creation = { state: 'made', pgEnv };
       const beside = names ? ` beside "${names.target}", to be swapped in once restored and checked` : '';
       ui.info(`Created database "${into.target.database}"${beside} (TEMPLATE template0${fidelity.create ? `, ${fidelity.create.describe}` : ''}).`);
     }
@@ -149,7 +153,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     });
     progress.succeed(`Restored ${counter.total} objects with ${running}`);
     // Restored whole: from here on a failure leaves a complete new database, which is kept; in place, it is dropped until swapped in.
-    if (!names) created = undefined;
+    if (!names) creation = undefined;
     // Although privileges are not restored, what takes EXECUTE from PUBLIC is (cli-contract 7.18).
     const unrevoked = await applyPublicRevokes(script, into.target.database, restoreEnv, { scrubber, signal, client: toc.encoding.client });
     if (least) least.notRestored.push(...unrevoked);
@@ -166,7 +170,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     if (names) {
       clock.enter('swap');
       facts.inPlace = await swapIn(plan, names, pgEnv, deps);
-      created = undefined;
+      creation = undefined;
     }
 
     if (plan.keepArtifact) scope.keep(dir);
@@ -192,7 +196,7 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     return { dryRun: false, outcome };
   } catch (err) {
     clock.total();
-    const partial = created && (await removePartial(into, created.pgEnv, scrubber));
+    const partial = creation && (await settlePartial(into, creation, scrubber));
     const explained = explainFailure(err, clock.current, plan, signal.aborted, partial, names);
     const exitCode = signal.aborted ? exitCodeForSignal(signal.reason) : isCliError(explained) ? explained.exitCode : 1;
     failure = { phase: clock.current, exitCode, message: scrubber.scrub(explained instanceof Error ? explained.message : String(explained)) };
@@ -211,16 +215,5 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     }
     await scope.dispose();
     setExitNote(undefined);
-  }
-}
-
-/** A new database this run created and pg_restore did not finish: dropped unless --keep-partial (cli-contract 7.6). */
-async function removePartial(plan: RestorePlan, pgEnv: Env, scrubber: SecretScrubber): Promise<PartialDatabase> {
-  if (plan.keepPartial) return { dropped: false, kept: true };
-  try {
-    await dropCreatedDatabase(plan.target, pgEnv, scrubber);
-    return { dropped: true };
-  } catch (err) {
-    return { dropped: false, kept: false, reason: err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err) };
   }
 }

@@ -1,4 +1,5 @@
-import { LocalToolError, UsageError } from '../errors.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CliError, LocalToolError } from '../errors.js';
 import type { SecretScrubber } from '../secrets.js';
 import { psql, PsqlError } from './pg-tools.js';
 import { redactedDsn, type Target } from './target.js';
@@ -21,7 +22,15 @@ export async function onMaintenanceDb<T>(query: (database: string) => Promise<T>
   }
 }
 
-function unreachable(target: Target, err: PsqlError): LocalToolError {
+/** libpq's words for a server it could not reach at all (as opposed to one that refused the login or the database). */
+const NETWORK = /connection refused|could not translate host name|timeout expired|no route to host|network is unreachable|connection timed out|no such file or directory\s+Is the server running/i;
+
+/** psql could not reach the server at all: a network failure, exit 9 as for the service (cli-contract 5). */
+export const isNetworkFailure = (err: PsqlError): boolean => NETWORK.test(err.reason);
+
+function unreachable(target: Target, err: PsqlError): CliError {
+  // A network failure is exit 9, as for the service (cli-contract 5); a refused login stays a client-tool failure.
+  if (isNetworkFailure(err)) return new CliError('target_unreachable', `Cannot connect to the target ${redactedDsn(target)}: ${err.reason}`);
   return new LocalToolError(
     `Cannot connect to the target ${redactedDsn(target)}: ${err.reason || 'psql failed'}`,
     'Check host, port, user and password (SVC_TARGET_DSN, PGPASSWORD or ~/.pgpass), and that the server accepts connections from here.',
@@ -78,7 +87,7 @@ export async function inspectTarget(
   // No such database yet: the restore creates it.
   if (!exists) return { createDatabase: true, ...facts };
   if (mustCreate) {
-    throw new UsageError(`The database "${target.database}" already exists; svc restores only into a database it creates itself here.`);
+    throw new CliError('target_exists', `The database "${target.database}" already exists; svc restores only into a database it creates itself here.`, { hint: 'Drop it (it may be left from an earlier run), then run the command again.' });
   }
   // Anything user-made counts: relations, functions, types and schemas beyond the default public one.
   const objects = await run(
@@ -92,10 +101,7 @@ export async function inspectTarget(
     target.database,
   );
   if (objects !== '0') {
-    throw new UsageError(
-      `The target database "${target.database}" already exists and is not empty; a new-database restore never writes into existing data.`,
-      'Name a new database in --target, or replace this one with --in-place --confirm.',
-    );
+    throw new CliError('target_exists', `The target database "${target.database}" already exists and is not empty; a new-database restore never writes into existing data.`);
   }
   return { createDatabase: false, ...facts };
 }
@@ -111,13 +117,14 @@ export async function createTargetDatabase(
   env: Env,
   scrubber: SecretScrubber,
   signal: AbortSignal,
-  opts: { options?: { sql: string; vars: Record<string, string> }; owner?: string; marker?: string } = {},
+  opts: { options?: { sql: string; vars: Record<string, string> }; owner?: string; marker?: string; tag?: string } = {},
 ): Promise<void> {
   try {
-    const { options, owner, marker } = opts;
+    const { options, owner, marker, tag } = opts;
     const vars = { ...options?.vars, target: target.database, ...(marker ? { marker } : {}), ...(owner ? { owner } : {}) };
     const sql = `CREATE DATABASE :"target"${owner ? ' OWNER :"owner"' : ''} TEMPLATE template0${options?.sql ? ` ${options.sql}` : ''};${marker ? ` COMMENT ON DATABASE :"target" IS :'marker';` : ''}`;
-    await onMaintenanceDb((database) => psql(sql, { env, database, vars, scrubber, signal }));
+    const createEnv = tag === undefined ? env : { ...env, PGAPPNAME: tag };
+    await onMaintenanceDb((database) => psql(sql, { env: createEnv, database, vars, scrubber, signal }));
   } catch (err) {
     if (err instanceof PsqlError) {
       const hint = opts.options && /encoding|locale|collat|LC_/i.test(err.reason)
@@ -137,4 +144,27 @@ export async function dropCreatedDatabase(target: Target, env: Env, scrubber: Se
   const vars = { target: target.database };
   const timeout = AbortSignal.timeout(30_000);
   await onMaintenanceDb((database) => psql('DROP DATABASE IF EXISTS :"target" WITH (FORCE);', { env, database, vars, scrubber, signal: timeout }));
+}
+
+/** The session of a CREATE DATABASE sent under `tag` (its application_name), and whether the database exists. */
+const CREATION_SQL = `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = :'tag' AND pid <> pg_backend_pid();
+SELECT json_build_object(
+  'running', (SELECT count(*) FROM pg_stat_activity WHERE application_name = :'tag' AND pid <> pg_backend_pid()),
+  'exists', EXISTS (SELECT 1 FROM pg_database WHERE datname = :'target'));`;
+
+/**
+ * Whether a CREATE DATABASE that was sent under `tag` and not seen to finish (a signal stopped its
+ * psql) left the database behind. The server may still be running it: its session is ended first
+ * and waited for, so the answer is the server's last word, not a guess (cli-contract 4, v5). Runs
+ * after a signal, so it is bounded by its own timeout rather than the run's abort signal.
+ */
+export async function createdDatabaseExists(target: Target, env: Env, tag: string, scrubber: SecretScrubber): Promise<boolean> {
+  const signal = AbortSignal.timeout(30_000);
+  const vars = { target: target.database, tag };
+  for (;;) {
+    const answer = await onMaintenanceDb((database) => psql(CREATION_SQL, { env, database, vars, scrubber, signal }));
+    const state = JSON.parse(answer.split('\n').at(-1) ?? '{}') as { running: number; exists: boolean };
+    if (state.running === 0) return state.exists;
+    await sleep(100, undefined, { signal });
+  }
 }

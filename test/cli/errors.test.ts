@@ -45,6 +45,13 @@ const statusRows: Array<{
   { status: 500, exit: 9, argv: ['tools', 'list'], path: '/mcp/tools', attempts: 5 },
 ];
 
+/**
+ * A 404 for a database id is followed by one list read, in case the value is a database's name
+ * (cli-contract 4, v5): the list names none, so the 404 stands.
+ */
+const LIST: Route = { path: '/databases', fixture: 'databases-page2' };
+const lookup = (status: number, path: string) => (status === 404 && path.startsWith('/databases/') ? { routes: [LIST], requests: [{ path: '/databases' }] } : { routes: [], requests: [] });
+
 function errorRoute(row: (typeof statusRows)[number]): Route {
   return {
     path: row.path,
@@ -59,8 +66,8 @@ const humanCases: Case[] = statusRows.map((row) => {
   return {
     name: `HTTP ${row.status} -> exit ${row.exit}: message, request id and status on stderr`,
     argv: row.argv,
-    routes: [errorRoute(row)],
-    requests: Array.from({ length: row.attempts }, () => ({ path: row.path, query: row.query })),
+    routes: [errorRoute(row), ...lookup(row.status, row.path).routes],
+    requests: [...Array.from({ length: row.attempts }, () => ({ path: row.path, query: row.query })), ...lookup(row.status, row.path).requests],
     code: row.exit,
     stdoutEmpty: true,
     stderr: [`error: ${err.message}`, new RegExp(`request id: ${err.requestId}\\s+\\(HTTP ${row.status}\\)`), ...(row.extra ?? [])],
@@ -84,8 +91,8 @@ describe('service errors under --json: the envelope on stderr, nothing on stdout
       {
         name: `${row.status} json`,
         argv: [...row.argv, '--json'],
-        routes: [errorRoute(row)],
-        requests: Array.from({ length: row.attempts }, () => ({ path: row.path, query: row.query })),
+        routes: [errorRoute(row), ...lookup(row.status, row.path).routes],
+        requests: [...Array.from({ length: row.attempts }, () => ({ path: row.path, query: row.query })), ...lookup(row.status, row.path).requests],
         code: row.exit,
         stdoutEmpty: true,
       },
@@ -255,8 +262,8 @@ describe('every read command maps a 404 to exit 5 with the request id', () => {
     await runCase(server, configHome(), {
       name: argv.join(' '),
       argv,
-      routes: [{ path, fixture: 'error-404', status: 404 }],
-      requests: [{ path, query }],
+      routes: [{ path, fixture: 'error-404', status: 404 }, ...lookup(404, path).routes],
+      requests: [{ path, query }, ...lookup(404, path).requests],
       code: 5,
       stdoutEmpty: true,
       stderr: ['Protected database not found.', 'request id: req_nf_1'],

@@ -301,7 +301,17 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
     const db = old.doc!.databases[0]!;
     expect(db.checks.map((c) => [c.name, c.status])).toEqual([...BUILT_IN.map((c) => [c, 'passed']), ['max_age', 'failed']]);
     expect(db.failure).toMatchObject({ check: 'max_age', code: 'max_age_exceeded' });
-    expect(db.failure!.message).toMatch(/^The newest restorable backup is older than --max-age: backup age \S+ \(from its start\), at most 1h30m\.$/);
+    expect(db.failure!.message).toMatch(/^The newest restorable backup is older than --max-age: backup age \S+ \(from its start\), at most 90m\.$/);
+  });
+
+  it('the Report: line names the --metrics-file it wrote too', async () => {
+    const report = join(h.workDir(), 'report-and-metrics');
+    const metrics = join(h.workDir(), 'svc_drill.prom');
+    const r = await h.drill(['db_orders', '--report', report, '--metrics-file', metrics]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Report: ${report}/drill.md, drill.json, junit.xml and receipts/; metrics: ${metrics}.`);
+    expect(readFileSync(metrics, 'utf8')).toContain('svc_restore_drill_last_success_timestamp_seconds');
+    rmSync(report, { recursive: true });
   });
 
   it('--report DIR: drill.json, drill.md, junit.xml and receipts/<id>.json, each 0644; each receipt is its database\'s in drill.json', async () => {

@@ -117,11 +117,11 @@ describe.skipIf(!!skip)('svc restore drill --scratch <dsn>', { timeout: 120_000 
     expect(await drillDatabases()).toEqual([]);
   });
 
-  it('an unreachable scratch server is exit 11 before any createRestore, naming the redacted DSN, never the password', async () => {
+  it('an unreachable scratch server is exit 9 (a network failure, cli-contract 5) before any createRestore, naming the redacted DSN, never the password', async () => {
     const restores = h.restoresCreated();
     const port = await closedPort();
     const r = await h.drill(['db_orders', '--scratch', dsn('drill_ops', port)]);
-    expect(r.code).toBe(11);
+    expect(r.code).toBe(9);
     expect(r.stderr).toContain(`error: Cannot connect to the scratch server postgresql://drill_ops@127.0.0.1:${port}/postgres: `);
     expect(r.stderr).toContain('Check --scratch: host, port, user and password (or PGPASSWORD / ~/.pgpass)');
     expect(h.restoresCreated()).toBe(restores);

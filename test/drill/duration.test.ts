@@ -3,7 +3,7 @@
  * and ages as the drill's table prints them.
  */
 import { describe, expect, it } from 'vitest';
-import { humanSeconds, humanSecondsApart, parseDuration } from '../../src/drill/duration.js';
+import { humanSeconds, ageAgainstLimit, parseDuration } from '../../src/drill/duration.js';
 import { isCliError } from '../../src/errors.js';
 import { ExitCode } from '../../src/exit-codes.js';
 
@@ -59,16 +59,19 @@ describe('humanSeconds', () => {
   });
 });
 
-describe('humanSecondsApart (max_age: the age and --max-age side by side)', () => {
+describe('ageAgainstLimit (max_age: the age and --max-age side by side)', () => {
   it.each([
+    // Issue 34: --max-age 26h came back as "at most 1d2h"; the limit reads as typed.
+    [25 * 3600 + 58 * 60, 26 * 3600, '25h58m', '26h'],
+    [26 * 3600 + 60, 26 * 3600, '26h1m', '26h'],
+    [5 * 3600, 5400, '300m', '90m'],
+    [3 * 86_400 + 7200, 7 * 86_400, '3d2h', '7d'],
     // Issue 22: an age just over --max-age read "backup age 5h58m, at most 5h58m".
-    [5 * 3600 + 58 * 60 + 30, 358 * 60, '5h58m30s', '5h58m'],
-    [93_784 + 60, 93_784, '1d2h4m', '1d2h3m'],
-    [86_400 + 3600 + 1, 86_400 + 3600, '1d1h1s', '1d1h'],
-    // Apart already in two units: as humanSeconds says them.
-    [7 * 3600, 6 * 3600, '7h', '6h'],
-    [5400, 5400, '1h30m', '1h30m'],
-  ])('%d and %d seconds read %s and %s', (a, b, shownA, shownB) => {
-    expect(humanSecondsApart(a, b)).toEqual([shownA, shownB]);
+    [5 * 3600 + 58 * 60 + 30, 358 * 60, '358m30s', '358m'],
+    [6 * 3600 + 30, 6 * 3600, '6h30s', '6h'],
+    // Equal: the same words.
+    [5400, 5400, '90m', '90m'],
+  ])('%d seconds against %d read %s, at most %s', (a, b, shownA, shownB) => {
+    expect(ageAgainstLimit(a, b)).toEqual([shownA, shownB]);
   });
 });

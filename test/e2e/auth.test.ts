@@ -89,6 +89,29 @@ describe('--json: login with --base-url (remembered in config.json), status, log
   });
 });
 
+describe('a token piped in without --with-token (cli-contract 4, v5)', () => {
+  it('is read as the token: verified, stored, logged in', async () => {
+    const home = tempDir('auth-piped');
+    const r = await svc(['auth', 'login', '--base-url', sb.baseUrl], { env: cleanEnv({ HOME: home }), input: `${sb.token('full')}\n` });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Logged in to ${sb.baseUrl} as acme (key key_cli_01)`);
+    expect(r.stderr).not.toContain('No terminal');
+  });
+
+  it('empty standard input: the hint is the whole command, with the --profile and --base-url given', async () => {
+    const r = await svc(['auth', 'login', '--profile', 'prod', '--base-url', sb.baseUrl], { env: cleanEnv({ HOME: tempDir('auth-empty') }), input: '' });
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toContain('The token is empty; nothing was stored.');
+    expect(r.stderr).toContain(`printf %s "$TOKEN" | svc auth login --profile prod --base-url ${sb.baseUrl} --with-token`);
+  });
+
+  it('the usage line shows no [token] argument, which is always refused', async () => {
+    const r = await svc(['auth', 'login', '--help'], { env: cleanEnv() });
+    expect(r.stdout).toMatch(/^Usage: svc auth login \[options\]$/m);
+    expect(r.stdout).not.toContain('[token]');
+  });
+});
+
 describe('refusals', () => {
   it('2: a token on the command line is refused, and not echoed', async () => {
     const token = sb.token('full');

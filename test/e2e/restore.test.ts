@@ -78,7 +78,7 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     expect(r.stdout).toMatch(/^next: +check the data, then point the application at "e2e_human" \(or rename it into place\)$/m);
     // The result last (cli-contract 4, v4): the figures and the service's view above it, the psql line closing it.
     expect(r.stdout.indexOf('sha-256')).toBeLessThan(r.stdout.indexOf('Restored backup'));
-    expect(r.stdout.indexOf('proof: verified restore')).toBeLessThan(r.stdout.indexOf('data as of'));
+    expect(r.stdout.indexOf("service's view")).toBeLessThan(r.stdout.indexOf('Restored backup'));
     expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^connect: +psql postgresql:/);
     // The figures: target, mode, the artifact verified (its checksum once), durations.
     expect(r.stdout).toMatch(new RegExp(`^target: +${target.replaceAll('.', '\\.')}$`, 'm'));
@@ -89,12 +89,11 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     expect(r.stdout).toMatch(/^durations: +preflight \d+\.\ds, createRestore \d+\.\ds, download \d+\.\ds, verify \d+\.\ds, restore \d+\.\ds, analyze \d+\.\ds, check \d+\.\ds$/m);
     expect(r.stdout).toMatch(/^objects checked: +2 tables, 1 view, 3 sequences, 2 indexes$/m);
     expect(r.stdout).toMatch(/^pg_restore exit code: +0$/m);
-    // The service's view, each "no" explained, and (on stderr) why it does not show this restore.
-    const why = "no \\(the service has not verified this restore; the result below is the local proof\\)";
+    // The service's view in one line, its "no" flags explained beside them (cli-contract 4, v4 and issue 34).
     expect(r.stdout).toMatch(
-      new RegExp(`^The service's view of the job \\(context, not the result below\\)\n {2}restore job: +[0-9a-f-]{36}\n {2}state: +queued\n {2}proof: completed backup: +yes\n {2}proof: verified restore: +${why}\n {2}proof: proven recoverability: +${why}$`, 'm'),
+      /^service's view: +queued, verified restore no \(the service has not verified this restore; the result below is the local proof\)$/m,
     );
-    expect(r.stderr).toContain("API v1 has no operation to record a client-local result: the service's state and proof flags above do not reflect this restore.");
+    expect(r.stdout).not.toMatch(/^\s*state: +queued$/m);
     expect(r.stderr).toMatch(/^Restore job [0-9a-f-]{36} created \(new_database\)\.$/m);
     expect(r.stderr).toMatch(new RegExp(`^✓ Verified 92\\.9 KiB \\(95129 bytes\\), SHA-256 ${ARTIFACT_SHA} \\(\\d+\\.\\ds\\)$`, 'm'));
     expect(r.stderr).toContain('Created database "e2e_human" (TEMPLATE template0, UTF8, libc C).');
@@ -123,9 +122,9 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     expect(await databaseExists('e2e_other')).toBe(false);
   });
 
-  it('2: a new-database restore never writes into an existing, non-empty database', async () => {
+  it('7: a new-database restore never writes into an existing, non-empty database (a precondition, cli-contract 5)', async () => {
     const r = await svc(['restore', 'create', '--backup', 'bj_0007'], { env: env(withPassword('e2e_human')) });
-    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r).toMatchObject({ code: 7, stdout: '' });
     expect(r.stderr).toContain('The target database "e2e_human" already exists and is not empty');
   });
 
@@ -220,7 +219,7 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     // restore run is handed a job, not a backup: no backup id, no completion time to show.
     expect(r.stdout).toContain(`Restored the backup of db_orders into ${cluster.dsn('e2e_run')} (new database)`);
     expect(r.stdout).not.toContain('data as of');
-    expect(r.stdout).toMatch(new RegExp(`^ {2}restore job: +${body.restoreJob.id}$`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`^restore job: +${body.restoreJob.id}$`, 'm'));
     expect(`${r.stdout}${r.stderr}`).not.toMatch(NO_COORDINATES);
     expect((await describeDatabase(cluster, 'e2e_run')).tables).toEqual(SEED_TABLES);
   });

@@ -133,12 +133,17 @@ describe.skipIf(!!skip)('operator screens of a restore and a drill (cli-contract
       expect(last, show(run)).toMatch(new RegExp(`psql postgresql://postgres@127\\.0\\.0\\.1:${cluster.port}/op_create_${run.width}$`));
       expect(last).not.toMatch(/receipt/i);
       expect(screen.filter((l) => /^proof: /.test(l))).toEqual([]);
-      // The service's flags, above the result, each "no" explained where it stands.
+      // The service's view, above the result, in one line of data (two where the terminal wraps it),
+      // each "no" explained where it stands; no block of stale "state: queued" lines before the result.
       const all = joined(run);
       const why = run.width === 120 ? "this run's receipt is the local proof" : 'the result below is the local proof';
-      expect(all, show(run)).toContain(`proof: verified restore: no (the service has not verified this restore; ${why}`);
-      expect(all, show(run)).toContain(`proof: proven recoverability: no (the service has not verified this restore; ${why}`);
-      expect(all.indexOf('proof: verified restore')).toBeLessThan(all.indexOf('Restored backup bj_0007'));
+      expect(all, show(run)).toContain(`service's view: queued, verified restore no (the service has not verified this restore; ${why})`);
+      expect(all.indexOf("service's view")).toBeLessThan(all.indexOf('Restored backup bj_0007'));
+      // At most two lines at 80 and 120 columns (its hanging indent continues it), three at 60.
+      const view = run.lines.findIndex((l) => l.startsWith("service's view:"));
+      const viewLines = 1 + run.lines.slice(view + 1).findIndex((l) => !/^ {4,}\S/.test(l));
+      expect(viewLines, show(run)).toBeLessThanOrEqual(run.width === 60 ? 3 : 2);
+      expect(run.lines.filter((l) => /^\s*state: +queued$/.test(l)), show(run)).toEqual([]);
     }
   }, 300_000);
 

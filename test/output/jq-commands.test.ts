@@ -97,11 +97,29 @@ describe('--jq on commands', () => {
       code: 2,
       stdoutEmpty: true,
     });
-    // --jq implies --json, for errors too: one envelope a script can read.
+    // --jq implies --json, for errors too when stderr is not a terminal: one envelope a script can read.
     expect(JSON.parse(r.stderr).error).toMatchObject({
       code: 'jq_failed',
-      message: 'The --jq expression failed on the result: Cannot index array with string "id"',
-      nextAction: expect.stringContaining('The command itself succeeded'),
+      message: 'The --jq expression failed on the result: Cannot index array with string "id". The document\'s top-level keys are .databases, .nextCursor.',
+      nextAction: 'Only the --jq expression failed, on the JSON document --json prints; nothing was changed at the service.',
+    });
+    // Only a GET was sent: no word of a POST (cli-contract 4, v5).
+    expect(r.stderr).not.toMatch(/POST/);
+  });
+
+  it('after a POST, a failed --jq says the change stands', async () => {
+    const r = await runCase(server, configHome(), {
+      name: 'runtime error after a POST',
+      argv: ['backups', 'trigger', 'db_orders', '--jq', '.backupJobId[0]'],
+      routes: [{ method: 'POST', path: '/databases/db_orders/backups', fixture: 'trigger-backup', status: 202 }],
+      requests: [{ method: 'POST', path: '/databases/db_orders/backups' }],
+      code: 2,
+      stdoutEmpty: true,
+    });
+    expect(JSON.parse(r.stderr).error).toMatchObject({
+      code: 'jq_failed',
+      message: expect.stringContaining("The document's top-level key"),
+      nextAction: expect.stringContaining('its change at the service stands'),
     });
   });
 });

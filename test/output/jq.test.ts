@@ -90,7 +90,8 @@ describe('compileJq: what jq does to the process', () => {
     expect(caught).toBeInstanceOf(CliError);
     expect((caught as CliError).details.code).toBe('jq_failed');
     expect((caught as CliError).exitCode).toBe(2);
-    expect((caught as CliError).message).toBe('The --jq expression failed on the result: Cannot index array with string "id"');
+    // The document's top-level keys, which the expression starts from (issue 34).
+    expect((caught as CliError).message).toBe('The --jq expression failed on the result: Cannot index array with string "id". The document\'s top-level key is .databases.');
   });
 
   it('halt_error names the value it was given', async () => {

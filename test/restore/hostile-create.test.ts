@@ -98,7 +98,7 @@ describe.skipIf(!!skip)('restore create and restore run against a hostile servic
       expect(text).not.toContain(h.artifact.signature);
     }
     if (!json) {
-      expect(r.stdout).toMatch(/^ +restore job: +rj_hostile_\[redacted\]$/m);
+      expect(r.stdout).toMatch(/^restore job: +rj_hostile_\[redacted\]$/m);
       return;
     }
     const { restoreJob } = JSON.parse(r.stdout) as { restoreJob: Record<string, unknown> };

@@ -309,7 +309,11 @@ until psql -XAt -d postgres -c "SELECT 1 FROM pg_stat_activity WHERE application
     expect(await databasesLike('inplace_prompt_svc_')).toEqual([keptAs![2]]);
     expect(prompts[0]).toContain('Type the database name "inplace_prompt" to confirm');
     // Asked after the service checked the backup, and naming it: id, database, completion time, size.
-    expect(prompts[0]).toMatch(new RegExp(`from backup ${BACKUP_ID} of db_orders, completed 2026-11-21T06:01:40Z \\(\\d+[smhd] ago\\), \\d+\\.\\d KiB`));
+    // One age, measured one way: the prompt says the same times and age as the "Using ..." line (issue 34).
+    const times = /^Using \S+, (started .*\(\d+[smhd] ago, age from its start\)): /m.exec(r.stderr)?.[1];
+    expect(times, r.stderr).toBe(`started 2026-11-21T06:00:03Z, completed 2026-11-21T06:01:40Z (${/\((\d+[smhd] ago),/.exec(times ?? '')?.[1]}, age from its start)`);
+    expect(prompts[0]).toContain(`from backup ${BACKUP_ID} of db_orders, ${times}, `);
+    expect(prompts[0]).toMatch(/ \d+\.\d KiB/);
     expect(JSON.parse(h.createRestoreRequests()[0]!.body)).toMatchObject({ mode: 'in_place', confirmDestructive: true });
     expect(await h.snapshot('inplace_prompt')).toEqual(h.source);
     await expectClean(workDir);

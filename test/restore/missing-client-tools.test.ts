@@ -67,3 +67,31 @@ describe.skipIf(!!skip)('restore create without the client tools names each miss
     expect(r.stderr).not.toContain('pg_restore was not found');
   });
 });
+
+/**
+ * The machine as it is (the tools under /usr/lib/postgresql, none on PATH): svc finds a pg_restore
+ * off PATH, but psql it runs from PATH, so the run cannot go on. Both tools are named, not psql alone
+ * (cli-contract 4, v5), with where the pg_restore was and the PATH line that brings both in.
+ */
+describe('restore create with neither tool on PATH, the tools installed elsewhere', () => {
+  beforeAll(() => ensureBuilt(), 300_000);
+
+  it('exit 11 naming psql and pg_restore, and the directory to put on PATH', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'svc-off-path-'));
+    try {
+      const r = await execa(process.execPath, [BIN, 'restore', 'create', '--backup', 'bj_0007', '--target', 'postgresql://app@127.0.0.1:1/restored', '--work-dir', home], {
+        extendEnv: false,
+        env: { PATH: home, HOME: home, TMPDIR: home, SVC_API_KEY: 'svc_test_missing_tools_0123456789', SVC_BASE_URL: 'http://127.0.0.1:9' },
+        reject: false,
+        stdin: 'ignore',
+      });
+      expect(r.exitCode, r.stderr).toBe(11);
+      expect(r.stderr).toMatch(/^error: .*\bpsql\b/m);
+      expect(r.stderr).toMatch(/^error: .*\bpg_restore\b/m);
+      const dir = findPgBinDir()!;
+      if (!process.env.PATH?.split(':').includes(dir)) expect(r.stderr).toContain(`export PATH=${dir}:"$PATH"`);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});

@@ -155,10 +155,10 @@ describe.skipIf(!!skip)('restore create / restore run, new_database, against a r
     await expectRestored('restored_argv', workDir);
   });
 
-  it('refuses an existing non-empty database before createRestore (exit 2), and leaves it alone', async () => {
+  it('refuses an existing non-empty database before createRestore (exit 7, a precondition), and leaves it alone', async () => {
     const workDir = await h.workDir();
     const r = await create(SOURCE_DB, workDir);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(7);
     expect(r.stderr).toContain(`The target database "${SOURCE_DB}" already exists and is not empty`);
     expect(r.stderr).toContain('--in-place --confirm');
     expect(h.api.exchanges).toEqual([]);
@@ -173,13 +173,13 @@ describe.skipIf(!!skip)('restore create / restore run, new_database, against a r
     ['a function', 'CREATE FUNCTION answer() RETURNS int LANGUAGE sql AS $$ SELECT 42 $$;'],
     ['an enum type', "CREATE TYPE mood AS ENUM ('ok', 'sad');"],
     ['a schema', 'CREATE SCHEMA reporting;'],
-  ])('counts a database holding only %s as not empty (exit 2, nothing sent)', async (_what, ddl) => {
+  ])('counts a database holding only %s as not empty (exit 7, nothing sent)', async (_what, ddl) => {
     await h.dropDatabase('only_objects');
     await h.cluster.psql('CREATE DATABASE only_objects TEMPLATE template0');
     await h.cluster.psql(ddl, 'only_objects');
     const workDir = await h.workDir();
     const r = await create('only_objects', workDir);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(7);
     expect(r.stderr).toContain('already exists and is not empty');
     expect(h.api.exchanges).toEqual([]);
   });

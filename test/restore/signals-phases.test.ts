@@ -225,4 +225,33 @@ describe.skipIf(!!skip)('a signal in each phase of a restore (built CLI as a sub
     await lock.release();
     await noSessionIn(db);
   });
+
+  /**
+   * Ctrl-C while the new database is being created (cli-contract 4, v5): svc looks before it speaks.
+   * `before`: psql is held before CREATE DATABASE reaches the server, so no database exists and svc
+   * says so, with no dropdb to run. `after`: the server created it and psql has not exited, so svc
+   * finds it, and drops it as a partial database of its own.
+   */
+  it.each([
+    { when: 'before', exists: false, says: (db: string) => `No database was created: "${db}" does not exist at ${h.redacted(db)}.` },
+    { when: 'after', exists: false, says: (db: string) => `The new database "${db}", which this run created, was dropped: nothing of the partial restore is left.` },
+  ] as const)('SIGINT while CREATE DATABASE is sent ($when it ran): the report says what svc found', async ({ when, exists, says }) => {
+    const db = `sig_creating_${when}`;
+    await h.dropDatabase(db);
+    const gate = await psqlGate(h, 'CREATE DATABASE', { after: when === 'after' });
+    const workDir = await h.workDir();
+    const child = spawnSvc(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir], { env: h.env({ SVC_TARGET_DSN: h.dsn(db, true), ...gate.env }) });
+    await gate.reached();
+    expect(await h.databaseExists(db)).toBe(when === 'after');
+    child.kill('SIGINT');
+    const r = await child;
+    h.record(String(r.stdout), String(r.stderr));
+
+    expect(r.exitCode, String(r.stderr)).toBe(130);
+    expect(r.stderr).toContain(says(db));
+    expect(r.stderr).not.toContain('dropdb');
+    expect(await h.databaseExists(db)).toBe(exists);
+    expect(await readdir(workDir)).toEqual([]);
+    expect(await h.pgpassLeftovers()).toEqual([]);
+  });
 });

@@ -104,9 +104,15 @@ export function lockWaiter(on: RestoreHarness | SqlServer, database: string): Pr
 /**
  * A `psql` PATH shim that stops before running the first script containing `when` and waits for
  * go() (then becomes the real psql: exec, same pid, so svc's SIGINT reaches it); a signal while it
- * waits ends it, as it would end a psql waiting for the server. Put `env.PATH` first on svc's PATH.
+ * waits ends it, as it would end a psql waiting for the server. With `after`, it runs that script
+ * first and waits before exiting: the server has done the work, svc has not heard. Put `env.PATH`
+ * first on svc's PATH.
  */
-export async function psqlGate(h: RestoreHarness, when: string): Promise<{ env: Record<string, string>; reached(): Promise<true>; go(): Promise<void> }> {
+export async function psqlGate(
+  h: RestoreHarness,
+  when: string,
+  opts: { after?: boolean } = {},
+): Promise<{ env: Record<string, string>; reached(): Promise<true>; go(): Promise<void> }> {
   const dir = await mkdtemp(join(h.scratch, 'psql-gate-'));
   const bin = join(dir, 'bin');
   await mkdir(bin);
@@ -120,8 +126,11 @@ export async function psqlGate(h: RestoreHarness, when: string): Promise<{ env: 
       `script="${dir}/script.$$"`,
       'cat > "$script"',
       `if grep -qF -- '${when.replaceAll("'", "'\\''")}' "$script" && mkdir '${dir}/reached' 2>/dev/null; then`,
+      // With `after`, the script runs (and commits) first; the wait is for psql's exit.
+      ...(opts.after ? [`  ${real} "$@" < "$script"; status=$?`, `  touch '${dir}/ran'`] : []),
       `  trap 'exit 130' INT TERM HUP`,
       `  while [ ! -e '${dir}/go' ]; do sleep 0.05; done`,
+      ...(opts.after ? ['  exit $status'] : []),
       'fi',
       `exec ${real} "$@" < "$script"`,
       '',
@@ -130,7 +139,7 @@ export async function psqlGate(h: RestoreHarness, when: string): Promise<{ env: 
   await chmod(join(bin, 'psql'), 0o755);
   return {
     env: { PATH: `${bin}:${h.env().PATH}` },
-    reached: () => waitFor(`psql reaching a script with ${when}`, () => existsSync(join(dir, 'reached')) || undefined),
+    reached: () => waitFor(`psql reaching a script with ${when}`, () => existsSync(join(dir, opts.after ? 'ran' : 'reached')) || undefined),
     go: () => writeFile(join(dir, 'go'), ''),
   };
 }

@@ -7,8 +7,10 @@ export function registerAuth(auth: Command, host: CommandHost): void {
     .command('login')
     .description('Store an API token in the OS keychain (or a 0600 file), after checking it with the service')
     .option('--with-token', 'read the token from standard input')
-    // Declared only to refuse it with a clear message: argv is visible to every local user in `ps`.
+    // Declared only to refuse it with a clear message (argv is visible to every local user in `ps`),
+    // so the usage line leaves it out.
     .argument('[token]')
+    .usage('[options]')
     .addHelpText(
       'after',
       examples(

@@ -3,6 +3,7 @@ import { getProfile } from '../../api/operations/profile.js';
 import { storeToken } from '../../auth/token-store.js';
 import { writeProfile } from '../../config/config-file.js';
 import { ApiError, InterruptedError, UsageError } from '../../errors.js';
+import { shellCommand } from '../../output/shell-quote.js';
 import { fields, note } from '../../output/writer.js';
 import type { Session } from '../../session.js';
 import { profileFields } from '../shared/profile-fields.js';
@@ -10,37 +11,45 @@ import { profileNote } from '../../auth/profile-note.js';
 
 export interface LoginOptions {
   withToken: boolean;
+  /** A token was given as an argument: refused (see run), never read. */
+  tokenInArgv: boolean;
 }
 
 export function options([token]: string[], flags: { withToken?: boolean }): LoginOptions {
-  if (token !== undefined) {
-    throw new UsageError(
-      'A token is never accepted on the command line (other users can read it in the process list). Nothing was stored.',
-      'Pipe it in: printf %s "$TOKEN" | svc auth login --with-token, or run svc auth login in a terminal.',
-    );
-  }
-  return { withToken: flags.withToken === true };
+  return { withToken: flags.withToken === true, tokenInArgv: token !== undefined };
+}
+
+/** The command that works: the token piped in, with the flags this run was given. */
+function pipeHint(session: Session, lead: string): string {
+  return `${lead}: printf %s "$TOKEN" | ${shellCommand(['svc', 'auth', 'login', ...session.loginArgs(), '--with-token'])}`;
 }
 
 async function readToken(session: Session, withToken: boolean, baseUrl: string): Promise<string> {
   const { ctx } = session;
   let token: string | undefined;
-  if (withToken) {
+  // Standard input that is not a terminal holds the token, --with-token or not (cli-contract 4, v5).
+  if (withToken || !ctx.stdinIsTTY) {
     token = await readStream(ctx.stdin);
-  } else if (ctx.stdinIsTTY && ctx.stderrIsTTY) {
+  } else if (ctx.stderrIsTTY) {
     token = await ctx.prompter.secret(`Paste your API token for ${baseUrl} (input is hidden)`, ctx.signal);
     if (token === undefined) throw new InterruptedError('Login cancelled; nothing was stored.');
   } else {
-    throw new UsageError('No terminal to prompt for the token.', 'Pipe it in instead: printf %s "$TOKEN" | svc auth login --with-token');
+    throw new UsageError('No terminal to prompt for the token on: standard error is not a terminal. Nothing was stored.', pipeHint(session, 'Pipe it in instead'));
   }
   // A trailing newline from `echo` or a file is not part of the token; anything else is kept and checked.
   token = token.replace(/\r?\n$/, '').trim();
-  if (!token) throw new UsageError('The token is empty; nothing was stored.');
+  if (!token) throw new UsageError('The token is empty; nothing was stored.', pipeHint(session, 'Pipe the token in'));
   if (/[\s\x00-\x1f\x7f-\x9f]/.test(token)) throw new UsageError('The token contains spaces or control characters; paste exactly the token shown when it was issued. Nothing was stored.');
   return token;
 }
 
 export async function run(opts: LoginOptions, session: Session): Promise<void> {
+  if (opts.tokenInArgv) {
+    throw new UsageError(
+      'A token is never accepted on the command line (other users can read it in the process list). Nothing was stored.',
+      `${pipeHint(session, 'Pipe it in')}, or run svc auth login in a terminal.`,
+    );
+  }
   const login = await session.login();
   const token = await readToken(session, opts.withToken, login.baseUrl);
   // Verified before it is stored: a mistyped or revoked token never lands in the keychain.

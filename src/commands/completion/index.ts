@@ -34,11 +34,13 @@ export function registerCompletion(program: Command, _host: CommandHost): void {
   program
     .command('completion')
     .description('Print a shell completion script: commands, verbs, flags and fixed values (never calls the service)')
-    .argument('<shell>', 'bash, zsh, fish or powershell')
+    // Optional for commander, so that a missing shell is options()' to refuse, naming the set.
+    .argument('[shell]', 'bash, zsh, fish or powershell')
+    .usage('[options] <shell>')
     .addHelpText(
       'after',
       prose(
-        'The bash script needs the bash-completion package (it calls _get_comp_words_by_ref); the zsh one needs compinit to have run first (it calls compdef). Open a new shell afterwards.',
+        'The bash script works with or without the bash-completion package; the zsh one needs compinit to have run first (it calls compdef). Open a new shell afterwards.',
       ),
     )
     .addHelpText(

@@ -16,8 +16,9 @@ export interface ScriptOptions {
 }
 
 export function options([shell]: string[]): ScriptOptions {
-  if (!(SHELLS as readonly string[]).includes(shell ?? '')) {
-    throw new UsageError(`Unknown shell "${shell ?? ''}": svc writes completion scripts for ${SHELLS.join(', ')}.`, 'For example: svc completion bash');
+  if (shell === undefined) throw new UsageError(`Name a shell: svc writes completion scripts for ${SHELLS.join(', ')}.`, 'For example: svc completion bash');
+  if (!(SHELLS as readonly string[]).includes(shell)) {
+    throw new UsageError(`Unknown shell "${shell}": svc writes completion scripts for ${SHELLS.join(', ')}.`, 'For example: svc completion bash');
   }
   return { shell: shell as Shell };
 }

@@ -20,7 +20,9 @@ export function registerMcp(mcp: Command, host: CommandHost): void {
   mcp
     .command('config')
     .description('Print the snippet an agent client needs to start svc mcp serve (never a token)')
-    .argument('<client>', MCP_CLIENTS.join(', '))
+    // Optional for commander, so that a missing client is options()' to refuse, naming the set.
+    .argument('[client]', MCP_CLIENTS.join(', '))
+    .usage('[options] <client>')
     .option('--read-only', 'the snippet starts the server with --read-only')
     .option('--tools <names>', 'the snippet starts the server with --tools <names>')
     .addHelpText('after', examples('svc mcp config claude', 'svc --profile prod mcp config vscode --read-only', 'svc mcp config codex >> ~/.codex/config.toml'))

@@ -3,16 +3,19 @@ import { timestampWithAge } from '../../output/format.js';
 import { terminalLine } from '../../output/terminal-text.js';
 import { fields, note, text } from '../../output/writer.js';
 import type { Session } from '../../session.js';
-import { isoTimestamp, requireId } from '../shared/args.js';
+import { requireId, typedTimestamp } from '../shared/args.js';
 import { nextCommand, verdictBlock, windowBlock } from './window.js';
 
 export interface RecoveryCandidateOptions {
   databaseId: string;
   incidentTime: string;
+  /** How a time given without a zone was read, said on stderr. */
+  zoneNote?: string;
 }
 
 export function options([id]: string[], flags: { incidentTime?: string }): RecoveryCandidateOptions {
-  return { databaseId: requireId(id, 'database id'), incidentTime: isoTimestamp(flags.incidentTime, '--incident-time') };
+  const { iso, zone } = typedTimestamp(flags.incidentTime, '--incident-time');
+  return { databaseId: requireId(id, 'database id'), incidentTime: iso, ...(zone ? { zoneNote: zone } : {}) };
 }
 
 /**
@@ -22,6 +25,7 @@ export function options([id]: string[], flags: { incidentTime?: string }): Recov
  * differs, said on stderr as what it is.
  */
 export async function run(opts: RecoveryCandidateOptions, session: Session): Promise<void> {
+  if (opts.zoneNote) session.ui.info(opts.zoneNote);
   const { data } = await (await session.api()).send(getRecoveryCandidate(opts.databaseId, opts.incidentTime));
   const now = session.now();
   const candidate = data.recommended;

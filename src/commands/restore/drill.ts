@@ -181,20 +181,26 @@ async function publish(opts: DrillCommandOptions, doc: DrillDocument, session: S
   const { ui } = session;
   const files = new UserFiles(session.secrets);
   let unwritten: unknown;
+  const written: string[] = [];
   if (opts.reportDir) {
     try {
       await writeReport(opts.reportDir, doc, files);
-      // A note for a person, as the summary is: --json and --jq keep stderr for errors.
-      if (!session.settings.json || interrupted) ui.info(`Report${interrupted ? ' of the interrupted drill' : ''}: ${opts.reportDir}/drill.md, drill.json, junit.xml and receipts/.`);
+      written.push(`Report${interrupted ? ' of the interrupted drill' : ''}: ${opts.reportDir}/drill.md, drill.json, junit.xml and receipts/`);
     } catch (err) {
       unwritten = err;
     }
   }
+  let metricsWritten = false;
+  let unpublished: unknown;
   try {
-    await publishMetrics(opts, doc, session, files, interrupted);
+    metricsWritten = await publishMetrics(opts, doc, session, files, interrupted);
   } catch (err) {
-    if (!interrupted) throw err;
+    unpublished = err;
   }
+  if (metricsWritten) written.push(`${written.length ? 'metrics' : 'Metrics'}: ${opts.metricsFile}`);
+  // A note for a person, as the summary is: --json and --jq keep stderr for errors.
+  if (written.length && (!session.settings.json || interrupted)) ui.info(`${written.join('; ')}.`);
+  if (unpublished && !interrupted) throw unpublished;
   if (!unwritten) return;
   if (!interrupted) throw unwritten;
   ui.warn(unwritten instanceof Error ? unwritten.message : String(unwritten));
@@ -205,13 +211,18 @@ async function publish(opts: DrillCommandOptions, doc: DrillDocument, session: S
  * the Pushgateway each get their chance, and a failure of either is said after the other was tried.
  * A drill that failed still exits 13 (the first thing an operator must see); a failed push alone is
  * its own exit code, so a nightly job whose results never reached monitoring does not look green.
+ * Says whether the metrics file was written.
  */
-async function publishMetrics(opts: DrillCommandOptions, doc: DrillDocument, session: Session, files: UserFiles, interrupted: boolean): Promise<void> {
-  if (opts.dryRun) return;
+async function publishMetrics(opts: DrillCommandOptions, doc: DrillDocument, session: Session, files: UserFiles, interrupted: boolean): Promise<boolean> {
+  if (opts.dryRun) return false;
   const errors: CliError[] = [];
+  let fileWritten = false;
   if (opts.metricsFile) {
     const { writeMetricsFile } = await import('../../drill/metrics-file.js');
-    await writeMetricsFile(opts.metricsFile, doc, files).catch((err: CliError) => errors.push(err));
+    await writeMetricsFile(opts.metricsFile, doc, files).then(
+      () => (fileWritten = true),
+      (err: CliError) => errors.push(err),
+    );
   }
   if (opts.pushgateway) {
     const { pushDrillMetrics } = await import('../../drill/pushgateway.js');
@@ -231,10 +242,10 @@ async function publishMetrics(opts: DrillCommandOptions, doc: DrillDocument, ses
       (err: CliError) => errors.push(err),
     );
   }
-  if (!errors.length) return;
+  if (!errors.length) return fileWritten;
   if (doc.drill.failed || interrupted) {
     for (const err of errors) session.ui.warn(err.message);
-    return;
+    return fileWritten;
   }
   for (const err of errors.slice(0, -1)) session.ui.warn(err.message);
   throw errors.at(-1);

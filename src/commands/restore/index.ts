@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
 import { examples, prose, verb, type CommandHost } from '../shared/verb.js';
 
+/** The help heading of the options a run seldom needs. */
+const MORE_OPTIONS = 'More options:';
+
 /** Registers the restore verbs on their group command (program.ts creates it). The engine loads only with create and run. */
 export function registerRestore(restore: Command, host: CommandHost): void {
   restore
@@ -12,17 +15,20 @@ export function registerRestore(restore: Command, host: CommandHost): void {
     .addHelpText('after', examples('svc restore get rj_123', 'svc restore get rj_123 --watch', 'svc restore get rj_123 --json | jq .restoreJob.proof'))
     .action(verb(host, () => import('./get.js')));
 
+  // The common case first; the rest under "More options" (commander's help groups), so the help's
+  // first screen is what most runs need.
   const engineFlags = (c: Command): Command =>
     c
       .option('--target <dsn>', 'target database URI, postgresql://user@host:port/db (env: SVC_TARGET_DSN)')
+      .option('--in-place', 'replace the existing target database: restore beside it, then swap the names; the replaced one is kept as <name>_svc_before_<time>')
+      .option('--confirm', 'confirm an --in-place restore without a prompt (required when not on a terminal)')
+      .optionsGroup(MORE_OPTIONS)
       .option('--jobs <n>', 'parallel pg_restore jobs (default: CPUs, at most 4), --in-place too')
       .option('--work-dir <dir>', 'where the artifact is downloaded (default: the OS temp dir)')
       .option('--keep-artifact', 'keep the verified artifact file after the restore')
       .option('--connections <n>', 'parallel Range requests for an artifact of 64 MiB or more (1 to 16, default 8)')
       .option('--no-analyze', 'skip ANALYZE of the target after pg_restore')
       .option('--receipt <file>', 'write the restore receipt (JSON, no secrets) here, for failures too')
-      .option('--in-place', 'replace the existing target database: restore beside it, then swap the names; the replaced one is kept as <name>_svc_before_<time>')
-      .option('--confirm', 'confirm an --in-place restore without a prompt (required when not on a terminal)')
       .option('--terminate-connections', "with --in-place: end the target's other sessions at the swap (default: exit 7 naming them)")
       .option('--drop-previous', 'with --in-place: drop the replaced database once the swap succeeded (default: keep it)')
       .option('--keep-partial', 'keep a new database this run created when the restore fails or is interrupted (default: drop it)')
@@ -37,9 +43,9 @@ export function registerRestore(restore: Command, host: CommandHost): void {
       .option('--database <databaseId>', "with --latest or --before: choose among this database's completed backups")
       .option('--latest', 'with --database: its newest completed backup')
       .option('--before <iso8601>', 'with --database: its newest backup completed at or before this time')
-      .option('--window <windowId>', 'the baseline backup of this recovery window (from svc recovery candidate or summary)'),
+      .option('--window <windowId>', 'the baseline backup of this recovery window (from svc recovery candidate or summary)')
+      .option('--dry-run', 'run the preflight checks and print the plan; create nothing'),
   )
-    .option('--dry-run', 'run the preflight checks and print the plan; create nothing')
     .option('--idempotency-key <key>', 'key for createRestore (1-200 characters; default: a new UUID)')
     .addHelpText(
       'after',
@@ -76,18 +82,19 @@ export function registerRestore(restore: Command, host: CommandHost): void {
     .option('--backup <backupJobId>', 'drill this backup (one database only)')
     .option('--latest', "each database's newest completed backup (the default)")
     .option('--before <iso8601>', 'the newest backup completed at or before this time')
+    .option('--max-age <duration>', 'the recovery point objective: the backup may be at most this old (90m, 26h, 7d)')
+    .option('--check <file.sql>', 'SQL checks, dbt style: "-- check: <name>" then a SELECT that passes when it returns no rows (repeatable)', (v: string, all: string[] = []) => [...all, v])
+    .option('--report <dir>', 'write drill.json, drill.md, junit.xml and receipts/<databaseId>.json there')
+    .option('--dry-run', 'print the plan (databases, backups, their age, the server binaries) and create nothing')
+    .optionsGroup(MORE_OPTIONS)
     .option('--scratch <auto|dsn>', 'auto (the default): a throwaway local cluster; a postgresql:// DSN: your server, where svc creates and drops svc_drill_* databases')
     .option('--pg-bindir <dir>', 'the server binaries (initdb, pg_ctl, postgres) for --scratch auto (env: SVC_PG_BINDIR)')
-    .option('--check <file.sql>', 'SQL checks, dbt style: "-- check: <name>" then a SELECT that passes when it returns no rows (repeatable)', (v: string, all: string[] = []) => [...all, v])
-    .option('--max-age <duration>', 'the recovery point objective: the backup may be at most this old (90m, 26h, 7d)')
     .option('--parallel <n>', 'databases drilled at once, 1 to 8 (default 1)')
     .option('--shard <i/n>', "this runner's share: sorted by id, the k-th database belongs to shard (k mod n) + 1")
-    .option('--report <dir>', 'write drill.json, drill.md, junit.xml and receipts/<databaseId>.json there')
     .option('--metrics-file <file>', "write the results for Prometheus (node_exporter's textfile collector: name it *.prom in its directory)")
     .option('--pushgateway <url>', 'push the results to a Prometheus Pushgateway (group job=svc_restore_drill, shard=<i>_of_<n> or all)')
     .option('--keep', 'keep the scratch databases (and the cluster) for inspection, and print how to reach them')
     .option('--strict', 'fail restore_clean when the unprivileged restore had to leave objects out (event triggers, untrusted-language functions, ...)')
-    .option('--dry-run', 'print the plan (databases, backups, their age, the server binaries) and create nothing')
     .option('--jobs <n>', 'parallel pg_restore jobs per database (default: CPUs, at most 4)')
     .option('--connections <n>', 'parallel Range requests for an artifact of 64 MiB or more (1 to 16, default 8)')
     .option('--work-dir <dir>', 'where artifacts and the scratch cluster live (default: the OS temp dir)')

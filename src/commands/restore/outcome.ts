@@ -1,4 +1,4 @@
-import { formatBytes, timestampWithAge } from '../../output/format.js';
+import { formatBytes, timestampWithAge, yesNo } from '../../output/format.js';
 import { commandsNote, fields, note, text, type Block } from '../../output/writer.js';
 import { shellCommand } from '../../output/shell-quote.js';
 import { UserFiles } from '../../output/user-file.js';
@@ -13,7 +13,6 @@ import { writeReceipt } from '../../restore/receipt.js';
 import type { RestoreOutcome, ServiceCheck } from '../../restore/run.js';
 import { redactedDsn } from '../../restore/target.js';
 import type { Session } from '../../session.js';
-import { restoreProofFields } from '../shared/proof.js';
 import type { Field } from '../../output/fields.js';
 
 /** "download 1.2s, restore 17.9s": the phases that ran, in order. */
@@ -35,12 +34,16 @@ function largestTables(estimates: Record<string, number | null> | null, analyzed
 }
 
 /**
- * The service's proof flags, each `no` explained beside it: API v1 cannot be told a local result, so
- * the service has not verified this restore; what proves it is this run's own record (cli-contract 4, v4).
+ * The service's view of the job in one line, its `no` flags explained beside them: API v1 cannot be
+ * told a local result, so the service has not verified this restore; what proves it is this run's
+ * own record (cli-contract 4, v4). One line, so it never pushes the result off a 24-line screen.
  */
-function localProofFields(proof: RestoreOutcome['restoreJob']['proof'], receiptPath: string | undefined): Field[] {
-  const why = `the service has not verified this restore; ${receiptPath ? "this run's receipt is the local proof" : 'the result below is the local proof'}`;
-  return restoreProofFields(proof).map(([label, value, style]): Field => (value === 'no' && label !== 'proof: completed backup' ? [label, `no (${why})`, style] : [label, value, style]));
+function serviceView(job: RestoreOutcome['restoreJob'], receiptPath: string | undefined): Field {
+  const { verifiedRestore, provenRecoverability } = job.proof;
+  const flags = verifiedRestore ? `verified restore yes, proven recoverability ${yesNo(provenRecoverability)}` : 'verified restore no';
+  const proof = receiptPath ? "this run's receipt" : 'the result below';
+  const why = verifiedRestore ? '' : ` (the service has not verified this restore; ${proof} is the local proof)`;
+  return ["service's view", `${job.state}, ${flags}${why}`];
 }
 
 /** The psql command that reaches the target: the redacted URI (no password: psql asks, or reads ~/.pgpass). */
@@ -75,9 +78,9 @@ function replacedCommands(inPlace: RestoreOutcome['inPlace'], onTerminal: boolea
 }
 
 /**
- * The end of a restore: the --json document of cli-contract 4, or for a person what an operator
- * needs first (whose data, from when, the largest tables, how to connect, what next), then the
- * figures, then the service's view of the job as context: API v1 gives no way to update it from here.
+ * The end of a restore: the --json document of cli-contract 4, or for a person the figures with the
+ * service's view of the job as one line of context (API v1 gives no way to update it from here), then
+ * what an operator needs (whose data, from when, the largest tables, what next, how to connect) last.
  */
 export async function renderOutcome(session: Session, plan: RestorePlan, outcome: RestoreOutcome): Promise<void> {
   const { artifactBytes, sha256, verified, pgRestoreExitCode, durationMs, restoreJob: job, warnings } = outcome;
@@ -100,8 +103,8 @@ export async function renderOutcome(session: Session, plan: RestorePlan, outcome
     backupStartedAt: receipt.backupStartedAt,
     backupCompletedAt: receipt.backupCompletedAt,
   };
-  // The figures and the service's view first, the result last: on a 24-line screen what stays in
-  // view is whose data, from when, how much, how long, and how to connect (cli-contract 4, v4).
+  // The figures and the service's view (one line) first, the result last: on a 24-line screen what
+  // stays in view is whose data, from when, how much, how long, and how to connect (cli-contract 4, v4).
   await session.out.render(doc, [
     fields([
       ['target', redactedDsn(plan.target)],
@@ -112,9 +115,9 @@ export async function renderOutcome(session: Session, plan: RestorePlan, outcome
       ['analyze', plan.analyze ? 'done: the planner has statistics' : 'skipped (--no-analyze): run ANALYZE before relying on query plans'],
       ['receipt', plan.receiptPath],
       ['kept artifact', outcome.keptArtifactPath],
+      ['restore job', job.id],
+      serviceView(job, plan.receiptPath),
     ]),
-    fields([['restore job', job.id], ['state', job.state], ...localProofFields(job.proof, plan.receiptPath)], "The service's view of the job (context, not the result below)"),
-    note("API v1 has no operation to record a client-local result: the service's state and proof flags above do not reflect this restore.", 'dim'),
     text(`Restored ${backup} into ${redactedDsn(plan.target)} (${plan.mode === 'in_place' ? 'in place' : 'new database'}) in ${(durationMs / 1000).toFixed(1)}s.`, 'green'),
     ...replacedCommands(outcome.inPlace, onTerminal),
     fields([

@@ -1,7 +1,7 @@
 import { getProfile } from '../../api/operations/profile.js';
 import { CliError } from '../../errors.js';
-import { formatBytes, relativeAge } from '../../output/format.js';
-import { describeSelection, selectBackup, type SelectedBackup, type SelectionRule } from '../../restore/backup-selection.js';
+import { formatBytes } from '../../output/format.js';
+import { backupTimes, describeSelection, selectBackup, type SelectedBackup, type SelectionRule } from '../../restore/backup-selection.js';
 import type { ServiceCheck } from '../../restore/run.js';
 import type { Session } from '../../session.js';
 
@@ -37,9 +37,10 @@ export async function checkBackup(session: Session, selected: SelectedBackup, dr
       hint: `Pick a completed backup: ${session.svcCommand(['backups', 'list'], [backup.protectedDatabaseId])}`,
     });
   }
-  const completed = backup.completedAt ? `, completed ${backup.completedAt} (${relativeAge(backup.completedAt, session.now())})` : '';
+  // The same times and the same one age as the "Using ..." line above it (cli-contract 4, v5).
+  const times = backupTimes({ startedAt: backup.startedAt ?? selected.selection.startedAt, completedAt: backup.completedAt ?? selected.selection.completedAt }, session.now());
   const size = formatBytes(backup.artifact.sizeBytes).split(' (')[0];
-  return { selection: selected.selection, artifactBytes: backup.artifact.sizeBytes, backup: `${id} of ${backup.protectedDatabaseId}${completed}, ${size}` };
+  return { selection: selected.selection, artifactBytes: backup.artifact.sizeBytes, backup: `${id} of ${backup.protectedDatabaseId}${times ? `, ${times}` : ''}, ${size}` };
 }
 
 /**

@@ -104,7 +104,8 @@ const listCases: Case[] = [
   {
     name: '404 for a missing database is exit 5',
     argv: ['backups', 'list', 'db_gone'],
-    routes: [{ path: '/databases/db_gone/backups', fixture: 'error-404', status: 404 }],
+    // The 404 is followed by one list read: no database is named "db_gone" either (cli-contract 4, v5).
+    routes: [{ path: '/databases/db_gone/backups', fixture: 'error-404', status: 404 }, { path: '/databases', fixture: 'databases-page2' }],
     code: 5,
     stdoutEmpty: true,
     stderr: ['Protected database not found.', 'req_nf_1'],

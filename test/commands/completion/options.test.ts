@@ -17,14 +17,16 @@ describe('completion options()', () => {
     ['tcsh', /^Unknown shell "tcsh": svc writes completion scripts for bash, zsh, fish, powershell\.$/],
     ['Bash', /^Unknown shell "Bash"/],
     ['', /^Unknown shell ""/],
+    [undefined, /^Name a shell: svc writes completion scripts for bash, zsh, fish, powershell\.$/],
   ])('refuses the shell %j', (shell, message) => {
-    expect(() => script.options([shell])).toThrow(UsageError);
-    expect(() => script.options([shell])).toThrow(message);
+    const args = shell === undefined ? [] : [shell];
+    expect(() => script.options(args)).toThrow(UsageError);
+    expect(() => script.options(args)).toThrow(message);
   });
 
   const refused: UsageRow[] = [
     ['an unknown shell', ['completion', 'tcsh'], /^Unknown shell "tcsh"/],
-    ['no shell (commander)', ['completion'], /^missing required argument 'shell'$/],
+    ['no shell: the valid ones named', ['completion'], /^Name a shell: svc writes completion scripts for bash, zsh, fish, powershell\.$/],
     ['two shells (commander)', ['completion', 'bash', 'zsh'], /too many arguments for 'completion'/],
     ['an unknown option (commander)', ['completion', 'bash', '--install'], /unknown option '--install'/],
   ];

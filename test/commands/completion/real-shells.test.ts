@@ -122,14 +122,16 @@ async function offered(file: string, screen: () => string): Promise<string[]> {
  * What the person types to install the script and, after it, a hook that records each Tab: it
  * calls the script's own completion function, then writes what it offered to $SVC_TEST_TABS/<n>.
  */
-const SETUP: Record<'bash' | 'zsh', string[]> = {
-  bash: [
-    `source ${BASH_COMPLETION}`,
-    'source <(svc completion bash)',
-    'complete -p svc > "$SVC_TEST_TABS/registered"',
-    `__svc_test_tab() { __svc_complete "$@"; printf '%s\\n' "\${COMPREPLY[@]}" @@end > "$SVC_TEST_TABS/$((++__svc_test_n))"; }`,
-    'complete -F __svc_test_tab svc',
-  ],
+const BASH_HOOK = [
+  'source <(svc completion bash)',
+  'complete -p svc > "$SVC_TEST_TABS/registered"',
+  `__svc_test_tab() { __svc_complete "$@"; printf '%s\\n' "\${COMPREPLY[@]}" @@end > "$SVC_TEST_TABS/$((++__svc_test_n))"; }`,
+  'complete -F __svc_test_tab svc',
+];
+const SETUP: Record<'bash' | 'bash-plain' | 'zsh', string[]> = {
+  bash: [`source ${BASH_COMPLETION}`, ...BASH_HOOK],
+  // No bash-completion package (cli-contract 4, v5): the script splits the words itself.
+  'bash-plain': BASH_HOOK,
   zsh: [
     // Emacs keys, whatever $EDITOR says: Ctrl-U discards the line.
     'bindkey -e',
@@ -143,10 +145,14 @@ const SETUP: Record<'bash' | 'zsh', string[]> = {
   ],
 };
 
-const ARGV: Record<'bash' | 'zsh', string[]> = { bash: ['bash', '--norc', '--noprofile', '-i'], zsh: ['zsh', '-f', '-i'] };
+const ARGV: Record<'bash' | 'bash-plain' | 'zsh', string[]> = {
+  bash: ['bash', '--norc', '--noprofile', '-i'],
+  'bash-plain': ['bash', '--norc', '--noprofile', '-i'],
+  zsh: ['zsh', '-f', '-i'],
+};
 
 /** An interactive bash or zsh with the script installed: tab(line) types the line and a Tab, and returns what the Tab offered. */
-async function prompt(shell: 'bash' | 'zsh') {
+async function prompt(shell: 'bash' | 'bash-plain' | 'zsh') {
   const tabs = tempDir('tabs');
   const session = await PtySession.command(ARGV[shell], { env: shellEnv({ SVC_TEST_TABS: tabs }), cwd: globDir, cols: 250 });
   // The quotes keep the typed command's echo from matching: only its output reads @@ready.
@@ -155,6 +161,7 @@ async function prompt(shell: 'bash' | 'zsh') {
   let n = 0;
   return {
     registered: () => readFileSync(join(tabs, 'registered'), 'utf8'),
+    screen: () => session.screen(),
     async tab(line: string): Promise<string[]> {
       session.type(`${line}\t`);
       const offers = await offered(join(tabs, String(++n)), () => session.screen());
@@ -194,6 +201,20 @@ describe.skipIf(!!ptySkip)('a Tab at a real prompt', () => {
       expect(server.exchanges).toEqual([]);
     });
   }
+
+  it.runIf(installed('bash') || process.env.CI === 'true')('bash without the bash-completion package: the same offers, and no "command not found" on any Tab', async () => {
+    writeFileSync(precious, 'keep');
+    const p = await prompt('bash-plain');
+    expect(p.registered()).toBe('complete -F __svc_complete svc\n');
+    for (const { line, offers, leavesNo } of linesFor('bash')) {
+      expect.soft(await p.tab(line), line).toEqual([...offers].sort());
+      if (leavesNo === precious) expect.soft(readFileSync(precious, 'utf8'), line).toBe('keep');
+      else if (leavesNo) expect.soft(existsSync(leavesNo), `${line} ran a command`).toBe(false);
+    }
+    expect(p.screen()).not.toMatch(/command not found|_get_comp_words_by_ref/);
+    await p.close();
+    expect(server.exchanges).toEqual([]);
+  });
 });
 
 /** A word as a single-quoted bash string. */

@@ -212,8 +212,9 @@ const getCases: Case[] = [
   {
     name: '404 is exit 5 with the request id',
     argv: ['databases', 'get', 'db_gone'],
-    routes: [{ path: '/databases/db_gone', fixture: 'error-404', status: 404 }],
-    requests: [{ path: '/databases/db_gone' }],
+    // The 404 is followed by one list read: no database is named "db_gone" either (cli-contract 4, v5).
+    routes: [{ path: '/databases/db_gone', fixture: 'error-404', status: 404 }, { path: '/databases', fixture: 'databases-page2' }],
+    requests: [{ path: '/databases/db_gone' }, { path: '/databases' }],
     code: 5,
     stdoutEmpty: true,
     stderr: ['Protected database not found.', 'req_nf_1', 'HTTP 404'],

@@ -15,6 +15,17 @@ describe('svc mcp config', () => {
     expect(JSON.parse(r.stdout)).toEqual({ mcpServers: { svc: { type: 'stdio', ...serve() } } });
   });
 
+  it('claude: the add-json command gets only the server entry, quoted as one argument, and it parses back', async () => {
+    const r = await runCase(server, configHome(), { name: 'claude add-json', argv: ['mcp', 'config', 'claude', '--read-only'], requests: [], code: 0 });
+    const line = r.stderr.split('\n').find((l) => l.includes('claude mcp add-json'));
+    expect(line, r.stderr).toBeDefined();
+    const m = /claude mcp add-json --scope user svc '(.*)'$/.exec(line!.trim());
+    expect(m, line).not.toBeNull();
+    // The entry itself, never the {"mcpServers": ...} document .mcp.json holds.
+    expect(JSON.parse(m![1]!)).toEqual({ type: 'stdio', ...serve(['--read-only']) });
+    expect(r.stderr).not.toMatch(/add-json svc`/);
+  });
+
   it('cursor: .cursor/mcp.json', async () => {
     const r = await runCase(server, configHome(), { name: 'cursor', argv: ['mcp', 'config', 'cursor'], requests: [], code: 0, stderr: [/\.cursor\/mcp\.json/] });
     expect(JSON.parse(r.stdout)).toEqual({ mcpServers: { svc: serve() } });

@@ -30,7 +30,7 @@ describe('mcp config options()', () => {
 
   const refused: UsageRow[] = [
     ['an unknown client', ['mcp', 'config', 'emacs'], /^No snippet for "emacs"\.$/],
-    ['no client (commander)', ['mcp', 'config'], /^missing required argument 'client'$/],
+    ['no client: the valid ones named', ['mcp', 'config'], /^Name a client: svc prints snippets for claude, cursor, vscode, codex\.$/],
     ['an unknown tool', ['mcp', 'config', 'cursor', '--tools', 'drill'], /^No such tool: drill\.$/],
   ];
   it.each(refused)('refuses %s', (_name, argv, message, env) => expectUsage(argv, message, env));

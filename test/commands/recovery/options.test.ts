@@ -28,22 +28,23 @@ describe('recovery candidate options()', () => {
     ['fractional seconds', ['recovery', 'candidate', 'db_orders', '--incident-time', '2026-11-20T14:30:00.123Z'], at('2026-11-20T14:30:00.123Z')],
     ['the option before the id', ['recovery', 'candidate', '--incident-time', '2026-11-20T14:30:00Z', 'db_orders'], at('2026-11-20T14:30:00Z')],
     ['the id trimmed', ['recovery', 'candidate', ' db_orders ', '--incident-time', '2026-11-20T14:30:00Z'], at('2026-11-20T14:30:00Z')],
+    ['a space for the T, with a zone', ['recovery', 'candidate', 'db_orders', '--incident-time', '2026-11-20 14:30:00Z'], at('2026-11-20T14:30:00Z')],
+    ['minutes without seconds, with an offset', ['recovery', 'candidate', 'db_orders', '--incident-time', '2026-11-20 14:30+02:00'], at('2026-11-20T14:30:00+02:00')],
   ];
   it.each(ok)('%s', (_name, argv, expected, env) => expectOptions(argv, expected, env));
 
   it.each(withGlobals([ok[0]!]))('%s', (_name, argv, expected, env, verb) => expectOptions(argv, expected, env, verb));
 
   const time = (v: string) =>
-    new RegExp(`^Invalid --incident-time "${v.replace(/[.+]/g, '\\$&')}": use ISO 8601 with a time zone, e.g\\. 2026-11-20T14:30:00Z\\.$`);
+    new RegExp(`^Invalid --incident-time "${v.replace(/[.+]/g, '\\$&')}": use ISO 8601, e\\.g\\. 2026-11-20T14:30:00Z, or a date and time like "2026-11-20 15:30" read in this machine's time zone\\.$`);
   const refused: UsageRow[] = [
     ...idRefusals(['recovery', 'candidate'], 'database id', ['--incident-time', '2026-11-20T14:30:00Z']),
     ['no --incident-time (commander)', ['recovery', 'candidate', 'db_orders'], /^required option '--incident-time <iso8601>' not specified$/],
     ['no database id (commander)', ['recovery', 'candidate', '--incident-time', '2026-11-20T14:30:00Z'], /^missing required argument 'databaseId'$/],
     ['--incident-time without a value (commander)', ['recovery', 'candidate', 'db_orders', '--incident-time'], /option '--incident-time <iso8601>' argument missing/],
-    ['a time without a zone', ['recovery', 'candidate', 'db_orders', '--incident-time', '2026-11-20T14:30:00'], time('2026-11-20T14:30:00')],
-    ['a time with milliseconds but no zone', ['recovery', 'candidate', 'db_orders', '--incident-time', '2026-11-20T14:30:00.500'], time('2026-11-20T14:30:00.500')],
     ['a date alone', ['recovery', 'candidate', 'db_orders', '--incident-time', '2026-11-20'], time('2026-11-20')],
-    ['a space instead of T, no zone', ['recovery', 'candidate', 'db_orders', '--incident-time', '2026-11-20 14:30:00'], time('2026-11-20 14:30:00')],
+    ['a date and time in another order', ['recovery', 'candidate', 'db_orders', '--incident-time', '11/20/2026 14:30'], time('11/20/2026 14:30')],
+    ['an impossible day, no zone', ['recovery', 'candidate', 'db_orders', '--incident-time', '2026-02-30 14:30'], time('2026-02-30 14:30')],
     ['words', ['recovery', 'candidate', 'db_orders', '--incident-time', 'yesterday'], time('yesterday')],
     ['a Unix timestamp', ['recovery', 'candidate', 'db_orders', '--incident-time', '1795185000'], time('1795185000')],
     ['an impossible month', ['recovery', 'candidate', 'db_orders', '--incident-time', '2026-13-20T14:30:00Z'], time('2026-13-20T14:30:00Z')],

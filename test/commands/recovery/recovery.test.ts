@@ -86,7 +86,8 @@ const summaryCases: Case[] = [
   {
     name: '404 is exit 5',
     argv: ['recovery', 'summary', 'db_orders'],
-    routes: [{ path: SUMMARY_PATH, fixture: 'error-404', status: 404 }],
+    // The 404 is followed by one list read: no other database is named "db_orders" (cli-contract 4, v5).
+    routes: [{ path: SUMMARY_PATH, fixture: 'error-404', status: 404 }, { path: '/databases', fixture: 'databases-page2' }],
     code: 5,
     stderr: ['Protected database not found.', 'req_nf_1'],
   },
@@ -286,7 +287,7 @@ const localCases: Case[] = (
     ['candidate with an empty id', ['recovery', 'candidate', '', '--incident-time', '2026-11-21T12:00:00Z'], /database id/],
     ['candidate without --incident-time', ['recovery', 'candidate', 'db_orders'], /--incident-time/],
     ['candidate --incident-time yesterday', ['recovery', 'candidate', 'db_orders', '--incident-time', 'yesterday'], /--incident-time "yesterday"/],
-    ['candidate --incident-time without a zone', ['recovery', 'candidate', 'db_orders', '--incident-time', '2026-11-21T12:00:00'], /time zone/],
+    ['candidate --incident-time in another order', ['recovery', 'candidate', 'db_orders', '--incident-time', '11/21/2026 12:00'], /time zone/],
     ['candidate --incident-time date only', ['recovery', 'candidate', 'db_orders', '--incident-time', '2026-11-21'], /--incident-time/],
     ['candidate --incident-time impossible date', ['recovery', 'candidate', 'db_orders', '--incident-time', '2026-13-45T25:61:00Z'], /--incident-time/],
     ['candidate --incident-time empty', ['recovery', 'candidate', 'db_orders', '--incident-time', ''], /--incident-time/],

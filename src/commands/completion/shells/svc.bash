@@ -1,4 +1,5 @@
-# bash completion for svc (printed by `svc completion bash`); needs the bash-completion package.
+# bash completion for svc (printed by `svc completion bash`). It uses the bash-completion package's
+# word splitting where it is loaded, and its own where it is not.
 #
 # The words of the command line reach `svc complete` as separate arguments, never through eval:
 # a Tab runs no command substitution, redirection or glob that the line holds.
@@ -28,10 +29,46 @@ __svc_unquote() {
     done
 }
 
+# Without the bash-completion package: sets words, cword and cur as `_get_comp_words_by_ref -n =:`
+# does, from the line up to the cursor split at blanks outside quotes (quotes kept, `=` and `:` not
+# word breaks); the last word is the one being completed ("" after a blank).
+__svc_words() {
+    local line=${COMP_LINE:0:COMP_POINT} quote='' char word='' i
+    words=()
+    for ((i = 0; i < ${#line}; i++)); do
+        char=${line:i:1}
+        if [[ $quote == [\'\`] ]]; then
+            word+=$char
+            [[ $char == "$quote" ]] && quote=''
+        elif [[ $quote ]]; then
+            word+=$char
+            if [[ $char == "\\" ]]; then ((++i)); word+=${line:i:1}
+            elif [[ $char == '"' ]]; then quote=''; fi
+        elif [[ $char == "\\" ]]; then
+            ((++i))
+            word+=$char${line:i:1}
+        elif [[ $char == [[:blank:]] ]]; then
+            [[ $word ]] && words+=("$word")
+            word=''
+        else
+            [[ $char == [\"\'\`] ]] && quote=$char
+            word+=$char
+        fi
+    done
+    words+=("$word")
+    cword=$((${#words[@]} - 1))
+    cur=$word
+}
+
 __svc_complete() {
     local cur words cword word line i
     local -a typed=()
-    _get_comp_words_by_ref -n =: cur words cword
+    # As gh and kubectl do: the package's function where it is loaded, else our own.
+    if declare -F _get_comp_words_by_ref >/dev/null; then
+        _get_comp_words_by_ref -n =: cur words cword
+    else
+        __svc_words
+    fi
     for ((i = 1; i < cword; i++)); do
         word=${words[i]}
         # A redirection operator (>, >>, <, 2>&1 ...) and its file name are the shell's, not svc's.
