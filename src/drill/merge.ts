@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { DatabaseDrill, DrillDocument, MergeNotes } from './document.js';
 import { drillDocumentSchema } from './document-schema.js';
+import type { IsolationLevel } from './isolation.js';
 
 
 export type MergedDocument = DrillDocument & { drill: { merge: MergeNotes } };
@@ -31,6 +32,8 @@ async function readShard(dir: string): Promise<DrillDocument | undefined> {
   return json as DrillDocument;
 }
 
+/** Weakest first. */
+const ISOLATION_RANK: IsolationLevel[] = ['none', 'namespace', 'os-user'];
 const byId = (a: DatabaseDrill, b: DatabaseDrill) => (a.databaseId < b.databaseId ? -1 : a.databaseId > b.databaseId ? 1 : 0);
 
 /**
@@ -84,6 +87,8 @@ export async function mergeReports(dirs: string[]): Promise<MergedDocument> {
       shard: null,
       scratch: same(read.map(({ doc }) => doc.drill.scratch)) ?? read[0]!.doc.drill.scratch,
       serverVersion: same(read.map(({ doc }) => doc.drill.serverVersion)),
+      // The organization's drills were as isolated as the least isolated shard; unknown (an older svc's report, a DSN) is null.
+      isolation: read.map(({ doc }) => doc.drill.isolation ?? null).reduce((a, b) => (a === null || b === null ? null : ISOLATION_RANK.indexOf(a) <= ISOLATION_RANK.indexOf(b) ? a : b)),
       databases: merged,
       passed: merged.length - failed,
       failed,

@@ -1,12 +1,10 @@
 import { existsSync, realpathSync } from 'node:fs';
-import { access, constants, mkdir } from 'node:fs/promises';
 import { basename, delimiter, join } from 'node:path';
 import type { ApiClient } from '../api/client.js';
 import { getDatabase, listDatabases } from '../api/operations/databases.js';
 import { getProfile } from '../api/operations/profile.js';
 import { holdPages } from '../api/paginate.js';
-import { ApiError, CliError, InterruptedError, UsageError } from '../errors.js';
-import { refuseLinks } from '../output/user-file.js';
+import { ApiError, CliError, InterruptedError } from '../errors.js';
 import { mapPool } from '../pool.js';
 import type { SelectionRule } from '../restore/backup-selection.js';
 import { findClientTools } from '../restore/pg-restore-choice.js';
@@ -15,16 +13,15 @@ import { defaultJobs, type RestorePlan } from '../restore/plan.js';
 import type { RestoreDeps } from '../restore/run.js';
 import { RunScope } from '../restore/scope.js';
 import type { Target } from '../restore/target.js';
-import { assertFreeSpace, assertWritableDir } from '../restore/workdir.js';
 import type { DatabaseDrill, DrillDocument } from './document.js';
 import { drillDatabase } from './drill-database.js';
 import { dryRunLine } from './dry-run.js';
 import { drillMarker } from './marker.js';
 import { reapOrphans } from './orphans.js';
 import { progressLines, type ProgressSink } from './progress-lines.js';
-import { reportPaths } from './report-files.js';
+import type { IsolationMode } from './isolation.js';
+import { preflight } from './preflight.js';
 import { autoScratch, dsnScratch, type Scratch } from './scratch.js';
-import { findServerBinaries, type ServerBinaries } from './server-binaries.js';
 import { shardOf, type Shard } from './shard.js';
 import { readChecks } from './sql-checks.js';
 
@@ -52,6 +49,8 @@ export interface DrillOptions {
   analyze: boolean;
   /** rows_match (off with --no-rows-check): the archive's rows are counted alongside each restore. */
   rowsCheck: boolean;
+  /** --isolation: `required` refuses a scratch cluster that could see svc's processes (cli-contract 9.16). */
+  isolation: IsolationMode;
 }
 
 /** What a drill needs from the command around it: the API, the restore engine's dependencies, progress on stderr. */
@@ -92,26 +91,6 @@ async function databasesOf(api: ApiClient, opts: DrillOptions): Promise<Array<{ 
   });
 }
 
-/**
- * What is checked before the scratch cluster starts (cli-contract 9, step 2): the report and work
- * dirs, and the server binaries; the client tools are probed while it starts. What fails ends the
- * run with its own code, before any createRestore.
- */
-async function preflight(opts: DrillOptions, env: Env): Promise<ServerBinaries | undefined> {
-  if (opts.reportDir) {
-    await mkdir(opts.reportDir, { recursive: true }).catch(() => undefined);
-    try {
-      await access(opts.reportDir, constants.W_OK | constants.X_OK);
-    } catch {
-      throw new UsageError(`--report ${opts.reportDir} cannot be created or written to.`, 'Name a writable directory for the report.');
-    }
-    await refuseLinks(reportPaths(opts.reportDir));
-  }
-  await assertWritableDir(opts.workDir);
-  await assertFreeSpace(opts.workDir, 0);
-  return opts.scratch.kind === 'auto' ? findServerBinaries(opts.scratch.pgBindir, env) : undefined;
-}
-
 async function assertMayRestore(api: ApiClient): Promise<void> {
   const { data } = await api.send(getProfile());
   if (!data.profile.scopes.includes(RESTORE_SCOPE)) {
@@ -147,8 +126,7 @@ function ruleFor(opts: DrillOptions): (databaseId: string) => SelectionRule {
 export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<DrillDocument> {
   const startedAt = host.now();
   const checks = await readChecks(opts.checkFiles);
-  const binaries = await preflight(opts, host.deps.env);
-  if (binaries) host.note(`Scratch server: PostgreSQL ${binaries.version} from ${binaries.dir} (${binaries.source}).`);
+  const { binaries, isolation } = await preflight(opts, host.deps.env, host.note);
   // Where PATH's client tools are Debian's pg_wrapper (a Perl process per call, which then runs the
   // newest installed version), the restores and checks run the scratch server's own tools directly.
   const env =
@@ -170,7 +148,7 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
       ? reaped.then(() => dsnScratch(where.server, depsForScratch))
       : opts.dryRun
         ? undefined
-        : reaped.then(() => autoScratch(binaries!, opts.workDir, depsForScratch));
+        : reaped.then(() => autoScratch(binaries!, isolation!, opts.workDir, depsForScratch));
   starting?.catch(() => {});
   try {
     // The client tools, while the cluster starts: both are needed before any createRestore.
@@ -209,6 +187,7 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
         shard: opts.shard ? `${opts.shard.index}/${opts.shard.count}` : null,
         scratch: opts.scratch.kind,
         serverVersion: scratch?.serverVersion ?? binaries?.version ?? null,
+        isolation: isolation?.level ?? null,
         databases: drilled,
         passed: drilled.length - failed,
         failed,

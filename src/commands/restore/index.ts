@@ -76,6 +76,7 @@ export function registerRestore(restore: Command, host: CommandHost): void {
     .option('--before <iso8601>', 'the newest backup completed at or before this time')
     .option('--scratch <auto|dsn>', 'auto (the default): a throwaway local cluster; a postgresql:// DSN: your server, where svc creates and drops svc_drill_* databases')
     .option('--pg-bindir <dir>', 'the server binaries (initdb, pg_ctl, postgres) for --scratch auto (env: SVC_PG_BINDIR)')
+    .option('--isolation <auto|required>', "for --scratch auto, keeping the cluster from svc's processes and files: auto (the default) takes what the machine allows, required is exit 11 where that is nothing")
     .option('--check <file.sql>', 'SQL checks, dbt style: "-- check: <name>" then a SELECT that passes when it returns no rows (repeatable)', (v: string, all: string[] = []) => [...all, v])
     .option('--max-age <duration>', 'the recovery point objective: the backup may be at most this old (90m, 26h, 7d)')
     .option('--parallel <n>', 'databases drilled at once, 1 to 8 (default 1)')
@@ -107,7 +108,7 @@ export function registerRestore(restore: Command, host: CommandHost): void {
     .addHelpText(
       'after',
       prose(
-        'A drill restores each database\'s chosen backup into a new svc_drill_* database, checks it (backup_selected, artifact_verified, restore_clean, objects_present, data_present, rows_match, max_age, then each SQL check), and drops it again. The scratch cluster is started once, on 127.0.0.1 only, and stopped at the end, also on failure and on Ctrl-C. The service is not told the result: API v1 has no operation for it.',
+        'A drill restores each database\'s chosen backup into a new svc_drill_* database, checks it (backup_selected, artifact_verified, restore_clean, objects_present, data_present, rows_match, max_age, then each SQL check), and drops it again. The scratch cluster is started once and stopped at the end, also on failure and on Ctrl-C. It never runs as your OS user where it could see svc\'s processes or files: as root it runs as the postgres user (on 127.0.0.1 only); as any other user in user, PID, mount and network namespaces of its own (bubblewrap, else unshare), reached on its Unix socket. Where the kernel allows no namespace, svc says so and runs it as you, unless --isolation required. The service is not told the result: API v1 has no operation for it.',
       ),
     )
     .action(verb(host, () => import('./drill.js')));
