@@ -1,4 +1,4 @@
-import { lstatSync, readlinkSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
@@ -57,17 +57,18 @@ function hiddenDirs(env: Env): string[] {
 }
 
 function bwrap(tool: string, hidden: string[]): Isolation['confine'] {
+  tool = realpathSync(tool);
   return (argv, paths) => {
     const binaries = binariesBind(paths.bindir, hidden[0]!);
     // A hidden directory that lies in a directory bound from the host gets an empty tmpfs over it.
     const covered = hidden.filter((h) => [...SYSTEM, binaries].some((d) => under(h, d)) && lstatSync(h, { throwIfNoEntry: false })?.isDirectory());
     return [
       tool,
-      '--unshare-all', '--disable-userns', '--new-session',
+      '--unshare-all', '--unshare-user', '--disable-userns', '--new-session',
       ...systemBinds(),
+      '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/dev/shm', '--tmpfs', '/tmp',
       '--ro-bind', binaries, binaries,
       ...covered.flatMap((h) => ['--tmpfs', h]),
-      '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/dev/shm', '--tmpfs', '/tmp',
       '--bind', paths.dir, paths.dir,
       ...(paths.link ? ['--symlink', paths.dir, paths.link] : []),
       '--chdir', paths.dir,
@@ -78,25 +79,42 @@ function bwrap(tool: string, hidden: string[]): Isolation['confine'] {
 
 /**
  * util-linux unshare cannot mount as the user it maps: an outer namespace maps svc's user to root,
- * mounts a fresh /proc and tmpfs over the home directories and svc's config directory (the cluster's
- * directory bound back where it lay under one), and an inner user namespace maps root back to svc's uid, which the server
- * requires (it refuses to run as root).
+ * mounts a fresh /proc and an empty tmpfs over the home directories, svc's config directory, /tmp and
+ * /run/user (the cluster's directory and the server binaries are bound back, through descriptors
+ * opened before, where they lay under one), and an inner user namespace maps root back to svc's uid,
+ * which the server requires (it refuses to run as root).
  */
 const UNSHARE_SCRIPT = [
   'set -e',
-  'dir=$1 uid=$2 gid=$3 n=$4; shift 4',
+  'dir=$1 bin=$2 link=$3 uid=$4 gid=$5 mount=$6 mkdir=$7 ln=$8 unshare=$9; shift 9',
+  'exec 3<"$dir" 4<"$bin"',
+  'n=$1; shift',
+  'while [ "$n" -gt 0 ]; do if [ -d "$1" ]; then "$mount" -t tmpfs -o mode=0755 none "$1"; fi; shift; n=$((n - 1)); done',
+  '"$mkdir" -p "$dir" "$bin"',
+  // --no-canonicalize: mount would resolve the descriptor's link to a path, which names the tmpfs now.
+  '"$mount" --no-canonicalize --bind /proc/self/fd/3 "$dir"',
+  '"$mount" --no-canonicalize --bind /proc/self/fd/4 "$bin"',
+  'exec 3<&- 4<&-',
+  'if [ -n "$link" ]; then "$ln" -sfn "$dir" "$link"; fi',
   'cd "$dir"',
-  'while [ "$n" -gt 0 ]; do if [ -d "$1" ]; then mount -t tmpfs -o mode=0755 none "$1"; fi; shift; n=$((n - 1)); done',
-  'mkdir -p "$dir" && mount --bind . "$dir" && cd "$dir"',
-  'exec unshare --user --map-user="$uid" --map-group="$gid" -- "$@"',
+  'exec "$unshare" --user --map-user="$uid" --map-group="$gid" -- "$@"',
 ].join('\n');
 
-function unshare(tool: string, hidden: string[]): Isolation['confine'] {
+/** The programs the script runs once PATH's directories may be hidden: each resolved to where it really is. */
+const HELPERS = ['mount', 'mkdir', 'ln', 'unshare'] as const;
+
+function unshare(tool: string, hidden: string[], dirs: string[]): Isolation['confine'] {
+  const helpers = HELPERS.map((name) => {
+    const [found] = programsIn(name, dirs);
+    return found ? realpathSync(found) : undefined;
+  });
+  if (helpers.includes(undefined)) return undefined;
   const ids = [String(process.getuid?.() ?? 0), String(process.getgid?.() ?? 0)];
-  const covered = ['/home', '/root', ...hidden];
+  const covered = ['/home', '/root', '/tmp', '/var/tmp', '/run/user', ...hidden];
   return (argv, paths) => [
-    tool, '--user', '--map-root-user', '--pid', '--fork', '--mount-proc', '--ipc', '--net', '--uts',
-    '--', 'sh', '-c', UNSHARE_SCRIPT, 'sh', paths.dir, ...ids, String(covered.length), ...covered, ...argv,
+    realpathSync(tool), '--user', '--map-root-user', '--pid', '--fork', '--mount-proc', '--ipc', '--net', '--uts',
+    '--', '/bin/sh', '-c', UNSHARE_SCRIPT, 'sh', paths.dir, paths.bindir, paths.link ?? '', ...ids, ...(helpers as string[]),
+    String(covered.length), ...covered, ...argv,
   ];
 }
 
@@ -119,7 +137,8 @@ export async function chooseIsolation(mode: IsolationMode, bindir: string, workD
   for (const [name, make] of [['bwrap', bwrap], ['unshare', unshare]] as const) {
     const [tool] = programsIn(name, dirs);
     if (!tool) continue;
-    const confine = make(tool, hidden)!;
+    const confine = make(tool, hidden, dirs);
+    if (!confine) continue;
     if (await works(confine, bindir, workDir, env)) return { level: 'namespace', confine };
   }
   const why = 'No user namespace could be made for the scratch cluster (neither bwrap nor unshare from PATH could run the server in one)';

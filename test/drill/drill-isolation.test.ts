@@ -159,6 +159,9 @@ describe.skipIf(!!skip)('the scratch cluster cannot see the token\'s process', {
     expect(existsSync(`/proc/${pm}/root${d.home}/${SECRET_FILE}`)).toBe(false);
     expect(existsSync(`/proc/${pm}/root${d.home}/.config/svc`)).toBe(false);
     expect(existsSync(join(d.home, SECRET_FILE))).toBe(true);
+    // Nor svc's TMPDIR (its password files), though the cluster's own directory lies beside it.
+    expect(existsSync(`/proc/${pm}/root${d.tmp}`)).toBe(false);
+    expect(existsSync(`/proc/${pm}/root${d.dir}`)).toBe(true);
 
     await gate.go();
     const r = await child;
