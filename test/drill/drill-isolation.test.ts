@@ -107,13 +107,13 @@ describe.skipIf(!!skip)('the scratch cluster cannot see the token\'s process', {
   }
 
   /** The built CLI as `as` (or root), its API token in its environment, pg_restore held at a gate. */
-  async function gatedDrill(as: { uid: number; gid: number } | undefined, d: ReturnType<typeof dirsFor>, path?: string) {
+  async function gatedDrill(as: { uid: number; gid: number } | undefined, d: ReturnType<typeof dirsFor>, path?: string, detached = false) {
     const gate = await toolGate(h, 'pg_restore', join(h.shimDir, 'pg_restore'), '[ "$1" != --version ] && [ "$1" != -l ] && [ "$1" != --create ] && [ "$1" != --data-only ]');
     // The gate's own directory must be reachable by the unprivileged user.
     await chmod(join(gate.env.PATH.split(':')[0]!, '..'), 0o755);
     const env = h.env({ HOME: d.home, XDG_CONFIG_HOME: undefined, TMPDIR: d.tmp, SVC_PG_BINDIR: h.cluster.serverBinDir, PATH: `${gate.env.PATH.split(':')[0]}:${path ?? h.env().PATH}` });
     const child = execa(process.execPath, [BIN, 'restore', 'drill', DRILLED, '--work-dir', d.dir, '--report', d.report, '--json'], {
-      cwd: ROOT, env, extendEnv: false, reject: false, timeout: 90_000, ...(as ?? {}),
+      cwd: ROOT, env, extendEnv: false, reject: false, timeout: 90_000, detached, ...(as ?? {}),
     });
     children.push(child);
     await gate.reached();
@@ -175,6 +175,40 @@ describe.skipIf(!!skip)('the scratch cluster cannot see the token\'s process', {
     expect(String(r.stderr)).not.toContain('warning');
     // Stopped and removed as before: no process of the run, nothing in its work dir.
     await waitFor('no process of the drill left', () => drillProcesses(d.dir, d.tmp).length === 0 || undefined, 10_000).catch(() => undefined);
+    expect(drillProcesses(d.dir, d.tmp)).toEqual([]);
+    expect(await readdir(d.dir)).toEqual([]);
+  });
+
+  it('as an ordinary user, the confined cluster is still cleaned up: SIGTERM is exit 143 with nothing left; after SIGKILL the next drill stops the orphaned postmaster and says so', async () => {
+    const d = dirsFor(NOBODY);
+    const term = await gatedDrill(NOBODY, d);
+    const confined = await waitFor('the drill\'s postmaster', () => postmasterIn(d.dir));
+    expect(nsOf(confined, 'pid')).not.toBe(nsOf(term.child.pid!, 'pid'));
+    term.child.kill('SIGTERM');
+    const t = await term.child;
+    h.record(String(t.stdout), String(t.stderr));
+    expect(t.exitCode, String(t.stderr)).toBe(143);
+    expect(postmasterIn(d.dir)).toBeUndefined();
+    // The gate standing for pg_restore ends at its next poll.
+    await waitFor('no process of the drill left', () => drillProcesses(d.dir, d.tmp).length === 0 || undefined, 10_000).catch(() => undefined);
+    expect(drillProcesses(d.dir, d.tmp)).toEqual([]);
+    expect(await readdir(d.dir)).toEqual([]);
+
+    // SIGKILL to the run's whole process group, as a CI runner's hard stop sends it: svc and the
+    // gate standing for pg_restore; the postmaster runs in a session of its own and is left.
+    const killed = await gatedDrill(NOBODY, d, undefined, true);
+    const orphan = await waitFor('the drill\'s postmaster', () => postmasterIn(d.dir));
+    process.kill(-killed.child.pid!, 'SIGKILL');
+    await killed.child;
+    expect(postmasterIn(d.dir)).toBe(orphan);
+    const again = execa(process.execPath, [BIN, 'restore', 'drill', DRILLED, '--work-dir', d.dir], {
+      cwd: ROOT, env: h.env({ HOME: d.home, XDG_CONFIG_HOME: undefined, TMPDIR: d.tmp, SVC_PG_BINDIR: h.cluster.serverBinDir }), extendEnv: false, reject: false, timeout: 90_000, ...NOBODY,
+    });
+    const r = await again;
+    h.record(String(r.stdout), String(r.stderr));
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(String(r.stderr)).toContain(`whose svc process (pid ${killed.child.pid}) no longer exists: stopped its postmaster (pid ${orphan}) and removed ${d.dir}/svc-drill-`);
+    await waitFor('no process of either drill left', () => drillProcesses(d.dir, d.tmp).length === 0 || undefined, 10_000).catch(() => undefined);
     expect(drillProcesses(d.dir, d.tmp)).toEqual([]);
     expect(await readdir(d.dir)).toEqual([]);
   });
