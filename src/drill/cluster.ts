@@ -226,7 +226,7 @@ function handle(p: Parts): ScratchCluster & { port: number } {
       const stop = p.confined ? ['kill', '-INT', String(p.pid() ?? '')] : [...as, join(binaries.dir, 'pg_ctl'), '-D', dataDir, 'stop', '-m', 'fast'];
       return [
         shellCommand(['psql', '-h', p.socket(), '-p', String(self.port), '-U', SUPERUSER, '-d', database]),
-        `${shellCommand(stop)}   # then: ${shellCommand(['rm', '-rf', dir])}`,
+        `${shellCommand(stop)}   # then: ${shellCommand(['rm', '-rf', dir, ...(p.socket() === dir ? [] : [p.socket()])])}`,
       ];
     },
     stop(opts: { keep?: boolean } = {}): Promise<void> {

@@ -213,6 +213,34 @@ describe.skipIf(!!skip)('the scratch cluster cannot see the token\'s process', {
     expect(await readdir(d.dir)).toEqual([]);
   });
 
+  it('as an ordinary user, --keep keeps the confined cluster: its psql line reaches it on the socket, its kill line stops it', async () => {
+    const d = dirsFor(NOBODY, true);
+    const r = await execa(process.execPath, [BIN, 'restore', 'drill', DRILLED, '--work-dir', d.dir, '--keep'], {
+      cwd: ROOT, env: h.env({ HOME: d.home, XDG_CONFIG_HOME: undefined, TMPDIR: d.tmp, SVC_PG_BINDIR: h.cluster.serverBinDir }), extendEnv: false, reject: false, timeout: 90_000, ...NOBODY,
+    });
+    h.record(String(r.stdout), String(r.stderr));
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    const pm = postmasterIn(d.dir)!;
+    expect(pm).toBeDefined();
+    expect(nsOf(pm, 'pid')).not.toBe(nsOf(process.pid, 'pid'));
+    const [reach, stop] = [...String(r.stderr).matchAll(/^db_orders: kept: (.+)$/gm)].map((m) => m[1]!);
+    // The socket's directory is a short link into the deep cluster directory; TCP is not listened on.
+    expect(reach).toMatch(/^psql -h \/tmp\/svc-sock-[0-9a-f]{12} -p 5432 -U postgres -d svc_drill_db_orders_[0-9a-f]{8}$/);
+    const asUser = (line: string) => execa('sh', ['-c', line], { cwd: d.home, env: { PATH: process.env.PATH, LC_ALL: 'C' }, extendEnv: false, reject: false, ...NOBODY });
+    const q = await asUser(`${reach} -X -A -t -c "SELECT current_setting('listen_addresses') = '' AND count(*) > 0 FROM orders"`);
+    expect(String(q.stderr)).toBe('');
+    expect(String(q.stdout).trim()).toBe('t');
+    const [command, rm] = stop!.split('   # then: ');
+    expect(command).toBe(`kill -INT ${pm}`);
+    await asUser(command!);
+    await waitFor('the kept postmaster to stop', () => postmasterIn(d.dir) === undefined || undefined, 30_000);
+    expect(rm).toMatch(new RegExp(`^rm -rf ${d.dir}/svc-drill-\\w+ /tmp/svc-sock-[0-9a-f]{12}$`));
+    await asUser(rm!);
+    await waitFor('no process of the drill left', () => drillProcesses(d.dir, d.tmp).length === 0 || undefined, 10_000).catch(() => undefined);
+    expect(drillProcesses(d.dir, d.tmp)).toEqual([]);
+    expect(await readdir(d.dir)).toEqual([]);
+  });
+
   it('as root the cluster runs as the postgres user: isolation os-user', async () => {
     const d = dirsFor({ uid: 0, gid: 0 });
     const { child, gate } = await gatedDrill(undefined, d);
