@@ -116,7 +116,10 @@ describe.skipIf(!!skip)('the scratch cluster cannot see the token\'s process', {
       cwd: ROOT, env, extendEnv: false, reject: false, timeout: 90_000, detached, ...(as ?? {}),
     });
     children.push(child);
-    await gate.reached();
+    let stderr = '';
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    // A run that ends before the gate says why, rather than leave the test to wait out the gate.
+    await Promise.race([gate.reached(), child.then(() => Promise.reject(new Error(`the drill ended before pg_restore:\n${stderr}`)))]);
     return { child, gate };
   }
 
