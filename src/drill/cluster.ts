@@ -1,18 +1,21 @@
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import { InterruptedError, LocalToolError } from '../errors.js';
 import { shellCommand } from '../output/shell-quote.js';
 import type { Target } from '../restore/target.js';
+import type { Isolation } from './isolation.js';
 import { serverUser, type OsUser } from './os-user.js';
 import { recordCluster, releaseCluster } from './orphans.js';
 import { noSpace, SPACE_HINT } from './space.js';
-import { alive, live, liveNet, POLL_MS, postmaster, runningIn, signal, waitGone } from './postmaster.js';
+import { alive, findPostmaster, live, liveNet, postmaster, signal, waitGone } from './postmaster.js';
 import type { ServerBinaries } from './server-binaries.js';
+import { endNamespace, startConfined, startWithPgCtl, type Server, type Started } from './server-start.js';
+import { socketDir, type SocketDir } from './socket-path.js';
 import { copyTemplate, discardTemplate, saveTemplate, templatePath } from './template.js';
 
 type Env = Record<string, string | undefined>;
@@ -32,7 +35,8 @@ export interface ScratchCluster {
 }
 
 const SUPERUSER = 'postgres';
-const READY_TIMEOUT_MS = 60_000;
+/** A confined server has no TCP port: the number only names its socket. */
+const SOCKET_PORT = 5432;
 const STOP_WAIT_MS = 15_000;
 const PORT_ATTEMPTS = 5;
 
@@ -48,22 +52,24 @@ function freePort(): Promise<number> {
 }
 
 /**
- * Starts a scratch cluster: initdb into a new 0700 directory under `workDir`, SCRAM with a random
- * password on 127.0.0.1 only (and a private socket in that directory), throwaway settings (no
- * fsync, no synchronous commit, no full-page writes); as root it runs as an unprivileged user.
- * pg_ctl is not asked to wait: its own polling adds 100 ms to every start and stop, so svc polls
- * postmaster.pid itself.
+ * Starts a scratch cluster: initdb into a new 0700 directory under `workDir`, throwaway settings (no
+ * fsync, no synchronous commit, no full-page writes). As root it runs as an unprivileged user, on
+ * 127.0.0.1 only with SCRAM and a random password (and a private socket in that directory); with
+ * `namespace` isolation the server runs confined (isolation.ts), on that socket alone.
  */
-export async function startScratchCluster(binaries: ServerBinaries, workDir: string, env: Env, abort: AbortSignal): Promise<ScratchCluster> {
+export async function startScratchCluster(binaries: ServerBinaries, workDir: string, env: Env, abort: AbortSignal, isolation: Isolation): Promise<ScratchCluster> {
   const user = serverUser();
   const dir = await mkdtemp(join(workDir, 'svc-drill-'));
   const dataDir = join(dir, 'data');
   const logFile = join(dir, 'server.log');
   const password = randomBytes(24).toString('base64url');
+  const confine = isolation.confine;
   let pid: number | undefined;
-  liveNet(dir, () => pid ?? postmaster(dataDir)?.pid);
+  // A confined server's postmaster.pid names a pid of its own namespace: never one to signal from here.
+  const running = () => pid ?? (confine ? findPostmaster(dataDir) : postmaster(dataDir)?.pid);
+  liveNet(dir, running);
   const serverEnv: Env = { PATH: env.PATH, LC_ALL: 'C', TZ: env.TZ };
-  const server = (program: string, args: string[], cancel?: AbortSignal) =>
+  const server: Server = (program, args, cancel) =>
     execa(join(binaries.dir, program), args, {
       cwd: dir,
       env: serverEnv,
@@ -74,24 +80,38 @@ export async function startScratchCluster(binaries: ServerBinaries, workDir: str
       ...(cancel ? { cancelSignal: cancel } : {}),
       ...(user ? { uid: user.uid, gid: user.gid } : {}),
     });
-  const cluster = handle(binaries, dir, dataDir, password, user, () => pid, server);
+  let socket: SocketDir | undefined;
+  let wrapper: ChildProcess | undefined;
+  const dispose = async () => {
+    endNamespace(wrapper);
+    await socket?.dispose();
+  };
+  const cluster = handle({ binaries, dir, dataDir, password, user, confined: !!confine, socket: () => socket?.path ?? dir, pid: running, server, dispose });
   try {
     await recordCluster(dir).catch(async (err: unknown) => {
       throw (err as NodeJS.ErrnoException).code === 'ENOSPC' ? new LocalToolError(`The scratch cluster could not be made: ${await noSpace(workDir, 'No space left on device')}`, SPACE_HINT) : err;
     });
     await chmod(dir, 0o700);
     if (user) await chown(dir, user.uid, user.gid);
+    socket = await socketDir(dir);
     const template = templatePath(binaries, user, env);
     let fromTemplate = await copyTemplate(template, dataDir);
     if (!fromTemplate) await initdbAndSave(server, dataDir, template, user, workDir, abort);
     for (let attempt = 1; ; attempt++) {
-      const port = await freePort();
-      const started = await start(server, dataDir, logFile, dir, port, abort);
+      const port = confine ? SOCKET_PORT : await freePort();
+      const at = { dir, dataDir, logFile, socketDir: socket.path, port, env: serverEnv };
+      let started: Started;
+      if (confine) {
+        const argv = confine([join(binaries.dir, 'postgres')], { dir, bindir: binaries.dir, ...(socket.link ? { link: socket.link } : {}) });
+        ({ wrapper, ...started } = await startConfined(argv, at, abort));
+      } else {
+        started = await startWithPgCtl(server, at, abort);
+      }
       if (started.pid) {
         pid = started.pid;
         cluster.port = port;
         await recordCluster(dir, pid);
-        await setPassword(binaries, dir, port, password, env, abort);
+        await setPassword(binaries, socket.path, port, password, env, abort);
         return cluster;
       }
       if (started.exited && fromTemplate) {
@@ -116,8 +136,6 @@ function reachHint(user: OsUser | undefined): string {
     ? `The server runs as the ${user.name} user: it must be able to reach --work-dir (each directory above it searchable), e.g. --work-dir /tmp.`
     : 'Check --work-dir (the cluster lives there) and the server binaries (--pg-bindir).';
 }
-
-type Server = (program: string, args: string[], cancel?: AbortSignal) => ReturnType<typeof execa>;
 
 async function initdbAndSave(server: Server, dataDir: string, template: string, user: OsUser | undefined, workDir: string, abort: AbortSignal): Promise<void> {
   await initdb(server, dataDir, user, workDir, abort);
@@ -164,56 +182,51 @@ async function setPassword(binaries: ServerBinaries, socketDir: string, port: nu
   if (r.exitCode !== 0) throw new LocalToolError(`The scratch cluster started, but its password could not be set: ${String(r.stderr).trim().split('\n')[0] ?? ''}`);
 }
 
-async function start(
-  server: Server,
-  dataDir: string,
-  logFile: string,
-  socketDir: string,
-  port: number,
-  abort: AbortSignal,
-): Promise<{ pid?: number; portTaken?: boolean; exited?: boolean; reason?: string }> {
-  const settings = ['-c listen_addresses=127.0.0.1', `-p ${port}`, `-k ${socketDir}`, '-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off'];
-  const r = await server('pg_ctl', ['start', '-W', '-D', dataDir, '-l', logFile, '-o', settings.join(' ')]);
-  if (r.exitCode !== 0) return { reason: `pg_ctl start exited ${r.exitCode ?? r.signal}: ${String(r.all ?? '').trim()}` };
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  for (let poll = 1; ; poll++) {
-    const pm = postmaster(dataDir);
-    if (pm?.ready) return { pid: pm.pid };
-    const log = await readFile(logFile, 'utf8').catch(() => '');
-    if (/could not bind|address already in use|could not create any TCP\/IP sockets/i.test(log)) return { portTaken: true, reason: 'its port was taken' };
-    if (/FATAL|PANIC/.test(log) && !pm) return { reason: log.trim().split('\n').slice(-2).join(' ') };
-    // A server that exited at once (a corrupt data directory) is not waited for until the deadline.
-    if ((pm && !alive(pm.pid)) || (!pm && poll % 10 === 0 && !runningIn(dataDir))) {
-      return { exited: true, reason: `the server exited at once${log.trim() ? `: ${log.trim().split('\n').slice(-2).join(' ')}` : ''}` };
-    }
-    if (abort.aborted) throw new InterruptedError('Interrupted while the scratch cluster was starting.');
-    if (Date.now() > deadline) return { reason: `it was not ready after ${READY_TIMEOUT_MS / 1000}s` };
-    await sleep(POLL_MS);
+interface Parts {
+  binaries: ServerBinaries;
+  dir: string;
+  dataDir: string;
+  password: string;
+  user: OsUser | undefined;
+  /** The server runs in namespaces of its own: reached on its socket, stopped by signals (pg_ctl would read a pid of its namespace). */
+  confined: boolean;
+  socket: () => string;
+  pid: () => number | undefined;
+  server: Server;
+  dispose: () => Promise<void> | undefined;
+}
+
+/** Fast shutdown, then immediate, then SIGKILL: the run must not leave a postmaster behind. */
+async function shutDown(p: Parts, running: number): Promise<void> {
+  const stop = async (mode: 'fast' | 'immediate') => {
+    if (p.confined) signal(running, mode === 'fast' ? 'SIGINT' : 'SIGQUIT');
+    else await p.server('pg_ctl', ['stop', '-W', '-D', p.dataDir, '-m', mode]);
+    return waitGone(running, STOP_WAIT_MS);
+  };
+  if (!(await stop('fast')) && !(await stop('immediate'))) {
+    signal(running, 'SIGKILL');
+    await waitGone(running, STOP_WAIT_MS);
   }
 }
 
-function handle(
-  binaries: ServerBinaries,
-  dir: string,
-  dataDir: string,
-  password: string,
-  user: OsUser | undefined,
-  pid: () => number | undefined,
-  server: Server,
-): ScratchCluster & { port: number } {
+function handle(p: Parts): ScratchCluster & { port: number } {
+  const { binaries, dir, dataDir, password, user } = p;
   let stopped: Promise<void> | undefined;
   const self = {
     port: 0,
     binaries,
     dir,
     target(database: string): Target {
-      return { host: '127.0.0.1', port: self.port, user: SUPERUSER, database, password, params: { PGHOST: '127.0.0.1', PGPORT: String(self.port), PGUSER: SUPERUSER } };
+      const host = p.confined ? p.socket() : '127.0.0.1';
+      return { host, port: self.port, user: SUPERUSER, database, password, params: { PGHOST: host, PGPORT: String(self.port), PGUSER: SUPERUSER } };
     },
     howToReach(database: string): string[] {
       const as = user ? ['runuser', '-u', user.name, '--'] : [];
+      // A confined postmaster's own pid file names its namespace's pid: pg_ctl stop would signal another process.
+      const stop = p.confined ? ['kill', '-INT', String(p.pid() ?? '')] : [...as, join(binaries.dir, 'pg_ctl'), '-D', dataDir, 'stop', '-m', 'fast'];
       return [
-        shellCommand(['psql', '-h', dir, '-p', String(self.port), '-U', SUPERUSER, '-d', database]),
-        `${shellCommand([...as, join(binaries.dir, 'pg_ctl'), '-D', dataDir, 'stop', '-m', 'fast'])}   # then: ${shellCommand(['rm', '-rf', dir])}`,
+        shellCommand(['psql', '-h', p.socket(), '-p', String(self.port), '-U', SUPERUSER, '-d', database]),
+        `${shellCommand(stop)}   # then: ${shellCommand(['rm', '-rf', dir, ...(p.socket() === dir ? [] : [p.socket()])])}`,
       ];
     },
     stop(opts: { keep?: boolean } = {}): Promise<void> {
@@ -223,17 +236,10 @@ function handle(
           live.delete(dir);
           return;
         }
-        const running = pid() ?? postmaster(dataDir)?.pid;
-        if (running && alive(running)) {
-          // Fast shutdown, then immediate, then SIGKILL: the run must not leave a postmaster behind.
-          await server('pg_ctl', ['stop', '-W', '-D', dataDir, '-m', 'fast']);
-          if (!(await waitGone(running, STOP_WAIT_MS))) {
-            await server('pg_ctl', ['stop', '-W', '-D', dataDir, '-m', 'immediate']);
-            if (!(await waitGone(running, STOP_WAIT_MS))) signal(running, 'SIGKILL');
-            await waitGone(running, STOP_WAIT_MS);
-          }
-        }
+        const running = p.pid();
+        if (running && alive(running)) await shutDown(p, running);
         await rm(dir, { recursive: true, force: true });
+        await p.dispose();
         live.delete(dir);
       })();
       return stopped;

@@ -54,6 +54,8 @@ export const drillDocumentSchema = z.looseObject({
     shard: z.nullable(z.string().check(z.regex(/^\d{1,4}\/\d{1,4}$/))),
     scratch: z.enum(['auto', 'dsn']),
     serverVersion: z.nullable(z.string()),
+    // cli-contract 9.16; optional, so reports of an svc before it still merge. null: --scratch <dsn>.
+    isolation: z.optional(z.nullable(z.enum(['os-user', 'namespace', 'none']))),
     databases: z.array(databaseDrillSchema),
     passed: z.int().check(z.nonnegative()),
     failed: z.int().check(z.nonnegative()),

@@ -1,4 +1,5 @@
 import type { Phase } from '../restore/plan.js';
+import type { IsolationLevel } from './isolation.js';
 import type { NotRestored } from '../restore/not-restored.js';
 import type { Receipt } from '../restore/receipt.js';
 import type { Fingerprint } from './fingerprint.js';
@@ -63,6 +64,12 @@ export interface DrillDocument {
     scratch: 'auto' | 'dsn';
     /** The scratch server's version; null for a dry run. */
     serverVersion: string | null;
+    /**
+     * How the scratch cluster is kept from svc's processes and files (cli-contract 9.16): another OS
+     * user, namespaces of its own, or nothing. null with --scratch <dsn>: the operator's server is
+     * not svc's to isolate.
+     */
+    isolation: IsolationLevel | null;
     databases: DatabaseDrill[];
     passed: number;
     failed: number;

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { DatabaseDrill, DrillDocument, MergeNotes } from './document.js';
 import { readDrillDocument } from './read-document.js';
+import type { IsolationLevel } from './isolation.js';
 
 
 export type MergedDocument = DrillDocument & { drill: { merge: MergeNotes } };
@@ -9,6 +10,8 @@ export type MergedDocument = DrillDocument & { drill: { merge: MergeNotes } };
 /** A shard's drill.json, read and checked against the published schema; undefined where the report has none. */
 const readShard = (dir: string): Promise<DrillDocument | undefined> => readDrillDocument(join(dir, 'drill.json'));
 
+/** Weakest first. */
+const ISOLATION_RANK: IsolationLevel[] = ['none', 'namespace', 'os-user'];
 const byId = (a: DatabaseDrill, b: DatabaseDrill) => (a.databaseId < b.databaseId ? -1 : a.databaseId > b.databaseId ? 1 : 0);
 
 /**
@@ -64,6 +67,8 @@ export async function mergeReports(dirs: string[]): Promise<MergedDocument> {
       shard: null,
       scratch: same(read.map(({ doc }) => doc.drill.scratch)) ?? read[0]!.doc.drill.scratch,
       serverVersion: same(read.map(({ doc }) => doc.drill.serverVersion)),
+      // The organization's drills were as isolated as the least isolated shard; unknown (an older svc's report, a DSN) is null.
+      isolation: read.map(({ doc }) => doc.drill.isolation ?? null).reduce((a, b) => (a === null || b === null ? null : ISOLATION_RANK.indexOf(a) <= ISOLATION_RANK.indexOf(b) ? a : b)),
       databases: merged,
       passed: merged.length - failed - notRun,
       failed,

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { lstat, readdir, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { psql, PsqlError } from '../restore/pg-tools.js';
 import { OWNER_FILE, processRef, readOwner, stillRunning, writeOwner, type OwnerRecord } from '../restore/owner.js';
 import type { RunScope } from '../restore/scope.js';
@@ -10,7 +10,7 @@ import { dropCreatedDatabase } from '../restore/target-database.js';
 import type { SecretScrubber } from '../secrets.js';
 import { parseDrillMarker } from './marker.js';
 import { serverUser } from './os-user.js';
-import { alive, postmaster, signal, waitGone } from './postmaster.js';
+import { alive, findPostmaster, isPostmasterOf, signal, waitGone } from './postmaster.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -40,16 +40,6 @@ export async function releaseCluster(dir: string): Promise<void> {
   await rm(join(dir, OWNER_FILE), { force: true });
 }
 
-/** Whether `pid` is the postmaster of `dataDir`: a postgres process whose argv names that data directory. */
-function isPostmasterOf(pid: number, dataDir: string): boolean {
-  try {
-    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    return basename(argv[0] ?? '') === 'postgres' && argv.includes(dataDir);
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Stops an orphaned cluster's postmaster: immediate shutdown (SIGQUIT), then SIGKILL. The pid is
  * trusted only where the process is that cluster's postgres: owner.json sits in a directory the
@@ -58,7 +48,7 @@ function isPostmasterOf(pid: number, dataDir: string): boolean {
 async function stopOrphan(dir: string, owner: OwnerRecord): Promise<number | undefined> {
   const dataDir = join(dir, 'data');
   const recorded = owner.postmaster && owner.postmaster.dataDir === dataDir && stillRunning(owner.postmaster) ? owner.postmaster.pid : undefined;
-  const pid = recorded ?? postmaster(dataDir)?.pid;
+  const pid = recorded ?? findPostmaster(dataDir);
   if (!pid || !alive(pid) || !isPostmasterOf(pid, dataDir)) return undefined;
   signal(pid, 'SIGQUIT');
   if (!(await waitGone(pid, STOP_WAIT_MS))) {

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { addToExitNet } from '../exit-net.js';
 
@@ -85,6 +85,32 @@ export function runningIn(dataDir: string): boolean {
       return false;
     }
   });
+}
+
+/** Whether `pid` is the postmaster of `dataDir`: a postgres process whose argv names that data directory. */
+export function isPostmasterOf(pid: number, dataDir: string): boolean {
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return basename(argv[0] ?? '') === 'postgres' && argv.includes(dataDir);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The postmaster of `dataDir` as svc's /proc shows it: for a server in a PID namespace of its own,
+ * postmaster.pid holds a pid that means another process here. Its backends rewrite their argv, so
+ * only the postmaster still names the data directory.
+ */
+export function findPostmaster(dataDir: string): number | undefined {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
+  } catch {
+    return undefined;
+  }
+  const found = pids.map(Number).find((pid) => isPostmasterOf(pid, dataDir) && alive(pid));
+  return found;
 }
 
 export async function waitGone(pid: number, ms: number): Promise<boolean> {

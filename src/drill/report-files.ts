@@ -40,7 +40,7 @@ export function drillMarkdown(doc: DrillDocument): string {
   const lines = [
     '# svc restore drill',
     '',
-    `${d.passed} passed, ${d.failed} failed${d.notRun ? `, ${d.notRun} not run` : ''}${d.shard ? ` (shard ${d.shard})` : ''}; ${d.startedAt} to ${d.finishedAt}; scratch ${d.scratch}${d.serverVersion ? ` (PostgreSQL ${d.serverVersion})` : ''}.`,
+    `${d.passed} passed, ${d.failed} failed${d.notRun ? `, ${d.notRun} not run` : ''}${d.shard ? ` (shard ${d.shard})` : ''}; ${d.startedAt} to ${d.finishedAt}; scratch ${d.scratch}${d.serverVersion ? ` (PostgreSQL ${d.serverVersion})` : ''}${d.isolation ? `, isolation ${d.isolation}` : ''}.`,
     '',
     ...(d.merge ? mergeLines(d.merge) : []),
     '| Database | Backup | Backup age | Recovery time | Result | Failed check |',

@@ -1,5 +1,6 @@
 import { InterruptedError } from '../errors.js';
 import type { DatabaseDrill, DrillDocument } from './document.js';
+import type { IsolationLevel } from './isolation.js';
 
 /** What the run's document says besides its databases. */
 export interface RunFacts {
@@ -8,6 +9,7 @@ export interface RunFacts {
   shard: string | null;
   scratch: 'auto' | 'dsn';
   serverVersion: string | null;
+  isolation: IsolationLevel | null;
 }
 
 /** The drill document of a run (cli-contract 9, step 7): passed, failed and, apart, the databases not run. */
@@ -21,6 +23,7 @@ export function drillDocument(facts: RunFacts, databases: DatabaseDrill[]): Dril
       shard: facts.shard,
       scratch: facts.scratch,
       serverVersion: facts.serverVersion,
+      isolation: facts.isolation,
       databases,
       passed: databases.length - count('failed') - notRun,
       failed: count('failed'),

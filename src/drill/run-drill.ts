@@ -1,11 +1,9 @@
 import { existsSync, realpathSync } from 'node:fs';
-import { access, constants, mkdir } from 'node:fs/promises';
 import { basename, delimiter, join } from 'node:path';
 import type { ApiClient } from '../api/client.js';
 import { getProfile } from '../api/operations/profile.js';
-import { CliError, ERROR_CODES, UsageError } from '../errors.js';
+import { CliError, ERROR_CODES } from '../errors.js';
 import { exitCodeForSignal } from '../exit-codes.js';
-import { refuseLinks } from '../output/user-file.js';
 import { mapPool } from '../pool.js';
 import type { SelectionRule } from '../restore/backup-selection.js';
 import { findClientTools } from '../restore/pg-restore-choice.js';
@@ -14,7 +12,6 @@ import { defaultJobs, type RestorePlan } from '../restore/plan.js';
 import type { RestoreDeps } from '../restore/run.js';
 import { RunScope } from '../restore/scope.js';
 import type { Target } from '../restore/target.js';
-import { assertFreeSpace, assertWritableDir } from '../restore/workdir.js';
 import { readBaseline } from './baseline.js';
 import type { DatabaseDrill, DrillDocument } from './document.js';
 import type { DriftLimits } from './drift.js';
@@ -25,9 +22,9 @@ import { dryRunLine } from './dry-run.js';
 import { drillMarker } from './marker.js';
 import { reapOrphans } from './orphans.js';
 import { progressLines, type ProgressSink } from './progress-lines.js';
-import { reportPaths } from './report-files.js';
+import type { IsolationMode } from './isolation.js';
+import { preflight } from './preflight.js';
 import { autoScratch, dsnScratch, type Scratch } from './scratch.js';
-import { findServerBinaries, type ServerBinaries } from './server-binaries.js';
 import type { Shard } from './shard.js';
 import { databasesOf } from './databases.js';
 import { readChecks } from './sql-checks.js';
@@ -61,6 +58,8 @@ export interface DrillOptions {
   drift: DriftLimits;
   /** --deadline: no database is started once this many seconds have passed since the run began (9.18). */
   deadlineSeconds?: number;
+  /** --isolation: `required` refuses a scratch cluster that could see svc's processes (cli-contract 9.16). */
+  isolation: IsolationMode;
 }
 
 /** What a drill needs from the command around it: the API, the restore engine's dependencies, progress on stderr. */
@@ -75,26 +74,6 @@ export interface DrillHost extends ProgressSink {
 const RESTORE_SCOPE = 'restores:write';
 /** Databases read at once, in a dry run, for their backups. */
 const READS = 8;
-
-/**
- * What is checked before the scratch cluster starts (cli-contract 9, step 2): the report and work
- * dirs, and the server binaries; the client tools are probed while it starts. What fails ends the
- * run with its own code, before any createRestore.
- */
-async function preflight(opts: DrillOptions, env: Env): Promise<ServerBinaries | undefined> {
-  if (opts.reportDir) {
-    await mkdir(opts.reportDir, { recursive: true }).catch(() => undefined);
-    try {
-      await access(opts.reportDir, constants.W_OK | constants.X_OK);
-    } catch {
-      throw new UsageError(`--report ${opts.reportDir} cannot be created or written to.`, 'Name a writable directory for the report.');
-    }
-    await refuseLinks(reportPaths(opts.reportDir));
-  }
-  await assertWritableDir(opts.workDir);
-  await assertFreeSpace(opts.workDir, 0);
-  return opts.scratch.kind === 'auto' ? findServerBinaries(opts.scratch.pgBindir, env) : undefined;
-}
 
 async function assertMayRestore(api: ApiClient): Promise<void> {
   const { data } = await api.send(getProfile());
@@ -133,8 +112,7 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
   const checks = await readChecks(opts.checkFiles);
   const baseline = opts.baseline === undefined ? undefined : await readBaseline(opts.baseline);
   const deadlineAt = opts.deadlineSeconds === undefined ? undefined : startedAt.getTime() + opts.deadlineSeconds * 1000;
-  const binaries = await preflight(opts, host.deps.env);
-  if (binaries) host.note(`Scratch server: PostgreSQL ${binaries.version} from ${binaries.dir} (${binaries.source}).`);
+  const { binaries, isolation } = await preflight(opts, host.deps.env, host.note);
   // Where PATH's client tools are Debian's pg_wrapper (a Perl process per call, which then runs the
   // newest installed version), the restores and checks run the scratch server's own tools directly.
   const env =
@@ -156,13 +134,13 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
       ? reaped.then(() => dsnScratch(where.server, depsForScratch))
       : opts.dryRun
         ? undefined
-        : reaped.then(() => autoScratch(binaries!, opts.workDir, depsForScratch));
+        : reaped.then(() => autoScratch(binaries!, isolation!, opts.workDir, depsForScratch));
   starting?.catch(() => {});
   // What a signal leaves for the report (cli-contract 9.18): every database, those finished with their results.
   let databases: Array<{ id: string; name: string | null }> = [];
   const finished = new Map<string, DatabaseDrill>();
   let serverVersion: string | null = binaries?.version ?? null;
-  const facts = () => ({ startedAt, finishedAt: host.now(), shard: opts.shard ? `${opts.shard.index}/${opts.shard.count}` : null, scratch: opts.scratch.kind, serverVersion });
+  const facts = () => ({ startedAt, finishedAt: host.now(), shard: opts.shard ? `${opts.shard.index}/${opts.shard.count}` : null, scratch: opts.scratch.kind, serverVersion, isolation: isolation?.level ?? null });
   try {
     // The client tools, while the cluster starts: both are needed before any createRestore.
     await findClientTools(env);

@@ -10,6 +10,7 @@ import type { SecretScrubber } from '../secrets.js';
 import { checkAccess } from './check-role.js';
 import { startScratchCluster, type ScratchCluster } from './cluster.js';
 import type { SessionConfig } from './pg-session.js';
+import type { Isolation } from './isolation.js';
 import { DrillRoles } from './owner-role.js';
 import type { ServerBinaries } from './server-binaries.js';
 
@@ -65,12 +66,12 @@ function dropper(base: Target, pgEnv: Env, deps: Deps): (database: string) => Pr
 }
 
 /** A throwaway local cluster, started once per run under the work dir. */
-export async function autoScratch(binaries: ServerBinaries, workDir: string, deps: Deps): Promise<Scratch> {
-  const cluster: ScratchCluster = await startScratchCluster(binaries, workDir, deps.env, deps.signal);
+export async function autoScratch(binaries: ServerBinaries, isolation: Isolation, workDir: string, deps: Deps): Promise<Scratch> {
+  const cluster: ScratchCluster = await startScratchCluster(binaries, workDir, deps.env, deps.signal, isolation);
   try {
     const pgEnv = await deps.scope.pgEnv(cluster.target('postgres'), deps.env);
     const roles = new DrillRoles(pgEnv, 'postgres', deps.scrubber, deps.signal);
-    // Its own cluster on loopback has no TLS: not even tried, whatever PGSSLMODE the environment holds.
+    // Its own cluster (on loopback, or its socket) has no TLS: not even tried, whatever PGSSLMODE the environment holds.
     const admin = cluster.target('postgres');
     const checks = checkAccess({ admin: { ...admin, params: { ...admin.params, PGSSLMODE: 'disable' } }, env: deps.env, signal: deps.signal, note: deps.note, where: 'the scratch cluster' });
     return {

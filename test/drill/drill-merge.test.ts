@@ -62,7 +62,7 @@ describe.skipIf(!!skip)('svc restore drill merge', { timeout: 180_000 }, () => {
     expect(r.code, r.stderr).toBe(13);
     expect(r.stderr).toContain('1 of 3 database(s) failed (db_analytics)');
     expect(r.stdout).toMatch(/db_analytics\s.*failed\s+backup_selected/);
-    expect(doc(out).drill).toMatchObject({ passed: 2, failed: 1, shard: null, merge: { shards: ['1/3', '2/3', '3/3'], missingShards: [] } });
+    expect(doc(out).drill).toMatchObject({ passed: 2, failed: 1, shard: null, isolation: 'os-user', merge: { shards: ['1/3', '2/3', '3/3'], missingShards: [] } });
   });
 
   it('a database reported by two shards is named once, the later report kept; all passed is exit 0', async () => {
@@ -72,11 +72,14 @@ describe.skipIf(!!skip)('svc restore drill merge', { timeout: 180_000 }, () => {
     const d = doc(rerun);
     d.drill.shard = '1/3';
     d.drill.finishedAt = new Date(Date.parse(doc(report(3)).drill.finishedAt) + 60_000).toISOString();
+    // A runner where no namespace could be made: the organization's drills were only as isolated as that (cli-contract 9.16).
+    d.drill.isolation = 'none';
     writeFileSync(join(rerun, 'drill.json'), JSON.stringify(d));
     const r = await merge([rerun, report(2), report(3), '--report', join(dir, 'org-dup'), '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('Reported by more than one shard (the later report is kept): db_billing.');
     expect((JSON.parse(r.stdout) as DrillDocument).drill.merge?.duplicates).toEqual(['db_billing']);
+    expect((JSON.parse(r.stdout) as DrillDocument).drill.isolation).toBe('none');
   });
 
   it('a report that is not a drill document is exit 2 naming the file and the field; shards of two splits are refused', async () => {

@@ -99,7 +99,7 @@ describe.skipIf(!!skip)('svc restore drill --scratch <dsn>', { timeout: 120_000 
     const restores = h.restoresCreated();
     const r = await h.drill(['db_orders', '--scratch', dsn('drill_ops'), '--dry-run', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.doc).toMatchObject({ scratch: 'dsn', serverVersion: await cluster.psql('SHOW server_version') });
+    expect(r.doc).toMatchObject({ scratch: 'dsn', isolation: null, serverVersion: await cluster.psql('SHOW server_version') });
     expect(r.doc!.databases[0]).toMatchObject({ result: 'planned', backupJobId: 'bj_0007' });
     expect(h.restoresCreated()).toBe(restores);
     expect(await drillDatabases()).toEqual([]);

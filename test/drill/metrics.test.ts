@@ -7,7 +7,7 @@ const db = (over: Partial<DatabaseDrill>): DatabaseDrill => ({
   restoreJobId: 'rj_1', recoveryTimeMs: 1500, phases: { restore: 1200 }, checks: [], receipt: null, service: null, ...over,
 });
 const doc = (databases: DatabaseDrill[]): DrillDocument => ({
-  drill: { startedAt: '2026-11-26T00:00:00Z', finishedAt: '2026-11-26T00:10:00Z', shard: null, scratch: 'auto', serverVersion: '15', databases,
+  drill: { startedAt: '2026-11-26T00:00:00Z', finishedAt: '2026-11-26T00:10:00Z', shard: null, scratch: 'auto', serverVersion: '15', isolation: 'namespace', databases,
     passed: databases.filter((d) => d.result === 'passed').length, failed: databases.filter((d) => d.result === 'failed').length },
 });
 

@@ -63,7 +63,7 @@ function document(): DrillDocument {
   Object.assign(twoFailed, { result: 'failed', exitCode: 13, failure: { check: 'data_present', code: 'no_data', message: 'The archive holds table data, but no restored table has a row.' } });
   return {
     drill: {
-      startedAt: '2026-11-24T07:00:00.000Z', finishedAt: '2026-11-24T07:00:09.000Z', shard: '2/3', scratch: 'auto', serverVersion: '15.18',
+      startedAt: '2026-11-24T07:00:00.000Z', finishedAt: '2026-11-24T07:00:09.000Z', shard: '2/3', scratch: 'auto', serverVersion: '15.18', isolation: 'namespace',
       databases: [noBackup, passed('db_billing', 'billing'), twoFailed, sqlFailed, passed('db_orders', 'orders-prod')],
       passed: 2, failed: 3,
     },
@@ -86,7 +86,7 @@ describe('drill.md', () => {
   });
 
   it('says the totals, the shard, the time span and the scratch server', () => {
-    expect(md).toContain('2 passed, 3 failed (shard 2/3); 2026-11-24T07:00:00.000Z to 2026-11-24T07:00:09.000Z; scratch auto (PostgreSQL 15.18).');
+    expect(md).toContain('2 passed, 3 failed (shard 2/3); 2026-11-24T07:00:00.000Z to 2026-11-24T07:00:09.000Z; scratch auto (PostgreSQL 15.18), isolation namespace.');
   });
 
   it('then each failure: its check, code and exit class, and its message on one line (pipes escaped)', () => {

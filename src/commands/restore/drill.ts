@@ -9,6 +9,7 @@ import { parseDuration } from '../../drill/duration.js';
 import { runDrill, type DrillOptions } from '../../drill/run-drill.js';
 import { parseShard } from '../../drill/shard.js';
 import type { DrillDocument } from '../../drill/document.js';
+import type { IsolationMode } from '../../drill/isolation.js';
 import { checkPushgatewayUrl } from '../../drill/pushgateway.js';
 import { terminalLine } from '../../output/terminal-text.js';
 import { UserFiles } from '../../output/user-file.js';
@@ -48,6 +49,7 @@ export interface DrillFlags {
   driftMinRows?: string;
   maxShrink?: string;
   deadline?: string;
+  isolation?: string;
 }
 
 export interface DrillCommandOptions extends DrillOptions {
@@ -99,6 +101,7 @@ export function options(ids: string[], flags: DrillFlags, env: Env): DrillComman
     pushgateway: flags.pushgateway === undefined ? undefined : checkPushgatewayUrl(flags.pushgateway),
     rowsCheck: flags.rowsCheck !== false,
     ...driftOptions(flags),
+    isolation: isolationMode(flags.isolation),
     deadlineSeconds: flags.deadline === undefined ? undefined : parseDuration(flags.deadline, '--deadline'),
   };
 }
@@ -118,6 +121,10 @@ function driftOptions(flags: DrillFlags): Pick<DrillOptions, 'baseline' | 'drift
   };
 }
 
+function isolationMode(given: string | undefined): IsolationMode {
+  if (given === undefined || given === 'auto' || given === 'required') return given ?? 'auto';
+  throw new UsageError(`--isolation ${given}: give auto or required.`, 'required refuses to run the scratch cluster where it could see svc\'s processes and files (exit 11).');
+}
 
 /** `svc restore drill`: the drill, its table on stdout (or the drill document with --json), the report files; exit 13 when any database failed. */
 export async function run(opts: DrillCommandOptions, session: Session): Promise<void> {

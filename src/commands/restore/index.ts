@@ -89,6 +89,7 @@ export function registerRestore(restore: Command, host: CommandHost): void {
     .optionsGroup(MORE_OPTIONS)
     .option('--scratch <auto|dsn>', 'auto (the default): a throwaway local cluster; a postgresql:// DSN: your server, where svc creates and drops svc_drill_* databases')
     .option('--pg-bindir <dir>', 'the server binaries (initdb, pg_ctl, postgres) for --scratch auto (env: SVC_PG_BINDIR)')
+    .option('--isolation <auto|required>', "for --scratch auto, keeping the cluster from svc's processes and files: auto (the default) takes what the machine allows, required is exit 11 where that is nothing")
     .option('--parallel <n>', 'databases drilled at once, 1 to 8 (default 1)')
     .option('--shard <i/n>', "this runner's share: sorted by id, the k-th database belongs to shard (k mod n) + 1")
     .option('--metrics-file <file>', "write the results for Prometheus (node_exporter's textfile collector: name it *.prom in its directory)")
@@ -121,7 +122,7 @@ export function registerRestore(restore: Command, host: CommandHost): void {
     .addHelpText(
       'after',
       prose(
-        'A drill restores each database\'s chosen backup into a new svc_drill_* database, checks it (backup_selected, artifact_verified, restore_clean, objects_present, data_present, rows_match, no_drift with --baseline, max_age, then each SQL check), and drops it again. Each database\'s result carries a fingerprint: its tables with rows and sizes, and a digest of its schema. The scratch cluster is started once, on 127.0.0.1 only, and stopped at the end, also on failure and on Ctrl-C, after which the report, metrics file and push are still written, the databases not finished marked not_run. The service is not told the result: API v1 has no operation for it.',
+        'A drill restores each database\'s chosen backup into a new svc_drill_* database, checks it (backup_selected, artifact_verified, restore_clean, objects_present, data_present, rows_match, no_drift with --baseline, max_age, then each SQL check), and drops it again. Each database\'s result carries a fingerprint: its tables with rows and sizes, and a digest of its schema. The scratch cluster is started once and stopped at the end, also on failure and on Ctrl-C, after which the report, metrics file and push are still written, the databases not finished marked not_run. It never runs as your OS user where it could see svc\'s processes or files: as root it runs as the postgres user (on 127.0.0.1 only); as any other user in user, PID, mount and network namespaces of its own (bubblewrap, else unshare), reached on its Unix socket. Where the kernel allows no namespace, svc says so and runs it as you, unless --isolation required. The service is not told the result: API v1 has no operation for it.',
       ),
     )
     .action(verb(host, () => import('./drill.js')));
