@@ -3,10 +3,10 @@ import { networkErrorCode } from '../api/undici.js';
 import { IntegrityError } from '../errors.js';
 
 /**
- * A writer's buffer: writes of up to this size, and two of them (one on its way to disk, one
- * filling) per part in memory, whatever the artifact's size.
+ * A writer's buffer: writes of this size (one system call per 512 KiB, not per network chunk), and
+ * two of them (one on its way to disk, one filling) per part in memory, whatever the artifact's size.
  */
-const BATCH_BYTES = 256 * 1024;
+const BATCH_BYTES = 512 * 1024;
 
 const WRITE_HINT = 'Free some space (or pass --work-dir on another disk), then run the restore again.';
 
@@ -14,6 +14,11 @@ const WRITE_HINT = 'Free some space (or pass --work-dir on another disk), then r
 function diskFailure(err: unknown, what: 'write' | 'read'): IntegrityError {
   const verb = what === 'write' ? 'write the artifact to' : 'read the artifact back from';
   return new IntegrityError(`Could not ${verb} the work directory: ${networkErrorCode(err, `${what} failed`)}. Nothing was restored.`, WRITE_HINT);
+}
+
+/** A read failure of the prefix hash's thread, which reports only the error's code. */
+export function readFailure(code: string): IntegrityError {
+  return diskFailure({ code }, 'read');
 }
 
 /**
@@ -65,8 +70,9 @@ export class ArtifactFile {
     }
   }
 
-  writer(position: number): PartWriter {
-    return new PartWriter(this, position);
+  /** `onWritten(end)`: bytes [position, end) are on disk. */
+  writer(position: number, onWritten?: (end: number) => void): PartWriter {
+    return new PartWriter(this, position, onWritten);
   }
 
   /** Idempotent. A close error (delayed write-back, NFS) fails the download like a write error. */
@@ -83,16 +89,15 @@ export class ArtifactFile {
 
 /**
  * Writes one sequential run of bytes (a part, or the single stream) from `position` on, like a
- * write stream: with nothing on its way to disk, what arrived is written at once (a slow trickle
- * still reaches the file); while a write is in flight, chunks gather in a second buffer and go out
- * as one write. push() waits (so the caller stops reading the socket) when both buffers are busy.
- * Chunks are copied, so each socket chunk dies young instead of being held until it is written.
+ * write stream: network chunks gather in a buffer that goes to disk as one write when full (or at
+ * flush()), while the next fills. push() waits (so the caller stops reading the socket) when both
+ * buffers are busy. Chunks are copied, so each socket chunk dies young instead of being held
+ * until it is written.
  */
 export class PartWriter {
   #fill = Buffer.allocUnsafe(BATCH_BYTES);
   #spare = Buffer.allocUnsafe(BATCH_BYTES);
   #filled = 0;
-  #busy = false;
   #inflight: Promise<void> = Promise.resolve();
   /** A failed write: kept so an unawaited write never becomes an unhandled rejection. */
   #error: unknown;
@@ -101,6 +106,7 @@ export class PartWriter {
     private readonly file: ArtifactFile,
     /** Where the bytes being gathered go. */
     private position: number,
+    private readonly onWritten: (end: number) => void = () => {},
   ) {}
 
   async push(chunk: Buffer): Promise<void> {
@@ -110,7 +116,6 @@ export class PartWriter {
       taken += n;
       if (this.#filled === this.#fill.length) await this.#send();
     }
-    if (!this.#busy && this.#filled > 0) await this.#send();
   }
 
   /** Every byte pushed so far is on disk when this resolves. */
@@ -131,14 +136,10 @@ export class PartWriter {
     this.#fill = this.#spare;
     this.#spare = full;
     this.#filled = 0;
-    this.#busy = true;
     this.#inflight = this.file.writeAt(bytes, at).then(
-      () => {
-        this.#busy = false;
-      },
+      () => this.onWritten(at + bytes.length),
       (err: unknown) => {
         this.#error ??= err;
-        this.#busy = false;
       },
     );
   }
