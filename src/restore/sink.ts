@@ -7,6 +7,8 @@ import { IntegrityError } from '../errors.js';
  * two of them (one on its way to disk, one filling) per part in memory, whatever the artifact's size.
  */
 const BATCH_BYTES = 512 * 1024;
+/** How long gathered bytes may wait for the rest of their batch. */
+const TRICKLE_MS = 50;
 
 const WRITE_HINT = 'Free some space (or pass --work-dir on another disk), then run the restore again.';
 
@@ -89,16 +91,18 @@ export class ArtifactFile {
 
 /**
  * Writes one sequential run of bytes (a part, or the single stream) from `position` on, like a
- * write stream: network chunks gather in a buffer that goes to disk as one write when full (or at
- * flush()), while the next fills. push() waits (so the caller stops reading the socket) when both
- * buffers are busy. Chunks are copied, so each socket chunk dies young instead of being held
- * until it is written.
+ * write stream: network chunks gather in a buffer that goes to disk as one write when full, or
+ * TRICKLE_MS after its first byte (a slow trickle still reaches the file), or at flush(), while
+ * the next fills. push() waits (so the caller stops reading the socket) when both buffers are
+ * busy. Chunks are copied, so each socket chunk dies young instead of being held until written.
  */
 export class PartWriter {
   #fill = Buffer.allocUnsafe(BATCH_BYTES);
   #spare = Buffer.allocUnsafe(BATCH_BYTES);
   #filled = 0;
+  #writing = false;
   #inflight: Promise<void> = Promise.resolve();
+  #timer: NodeJS.Timeout | undefined;
   /** A failed write: kept so an unawaited write never becomes an unhandled rejection. */
   #error: unknown;
 
@@ -116,19 +120,28 @@ export class PartWriter {
       taken += n;
       if (this.#filled === this.#fill.length) await this.#send();
     }
+    this.#timer ??= setTimeout(() => {
+      this.#timer = undefined;
+      // Its failure is kept in #error, for the next push() or flush() to throw.
+      this.#send().catch(() => {});
+    }, TRICKLE_MS).unref();
   }
 
   /** Every byte pushed so far is on disk when this resolves. */
   async flush(): Promise<void> {
-    if (this.#filled > 0) await this.#send();
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#send();
     await this.#inflight;
     this.#check();
   }
 
   /** Once the previous write is done: writes the gathered bytes, and gathers into the other buffer. */
   async #send(): Promise<void> {
-    await this.#inflight;
+    // One write at a time: a full buffer and the trickle timer may both ask.
+    while (this.#writing) await this.#inflight;
     this.#check();
+    if (this.#filled === 0) return;
     const full = this.#fill;
     const bytes = full.subarray(0, this.#filled);
     const at = this.position;
@@ -136,9 +149,14 @@ export class PartWriter {
     this.#fill = this.#spare;
     this.#spare = full;
     this.#filled = 0;
+    this.#writing = true;
     this.#inflight = this.file.writeAt(bytes, at).then(
-      () => this.onWritten(at + bytes.length),
+      () => {
+        this.#writing = false;
+        this.onWritten(at + bytes.length);
+      },
       (err: unknown) => {
+        this.#writing = false;
         this.#error ??= err;
       },
     );
