@@ -13,7 +13,7 @@ const hasCompileCache = () => typeof (process.getBuiltinModule('node:module') as
  * The CommonJS file `path` of the bundle, loaded as require() loads it, with V8's compiled code of
  * it kept between runs. Node 22 and later keep it themselves (bin/svc turns their compile cache
  * on); Node 20 has no such cache for files, so here the file runs as a vm.Script whose cached data
- * lives in svc's cache directory, named by the file's size and time and the Node version.
+ * lives in svc's cache directory, named by the file's path, size and time and the Node version.
  * A cache file V8 rejects (corrupt, another V8) is replaced; one that cannot be read or written
  * is no cache: never an error.
  */
@@ -21,7 +21,8 @@ export function requireWithCodeCache(path: string, env: Record<string, string | 
   const require = createRequire(path);
   if (hasCompileCache()) return require(path);
   const { size, mtimeMs } = statSync(path);
-  const prefix = `${basename(path)}-`;
+  // One cache per installed file: two installs of svc (or a build and an install) never evict each other's.
+  const prefix = `${basename(path)}-${fnv1a(path)}-`;
   const file = join(codeCacheDir(env), `${prefix}${process.version}-${process.arch}-${size}-${Math.trunc(mtimeMs)}.bin`);
   let cachedData: Buffer | undefined;
   try {
@@ -35,6 +36,13 @@ export function requireWithCodeCache(path: string, env: Record<string, string | 
   // At exit, the code cache holds the functions this run compiled as well, not only the top level.
   if (!cachedData || script.cachedDataRejected) process.once('exit', () => keep(script, file, prefix));
   return module.exports;
+}
+
+/** FNV-1a, 32 bits, in hex: a short name for a path (node:crypto is not loaded for it). */
+function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
 }
 
 function keep(script: Script, file: string, prefix: string): void {
