@@ -3,10 +3,10 @@ import { networkErrorCode } from '../api/undici.js';
 import { IntegrityError } from '../errors.js';
 
 /**
- * A writer's buffer: writes of this size (one system call per 512 KiB, not per network chunk), and
+ * A writer's buffer: writes of this size (one system call per 256 KiB, not per network chunk), and
  * two of them (one on its way to disk, one filling) per part in memory, whatever the artifact's size.
  */
-const BATCH_BYTES = 512 * 1024;
+const BATCH_BYTES = 256 * 1024;
 /** How long gathered bytes may wait for the rest of their batch. */
 const TRICKLE_MS = 50;
 
