@@ -5,7 +5,8 @@
  * the bench run the TypeScript sources (vitest, tsx); nothing here edits emitted text.
  */
 import { build } from 'esbuild';
-import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -44,6 +45,19 @@ const http2OnFirstUseForUndici = {
   setup(b) {
     b.onResolve({ filter: /^node:http2$/ }, (args) =>
       /[\\/]node_modules[\\/]undici[\\/]/.test(args.importer) ? { path: `${root}/src/api/undici-http2.ts` } : undefined,
+    );
+  },
+};
+
+/**
+ * undici's core/util.js and dispatcher/client.js require node:http as undici loads, which loads
+ * Node's HTTP client and server, for a limit and a class name: they get src/api/undici-http.ts.
+ */
+const httpStandInForUndici = {
+  name: 'http-stand-in-for-undici',
+  setup(b) {
+    b.onResolve({ filter: /^node:http$/ }, (args) =>
+      /[\\/]node_modules[\\/]undici[\\/]lib[\\/](core[\\/]util|dispatcher[\\/]client)\.js$/.test(args.importer) ? { path: `${root}/src/api/undici-http.ts` } : undefined,
     );
   },
 };
@@ -88,11 +102,43 @@ const mcpSdkApart = {
   },
 };
 
+/**
+ * undici (src/api/undici-core.ts: the modules svc uses, about 250 KB) is a CommonJS file of its own,
+ * dist/chunks/undici-core.cjs, built without splitting, that src/code-cache.ts loads with V8's
+ * compiled code kept between runs: Node 20 has no compile cache for ES modules, and every run that
+ * sent a request compiled all of undici again. The dynamic import of ./undici-core.js in
+ * src/api/undici.ts becomes a chunk that loads that file (it imports src/main.ts as oneStartChunk's
+ * entries do, so nothing of the start chunk moves out). The flags of wasm-baseline.ts are set
+ * before the file compiles: V8 ties cached code to the flags it was made under.
+ */
+const UNDICI_FILE = 'chunks/undici-core.cjs';
+const undiciApart = {
+  name: 'undici-apart',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/undici-core\.js$/ }, (args) =>
+      args.importer === `${root}src/api/undici.ts` ? { path: 'undici-core', namespace: 'svc-undici' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'svc-undici' }, () => ({
+      contents: [
+        `import ${JSON.stringify(`${root}src/main.ts`)};`,
+        `import { requireWithCodeCache } from ${JSON.stringify(`${root}src/code-cache.ts`)};`,
+        `import { baselineWasmOnNode20 } from ${JSON.stringify(`${root}src/wasm-baseline.ts`)};`,
+        `import { fileURLToPath } from 'node:url';`,
+        'baselineWasmOnNode20();',
+        `export const { EnvHttpProxyAgent } = requireWithCodeCache(fileURLToPath(new URL('./undici-core.cjs', import.meta.url)));`,
+      ].join('\n'),
+      resolveDir: root,
+      loader: 'js',
+    }));
+  },
+};
+
 const options = {
   absWorkingDir: root,
-  // --jq's worker thread (src/output/jq-worker.mjs) is started from a file: an entry of its own,
-  // beside the chunks, where the chunk that starts it finds it as the sources do (./jq-worker.mjs).
-  entryPoints: { svc: 'src/main.ts', 'chunks/jq-worker': 'src/output/jq-worker.mjs' },
+  // --jq's worker thread (src/output/jq-worker.mjs) and the ranged download's hashing thread
+  // (src/restore/prefix-hash-worker.mjs) are started from a file: entries of their own, beside the
+  // chunks, where the chunk that starts each finds it as the sources do (./jq-worker.mjs).
+  entryPoints: { svc: 'src/main.ts', 'chunks/jq-worker': 'src/output/jq-worker.mjs', 'chunks/prefix-hash-worker': 'src/restore/prefix-hash-worker.mjs' },
   outdir: staging,
   // Chunks sit two levels below the package root, like src/<dir>/*.ts: import.meta.url-relative
   // paths such as the sandbox's ../../fixtures/ resolve the same from sources and bundle.
@@ -108,14 +154,14 @@ const options = {
   // dependency of pg that pg requires only when it runs on Cloudflare Workers, never on Node: left out,
   // the build does not depend on optional packages being installed (npm ci --omit=optional).
   external: ['keytar', '@napi-rs/keyring', 'jq-web', 'pg-cloudflare'],
-  plugins: [lazyChildProcessForCommander, http2OnFirstUseForUndici, mcpSdkApart, oneStartChunk],
+  plugins: [lazyChildProcessForCommander, http2OnFirstUseForUndici, mcpSdkApart, undiciApart, oneStartChunk],
   // The shell completion scripts (src/commands/completion/shells/) are imported as their text.
   loader: { '.bash': 'text', '.zsh': 'text', '.fish': 'text', '.ps1': 'text' },
   define: { __SVC_VERSION__: JSON.stringify(version) },
   // CommonJS dependencies (commander, cli-table3, undici) call require() for node built-ins. Made
   // on first call: createRequire costs 0.1 ms, and every chunk gets this banner, most never call it.
   banner: {
-    js: "import { createRequire as __svcCreateRequire } from 'node:module'; let __svcRequire; function require(id) { return (__svcRequire ??= __svcCreateRequire(import.meta.url))(id); }",
+    js: "let __svcRequire; function require(id) { return (__svcRequire ??= process.getBuiltinModule('node:module').createRequire(import.meta.url))(id); }",
   },
   // Whitespace and syntax only: identifiers keep their names, so error names and stacks stay readable.
   minifyWhitespace: true,
@@ -125,7 +171,40 @@ const options = {
   metafile: process.env.SVC_BUNDLE_META === '1',
 };
 const sdkOptions = { ...options, entryPoints: ['src/mcp/sdk.ts'], outdir: undefined, outfile: `${staging}/${MCP_SDK_FILE}`, splitting: false, chunkNames: undefined, plugins: [], metafile: false };
-const result = await Promise.all([build(options), build(sdkOptions)]).then(([main]) => main).catch((err) => {
+/**
+ * llhttp, undici's HTTP parser, is WebAssembly that undici ships as base64 in JavaScript (two builds,
+ * 70 KB each): in undici-core.cjs they would be read, compiled and cached on every run. They are
+ * files of their own beside it instead, read as bytes on the first connection (only the one used).
+ */
+const LLHTTP = { 'llhttp-wasm.js': 'llhttp.wasm', 'llhttp_simd-wasm.js': 'llhttp_simd.wasm' };
+const llhttpAsFiles = {
+  name: 'llhttp-as-files',
+  setup(b) {
+    b.onResolve({ filter: /[\\/]llhttp[\\/]llhttp(_simd)?-wasm\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]undici[\\/]/.test(args.importer) ? { path: LLHTTP[args.path.split('/').pop()], namespace: 'svc-llhttp' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'svc-llhttp' }, (args) => ({
+      contents: `module.exports = require('node:fs').readFileSync(require('node:path').join(__dirname, ${JSON.stringify(args.path)}));`,
+      loader: 'js',
+    }));
+  },
+};
+function writeLlhttpFiles() {
+  const requireUndici = createRequire(`${root}node_modules/undici/lib/llhttp/`);
+  mkdirSync(`${root}/${staging}/chunks`, { recursive: true });
+  for (const [module, file] of Object.entries(LLHTTP)) writeFileSync(`${root}/${staging}/chunks/${file}`, requireUndici(`./${module}`));
+}
+
+const undiciOptions = {
+  ...sdkOptions,
+  entryPoints: ['src/api/undici-core.ts'],
+  outfile: `${staging}/${UNDICI_FILE}`,
+  format: 'cjs',
+  // A CommonJS file gets require() from its wrapper; import.meta is not used there.
+  banner: undefined,
+  plugins: [http2OnFirstUseForUndici, httpStandInForUndici, llhttpAsFiles],
+};
+const result = await Promise.all([build(options), build(sdkOptions), build(undiciOptions)]).then(([main]) => (writeLlhttpFiles(), main)).catch((err) => {
   rmSync(`${root}/${staging}`, { recursive: true, force: true });
   throw err;
 });

@@ -13,8 +13,10 @@ export async function bundleDriver() {
   const outfile = join(dir, 'download-driver.mjs');
   await build({
     absWorkingDir: ROOT,
-    entryPoints: [join(ROOT, 'bench/lib/download-driver.mjs')],
-    outfile,
+    // The hashing thread's file goes beside the driver, where prefix-hasher.ts looks for it.
+    entryPoints: { 'download-driver': join(ROOT, 'bench/lib/download-driver.mjs'), 'prefix-hash-worker': join(ROOT, 'src/restore/prefix-hash-worker.mjs') },
+    outdir: dir,
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     format: 'esm',
     platform: 'node',

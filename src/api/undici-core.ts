@@ -8,15 +8,17 @@
  */
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
-import api from 'undici/lib/api/index.js';
+import connect from 'undici/lib/api/api-connect.js';
+import request from 'undici/lib/api/api-request.js';
 import { baselineWasmOnNode20 } from '../wasm-baseline.js';
 
 /** The undici these imports were written against: read its index.js again before changing it. */
 export const UNDICI_VERSION = '7.30.2';
 
-// What undici's index.js does: every dispatcher gets request(), and connect(), which ProxyAgent
-// calls on its client to open a CONNECT tunnel to an https:// origin.
-Object.assign(Dispatcher.prototype, api);
+// What undici's index.js does with lib/api/index.js, for the two of its methods svc needs: every
+// dispatcher gets request(), and connect(), which ProxyAgent calls on its client to open a CONNECT
+// tunnel to an https:// origin (stream(), pipeline() and upgrade() are not loaded).
+Object.assign(Dispatcher.prototype, { request, connect });
 
 // llhttp, undici's HTTP parser, is WebAssembly compiled on the first connection.
 baselineWasmOnNode20();

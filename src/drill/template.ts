@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 import { execa } from 'execa';
+import { cacheDir } from '../config/paths.js';
 import type { OsUser } from './os-user.js';
 import type { ServerBinaries } from './server-binaries.js';
 
@@ -17,11 +17,9 @@ type Env = Record<string, string | undefined>;
  */
 const TEMPLATE_FORMAT = 1;
 
-/** $XDG_CACHE_HOME/svc/scratch-templates (an absolute XDG_CACHE_HOME only, as the XDG spec says), else ~/.cache/svc/... */
+/** $XDG_CACHE_HOME/svc/scratch-templates, else ~/.cache/svc/scratch-templates. */
 function cacheRoot(env: Env): string {
-  const xdg = env.XDG_CACHE_HOME;
-  const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.cache');
-  return join(base, 'svc', 'scratch-templates');
+  return join(cacheDir(env), 'scratch-templates');
 }
 
 /** Where the template of this server build (and of the user it runs as) lives. */

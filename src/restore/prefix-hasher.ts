@@ -1,6 +1,5 @@
-import { createHash, type Hash } from 'node:crypto';
-import { InterruptedError } from '../errors.js';
-import type { ArtifactFile } from './sink.js';
+import { Worker } from 'node:worker_threads';
+import { readFailure, type ArtifactFile } from './sink.js';
 
 /** One piece of the artifact: bytes [start, end). */
 export interface Span {
@@ -8,125 +7,128 @@ export interface Span {
   end: number;
 }
 
-/** The digest as it was at one offset: an attempt whose bytes turn out bad rewinds to it. */
-export interface Mark {
-  at: number;
-  hash: Hash;
+/** What the hashing thread is started with: the artifact file's descriptor, shared, and its size. */
+export interface HashWorkerData {
+  fd: number;
+  total: number;
 }
 
-/** Read-back piece size: the only buffer the hasher holds. */
-const READ_BACK_BYTES = 1024 * 1024;
+/**
+ * limit: bytes [0, at) are on disk and final unless rewound; mark: an attempt starts at `at` (keep
+ * the digest there); unmark: that attempt ended and keeps its bytes; rewind: it ended with bytes
+ * not to be trusted, from `at` on.
+ */
+export type ToHashWorker = { kind: 'limit' | 'mark' | 'unmark' | 'rewind'; at: number };
+
+type FromHashWorker = { kind: 'digest'; sha256: string } | { kind: 'error'; code: string };
 
 /**
  * SHA-256 of an artifact whose parts arrive in parallel, computed in order as the contiguous
- * prefix grows, never by a second pass over the file (cli-contract 7.4).
+ * prefix on disk grows, never by a second pass over the file (cli-contract 7.4).
  *
- * The "lead" is the part holding the first unhashed byte. While it downloads, it hashes its own
- * chunks as they arrive (owns() is true only for it). Parts ahead of it only write to the file.
- * When the lead finishes, the prefix moves on in the background: a part that finished ahead is
- * read back from the file once, in 1 MiB pieces; the first part still downloading becomes the
- * lead and, on its next chunk, reads back what it wrote before that, then hashes from memory.
- * Exactly one of those two holds the hash at any time, so every byte is hashed exactly once.
- * Memory: one 1 MiB buffer, whatever the size and the number of parts.
+ * The bytes are hashed in a worker thread (./prefix-hash-worker.mjs) that reads the file in order:
+ * the thread that receives the parts only writes them, and tells the worker how far the prefix
+ * reaches. The prefix is every complete part, then what the first incomplete part has written.
+ * That part's bytes may still be rewound (an answer that ran past its range is not trusted): the
+ * worker keeps the digest at the start of each attempt (mark) and goes back to it (rewind).
+ * The page cache usually still holds what was just written, so reading it back is a copy.
+ * Memory: the worker's 1 MiB buffer, whatever the size and the number of parts.
  */
 export class PrefixHasher {
-  #hash: Hash = createHash('sha256');
-  #hashed = 0;
-  #readBack = 0;
-  #lead = 0;
+  readonly #worker: Worker;
+  /** Per part: bytes from its start that are on disk. */
+  readonly #written: number[];
   readonly #done: boolean[];
-  readonly #buffer = Buffer.allocUnsafe(READ_BACK_BYTES);
-  #advancing: Promise<void> = Promise.resolve();
-  #failure: unknown;
+  /** The first part that is not complete. */
+  #lead = 0;
+  #limit = 0;
+  readonly #digest: Promise<string>;
+  #stopped = false;
 
   constructor(
-    private readonly file: ArtifactFile,
+    file: ArtifactFile,
     private readonly parts: readonly Span[],
-    private readonly signal: AbortSignal,
-    /** A read-back failure in the background: the caller stops every part. */
-    private readonly onFailure: (err: unknown) => void,
+    /** A read failure in the worker: the caller stops every part. */
+    onFailure: (err: unknown) => void,
   ) {
+    this.#written = parts.map(() => 0);
     this.#done = parts.map(() => false);
-  }
-
-  /** Bytes [0, hashed) are in the digest. */
-  get hashed(): number {
-    return this.#hashed;
-  }
-
-  /** Of those, the bytes that came from the file rather than from memory. */
-  get readBack(): number {
-    return this.#readBack;
-  }
-
-  /** Whether part `i` holds the hash now: it may read back and update. */
-  owns(i: number): boolean {
-    return this.#lead === i;
-  }
-
-  update(chunk: Buffer): void {
-    this.#hash.update(chunk);
-    this.#hashed += chunk.length;
-  }
-
-  /** Hashes file bytes [hashed, to): only bytes already on disk, only by the owner. */
-  async readBackTo(to: number): Promise<void> {
-    while (this.hashed < to) {
-      if (this.signal.aborted) throw new InterruptedError();
-      const length = Math.min(this.#buffer.length, to - this.hashed);
-      await this.file.readAt(this.#buffer, length, this.hashed);
-      this.#hash.update(this.#buffer.subarray(0, length));
-      this.#hashed += length;
-      this.#readBack += length;
-    }
-  }
-
-  mark(): Mark {
-    return { at: this.hashed, hash: this.#hash.copy() };
-  }
-
-  rewind(mark: Mark): void {
-    this.#hash = mark.hash;
-    this.#hashed = mark.at;
-  }
-
-  /**
-   * Part `i` has all its bytes on disk. If it holds the hash it first hashes its own tail; then the
-   * prefix moves on through the parts that finished ahead, in the background.
-   */
-  async complete(i: number): Promise<void> {
-    if (this.owns(i)) await this.readBackTo(this.parts[i]!.end);
-    // No await between this check and the flag: the background advance sees a part either as
-    // still downloading (and hands it the hash) or as done (and reads it back), never both.
-    this.#done[i] = true;
-    if (this.#lead !== i) return;
-    this.#lead++;
-    this.#advancing = this.#advance().catch((err: unknown) => {
-      this.#failure ??= err;
-      this.onFailure(err);
+    this.#worker = new Worker(new URL('./prefix-hash-worker.mjs', import.meta.url), {
+      workerData: { fd: file.handle.fd, total: parts.at(-1)?.end ?? 0 } satisfies HashWorkerData,
+      env: {},
+      stdout: true,
+      stderr: true,
     });
+    this.#worker.stdout.resume();
+    this.#worker.stderr.resume();
+    this.#digest = new Promise<string>((resolve, reject) => {
+      const fail = (err: unknown) => {
+        reject(err);
+        onFailure(err);
+      };
+      this.#worker.on('message', (m: FromHashWorker) => (m.kind === 'digest' ? resolve(m.sha256) : fail(readFailure(m.code))));
+      this.#worker.on('error', (err) => fail(readFailure(err.message)));
+      this.#worker.on('exit', (code) => {
+        if (!this.#stopped) fail(readFailure(`hashing thread exit ${code}`));
+      });
+    });
+    // Awaited only once every part is done; a failure before then reaches onFailure.
+    this.#digest.catch(() => {});
   }
 
-  async #advance(): Promise<void> {
-    // Only one of these runs at a time: a new one starts only when a lead finishes, and while this
-    // one runs the lead is a finished part.
-    while (this.#lead < this.parts.length && this.#done[this.#lead]) {
-      await this.readBackTo(this.parts[this.#lead]!.end);
-      this.#lead++;
+  /** An attempt of part `i` starts writing at `at`: the digest there is kept until release() or rewind(). */
+  mark(at: number): void {
+    this.#send({ kind: 'mark', at });
+  }
+
+  /** The attempt that started at `at` ended and its bytes stay. */
+  release(at: number): void {
+    this.#send({ kind: 'unmark', at });
+  }
+
+  /** The attempt of part `i` that started at `at` is not trusted: its bytes leave the prefix and the digest. */
+  rewind(i: number, at: number): void {
+    this.#written[i] = at - this.parts[i]!.start;
+    this.#limit = Math.min(this.#limit, at);
+    this.#send({ kind: 'rewind', at });
+  }
+
+  /** Part `i` has bytes [its start, end) on disk. */
+  written(i: number, end: number): void {
+    this.#written[i] = end - this.parts[i]!.start;
+    if (i === this.#lead) this.#advance();
+  }
+
+  /** Part `i` has all its bytes on disk and no attempt of it runs. */
+  complete(i: number): void {
+    this.#done[i] = true;
+    this.#written[i] = this.parts[i]!.end - this.parts[i]!.start;
+    if (i === this.#lead) this.#advance();
+  }
+
+  #advance(): void {
+    while (this.#lead < this.parts.length && this.#done[this.#lead]) this.#lead++;
+    const lead = this.parts[this.#lead];
+    const limit = lead ? lead.start + this.#written[this.#lead]! : (this.parts.at(-1)?.end ?? 0);
+    if (limit > this.#limit) {
+      this.#limit = limit;
+      this.#send({ kind: 'limit', at: limit });
     }
   }
 
-  /** Resolves once no read-back runs in the background (it never rejects: see onFailure). */
-  async idle(): Promise<void> {
-    await this.#advancing;
+  #send(message: ToHashWorker): void {
+    if (!this.#stopped) this.#worker.postMessage(message);
   }
 
-  /** Once every part has finished: the hex digest of the whole file. */
-  async digest(): Promise<string> {
-    await this.#advancing;
-    if (this.#failure) throw this.#failure;
-    const total = this.parts.at(-1)?.end ?? 0;
-    if (this.hashed !== total) throw new Error(`prefix hash stopped at ${this.hashed} of ${total} bytes`);
-    return this.#hash.digest('hex');
+  /** Once every part is complete: the hex digest of the whole file, when the worker has read the last byte. */
+  digest(): Promise<string> {
+    return this.#digest;
+  }
+
+  /** Stops the worker (idempotent): before the file closes, and on any failure or signal. */
+  async stop(): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    await this.#worker.terminate();
   }
 }

@@ -3,7 +3,7 @@ import { withRetries } from '../api/retry.js';
 import { IntegrityError, InterruptedError } from '../errors.js';
 import { discard, get, header, parseContentRange, pump, rejectStatus, resumableAttempt, Transient, type Response } from './artifact-http.js';
 import type { Job, Received } from './download.js';
-import { PrefixHasher, type Mark, type Span } from './prefix-hasher.js';
+import { PrefixHasher, type Span } from './prefix-hasher.js';
 
 const MiB = 1024 * 1024;
 /** Below this an artifact is one stream: parallel parts would not pay for their requests. */
@@ -76,10 +76,19 @@ class RangedDownload {
     this.#signal = AbortSignal.any([job.signal, this.#stop.signal]);
     // One listener per request in flight and per retry wait: many, by design, not a leak.
     setMaxListeners(8 * connections + 16, this.#signal);
-    this.#hasher = new PrefixHasher(job.file, parts, this.#signal, (err) => this.#fail(err));
+    this.#hasher = new PrefixHasher(job.file, parts, (err) => this.#fail(err));
   }
 
   async run(): Promise<PartsOutcome> {
+    try {
+      return await this.#run();
+    } finally {
+      // Before the file closes, and whatever ended the download: a signal, a failure, one stream.
+      await this.#hasher.stop();
+    }
+  }
+
+  async #run(): Promise<PartsOutcome> {
     // The first part's request goes alone: a server that ignores Range costs no extra request,
     // and its ETag is known before the others ask.
     const probed = new Promise<void>((resolve) => (this.#probed = resolve));
@@ -87,7 +96,8 @@ class RangedDownload {
     await Promise.race([probed, first]);
     const others = this.#failure ? [] : Array.from({ length: Math.min(this.connections, this.parts.length) - 1 }, () => this.#worker());
     await Promise.all([first, ...others]);
-    await this.#hasher.idle();
+    // The last bytes are on disk: the hashing thread has at most one batch per part left to read.
+    const digest = this.#failure ? undefined : await this.#hasher.digest().catch((err: unknown) => void this.#fail(err));
     const failure = this.#failure;
     if (this.job.signal.aborted) {
       if (failure instanceof OneStreamNeeded && failure.response) discard(failure.response);
@@ -95,7 +105,7 @@ class RangedDownload {
     }
     if (failure instanceof OneStreamNeeded) return { kind: 'one-stream', notice: failure.notice, response: failure.response };
     if (failure) throw failure;
-    return { kind: 'done', bytes: this.#received, sha256: await this.#hasher.digest() };
+    return { kind: 'done', bytes: this.#received, sha256: digest! };
   }
 
   /** Keeps the first failure and stops every part: a fatal answer, Ctrl-C, or a reason to start over. */
@@ -138,7 +148,7 @@ class RangedDownload {
         () => this.#attempt(i, state),
       );
     });
-    await this.#hasher.complete(i);
+    this.#hasher.complete(i);
   }
 
   /** One request for what part `i` still lacks, [state.pos, end), written at its offset. */
@@ -172,32 +182,26 @@ class RangedDownload {
       throw new Transient(`Content-Length ${Number(length)} for a range of ${part.end - from} bytes`);
     }
 
-    const writer = this.job.file.writer(from);
     const hasher = this.#hasher;
-    // The digest as it was at `from`, taken when this attempt first hashes: an overrun rewinds to it.
-    let mark: Mark | undefined;
-    let outcome: 'ended' | 'overrun';
+    // The digest as it is at `from` is kept while this attempt runs: an overrun goes back to it.
+    hasher.mark(from);
+    const writer = this.job.file.writer(from, (end) => hasher.written(i, end));
+    let outcome: 'ended' | 'overrun' = 'ended';
     try {
       outcome = await pump(res.body, this.#signal, part.end - from, async (chunk) => {
-        if (hasher.owns(i)) {
-          // Just became the lead: first hash what this part already wrote, from the file.
-          if (hasher.hashed < state.pos) await writer.flush();
-          await hasher.readBackTo(from);
-          mark ??= hasher.mark();
-          await hasher.readBackTo(state.pos);
-          hasher.update(chunk);
-        }
         state.pos += chunk.length;
         this.#progress(chunk.length);
         await writer.push(chunk);
       });
     } finally {
-      await writer.flush();
+      await writer.flush().finally(() => {
+        if (outcome !== 'overrun') hasher.release(from);
+      });
     }
     if (outcome === 'overrun') {
       // The answer ran past its range: none of it is trusted. The bytes beyond were never
       // accepted; the ones within are fetched again, and the digest forgets them.
-      if (mark) hasher.rewind(mark);
+      hasher.rewind(i, from);
       this.#progress(from - state.pos);
       state.pos = from;
       throw new Transient('a part body longer than its range');

@@ -3,10 +3,12 @@ import { networkErrorCode } from '../api/undici.js';
 import { IntegrityError } from '../errors.js';
 
 /**
- * A writer's buffer: writes of up to this size, and two of them (one on its way to disk, one
- * filling) per part in memory, whatever the artifact's size.
+ * A writer's buffer: writes of this size (one system call per 256 KiB, not per network chunk), and
+ * two of them (one on its way to disk, one filling) per part in memory, whatever the artifact's size.
  */
 const BATCH_BYTES = 256 * 1024;
+/** How long gathered bytes may wait for the rest of their batch. */
+const TRICKLE_MS = 50;
 
 const WRITE_HINT = 'Free some space (or pass --work-dir on another disk), then run the restore again.';
 
@@ -14,6 +16,11 @@ const WRITE_HINT = 'Free some space (or pass --work-dir on another disk), then r
 function diskFailure(err: unknown, what: 'write' | 'read'): IntegrityError {
   const verb = what === 'write' ? 'write the artifact to' : 'read the artifact back from';
   return new IntegrityError(`Could not ${verb} the work directory: ${networkErrorCode(err, `${what} failed`)}. Nothing was restored.`, WRITE_HINT);
+}
+
+/** A read failure of the prefix hash's thread, which reports only the error's code. */
+export function readFailure(code: string): IntegrityError {
+  return diskFailure({ code }, 'read');
 }
 
 /**
@@ -65,8 +72,9 @@ export class ArtifactFile {
     }
   }
 
-  writer(position: number): PartWriter {
-    return new PartWriter(this, position);
+  /** `onWritten(end)`: bytes [position, end) are on disk. */
+  writer(position: number, onWritten?: (end: number) => void): PartWriter {
+    return new PartWriter(this, position, onWritten);
   }
 
   /** Idempotent. A close error (delayed write-back, NFS) fails the download like a write error. */
@@ -83,17 +91,18 @@ export class ArtifactFile {
 
 /**
  * Writes one sequential run of bytes (a part, or the single stream) from `position` on, like a
- * write stream: with nothing on its way to disk, what arrived is written at once (a slow trickle
- * still reaches the file); while a write is in flight, chunks gather in a second buffer and go out
- * as one write. push() waits (so the caller stops reading the socket) when both buffers are busy.
- * Chunks are copied, so each socket chunk dies young instead of being held until it is written.
+ * write stream: network chunks gather in a buffer that goes to disk as one write when full, or
+ * TRICKLE_MS after its first byte (a slow trickle still reaches the file), or at flush(), while
+ * the next fills. push() waits (so the caller stops reading the socket) when both buffers are
+ * busy. Chunks are copied, so each socket chunk dies young instead of being held until written.
  */
 export class PartWriter {
   #fill = Buffer.allocUnsafe(BATCH_BYTES);
   #spare = Buffer.allocUnsafe(BATCH_BYTES);
   #filled = 0;
-  #busy = false;
+  #writing = false;
   #inflight: Promise<void> = Promise.resolve();
+  #timer: NodeJS.Timeout | undefined;
   /** A failed write: kept so an unawaited write never becomes an unhandled rejection. */
   #error: unknown;
 
@@ -101,6 +110,7 @@ export class PartWriter {
     private readonly file: ArtifactFile,
     /** Where the bytes being gathered go. */
     private position: number,
+    private readonly onWritten: (end: number) => void = () => {},
   ) {}
 
   async push(chunk: Buffer): Promise<void> {
@@ -110,20 +120,28 @@ export class PartWriter {
       taken += n;
       if (this.#filled === this.#fill.length) await this.#send();
     }
-    if (!this.#busy && this.#filled > 0) await this.#send();
+    this.#timer ??= setTimeout(() => {
+      this.#timer = undefined;
+      // Its failure is kept in #error, for the next push() or flush() to throw.
+      this.#send().catch(() => {});
+    }, TRICKLE_MS).unref();
   }
 
   /** Every byte pushed so far is on disk when this resolves. */
   async flush(): Promise<void> {
-    if (this.#filled > 0) await this.#send();
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#send();
     await this.#inflight;
     this.#check();
   }
 
   /** Once the previous write is done: writes the gathered bytes, and gathers into the other buffer. */
   async #send(): Promise<void> {
-    await this.#inflight;
+    // One write at a time: a full buffer and the trickle timer may both ask.
+    while (this.#writing) await this.#inflight;
     this.#check();
+    if (this.#filled === 0) return;
     const full = this.#fill;
     const bytes = full.subarray(0, this.#filled);
     const at = this.position;
@@ -131,14 +149,15 @@ export class PartWriter {
     this.#fill = this.#spare;
     this.#spare = full;
     this.#filled = 0;
-    this.#busy = true;
+    this.#writing = true;
     this.#inflight = this.file.writeAt(bytes, at).then(
       () => {
-        this.#busy = false;
+        this.#writing = false;
+        this.onWritten(at + bytes.length);
       },
       (err: unknown) => {
+        this.#writing = false;
         this.#error ??= err;
-        this.#busy = false;
       },
     );
   }

@@ -48,3 +48,20 @@ describe('the node:http2 stand-in the bundle gives undici (src/api/undici-http2.
     expect([...new Set([...source.matchAll(/\bhttp2\.(\w+)/g)].map((m) => m[1]))]).toEqual(['connect']);
   });
 });
+
+describe('the node:http stand-in the bundle gives undici (src/api/undici-http.ts)', () => {
+  const read = (file: string) => readFileSync(new URL(`../../node_modules/undici/lib/${file}`, import.meta.url), 'utf8');
+
+  it('holds the limit node:http has (this node runs without --max-http-header-size)', async () => {
+    const stand = await import('../../src/api/undici-http.js');
+    const http = await import('node:http');
+    expect(stand.maxHeaderSize).toBe(http.maxHeaderSize);
+  });
+
+  it('the two files it stands in for read nothing else of node:http than maxHeaderSize and IncomingMessage', () => {
+    expect(read('core/util.js')).toMatch(/^const \{ IncomingMessage \} = require\('node:http'\)$/m);
+    expect([...read('core/util.js').matchAll(/\bIncomingMessage\b/g)]).toHaveLength(2);
+    expect(read('core/util.js')).toContain('Object.getPrototypeOf(stream).constructor === IncomingMessage');
+    expect([...new Set([...read('dispatcher/client.js').matchAll(/\bhttp\.(\w+)/g)].map((m) => m[1]))]).toEqual(['maxHeaderSize']);
+  });
+});

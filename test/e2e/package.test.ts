@@ -55,10 +55,13 @@ describe('npm pack, npm install -g, svc', () => {
       (f) =>
         !['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'bin/svc', 'man/svc.1'].includes(f) &&
         !/^dist\/(svc|chunks\/[\w-]+)\.mjs$/.test(f) &&
+        // undici as a file of its own, and llhttp's WebAssembly it reads (tools/bundle.mjs).
+        !/^dist\/chunks\/(undici-core\.cjs|llhttp(_simd)?\.wasm)$/.test(f) &&
         !/^fixtures\/(api|sandbox|artifacts)\/[\w.-]+$/.test(f),
     );
     expect(outside).toEqual([]);
     expect(files).toContain('dist/svc.mjs');
+    expect(files).toEqual(expect.arrayContaining(['dist/chunks/undici-core.cjs', 'dist/chunks/llhttp.wasm', 'dist/chunks/llhttp_simd.wasm']));
     expect(files).toContain('man/svc.1');
     expect(files).toContain('fixtures/artifacts/acme-orders.pgdump');
     expect(files.filter((f) => /\.(ts|map)$/.test(f) || /^(src|test|tools|scripts|bench)\//.test(f))).toEqual([]);

@@ -69,6 +69,22 @@ describe('what an API command loads (the built bundle)', () => {
   });
 });
 
+describe('what an API command loads of undici (the built bundle)', () => {
+  beforeAll(() => ensureBuilt(), 180_000);
+
+  it('undici is a CommonJS file of its own (its code cached between runs), without llhttp as base64 text: the parser is read from a .wasm file', () => {
+    const chunks = readdirSync(join(DIST, 'chunks'));
+    expect(chunks.filter((f) => f.endsWith('.mjs') && /node_modules\/undici\//.test(readFileSync(join(DIST, 'chunks', f), 'utf8')))).toEqual([]);
+    const undici = readFileSync(join(DIST, 'chunks', 'undici-core.cjs'), 'utf8');
+    expect(undici).toContain('EnvHttpProxyAgent');
+    // "AGFzbQ" is "\0asm", the first bytes of a WebAssembly module, in base64.
+    expect(undici).not.toMatch(/AGFzbQ|wasmBase64/);
+    expect(chunks).toEqual(expect.arrayContaining(['llhttp.wasm', 'llhttp_simd.wasm']));
+    // Nothing of stream(), pipeline() or upgrade(): svc sends requests and, through a proxy, connect().
+    expect(undici).not.toMatch(/node_modules\/undici\/lib\/api\/api-(stream|pipeline|upgrade)\.js/);
+  });
+});
+
 describe('the token from SVC_API_KEY (the built CLI)', () => {
   let sb: RunningSandbox;
 
@@ -102,6 +118,18 @@ describe('the token from SVC_API_KEY (the built CLI)', () => {
     } catch {
       return false;
     }
+  });
+
+  it("a request loads neither Node's HTTP client and server (node:http) nor HTTP/2: undici speaks HTTP/1.1 over node:net", async () => {
+    const file = join(tempDir('loaded'), 'builtins.txt');
+    const preload = join(ROOT, 'test', 'support', 'loaded-builtins.cjs');
+    const r = await spawnSvc(['databases', 'list', '--json'], {
+      env: cleanEnv({ SVC_BASE_URL: sb.baseUrl, SVC_API_KEY: sb.token('full'), NODE_OPTIONS: `--require ${preload}`, SVC_TEST_LOADED_FILE: file }),
+    });
+    expect(r.exitCode).toBe(0);
+    const builtins = readFileSync(file, 'utf8').split('\n');
+    expect(builtins).toContain('net');
+    expect(builtins.filter((m) => /^(_?http|http2|internal\/http2)/.test(m))).toEqual([]);
   });
 
   it('a request never loads a keychain binding', async () => {

@@ -39,88 +39,89 @@ describe('planParts: 64 MiB and more in parts of 8-32 MiB, sized from the artifa
   });
 });
 
-describe('PrefixHasher: every byte hashed exactly once, in order, whatever order the parts finish in', () => {
+describe('PrefixHasher: the prefix on disk hashed in order, in a thread of its own, whatever order the parts finish in', () => {
   const PART = MiB;
   const parts = [0, 1, 2, 3].map((i) => ({ start: i * PART, end: (i + 1) * PART }));
   const data = randomBytes(4 * PART);
   const sha = createHash('sha256').update(data).digest('hex');
   let dir: string;
   let file: ArtifactFile;
+  let h: PrefixHasher | undefined;
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-prefix-'));
     file = await ArtifactFile.open(join(dir, 'artifact.dump'));
-    await file.writeAt(data, 0);
   });
   afterEach(async () => {
+    await h?.stop();
     await file.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const hasher = (failures: unknown[] = []) => new PrefixHasher(file, parts, new AbortController().signal, (e) => failures.push(e));
-  const inPieces = (from: number, to: number) => Array.from({ length: (to - from) / (64 * 1024) }, (_, k) => data.subarray(from + k * 64 * 1024, from + (k + 1) * 64 * 1024));
+  const hasher = (failures: unknown[] = []) => (h = new PrefixHasher(file, parts, (e) => failures.push(e)));
+  /** Writes bytes [from, to) of part `i` as its writer does, and says so. */
+  const write = async (hh: PrefixHasher, i: number, from: number, to: number, bytes = data.subarray(from, to)) => {
+    await file.writeAt(bytes, from);
+    hh.written(i, to);
+  };
 
-  it('part 3 finishes first, part 1 streams, part 2 becomes the lead half way, part 4 finishes unowned', async () => {
+  it('parts finish out of order and the lead streams: the digest is the whole file\'s, once the last part is complete', async () => {
     const failures: unknown[] = [];
-    const h = hasher(failures);
-    await h.complete(2); // ahead of the prefix: only marked done
-    expect(h.hashed).toBe(0);
-
-    expect(h.owns(0)).toBe(true);
-    for (const chunk of inPieces(0, PART)) h.update(chunk);
-    expect(h.owns(1)).toBe(false);
-    await h.complete(0);
-    // Part 2 (index 1) is still downloading: it holds the hash now, nothing was read back.
-    expect(h.owns(1)).toBe(true);
-    expect(h.readBack).toBe(0);
-
-    // It had written half its bytes before: those come from the file, the rest from memory.
-    await h.readBackTo(PART + PART / 2);
-    for (const chunk of inPieces(PART + PART / 2, 2 * PART)) h.update(chunk);
-    await h.complete(1);
-    // The background advance reads back part 3 (done earlier) and hands the hash to part 4.
-    await h.idle();
-    expect(h.owns(3)).toBe(true);
-    expect(h.hashed).toBe(3 * PART);
-    await h.complete(3); // finished without hashing anything itself: read back now
-    expect(await h.digest()).toBe(sha);
-    expect(h.readBack).toBe(PART / 2 + PART + PART);
+    const hh = hasher(failures);
+    let settled = false;
+    const digest = hh.digest().then((d) => ((settled = true), d));
+    await write(hh, 2, 2 * PART, 3 * PART);
+    hh.complete(2);
+    await write(hh, 0, 0, PART / 2);
+    await write(hh, 0, PART / 2, PART);
+    hh.complete(0);
+    await write(hh, 1, PART, PART + PART / 2);
+    await write(hh, 3, 3 * PART, 4 * PART);
+    hh.complete(3);
+    await write(hh, 1, PART + PART / 2, 2 * PART);
+    await new Promise((r) => setTimeout(r, 50));
+    // Every byte is on disk, but part 2 is not complete (an overrun may still come): no digest yet.
+    expect(settled).toBe(false);
+    hh.complete(1);
+    expect(await digest).toBe(sha);
     expect(failures).toEqual([]);
   });
 
-  it('all parts finish out of order before the first: each is read back once, in order', async () => {
-    const h = hasher();
-    for (const i of [3, 1, 2]) await h.complete(i);
-    for (const chunk of inPieces(0, PART)) h.update(chunk);
-    await h.complete(0);
-    expect(await h.digest()).toBe(sha);
-    expect(h.readBack).toBe(3 * PART);
+  it('rewind forgets what an attempt wrote, even once hashed, so its bytes are hashed again as rewritten', async () => {
+    const hh = hasher();
+    await write(hh, 0, 0, 64 * 1024);
+    hh.mark(64 * 1024);
+    // The bad attempt: written, reported, then found to run past its range.
+    await write(hh, 0, 64 * 1024, PART, Buffer.alloc(PART - 64 * 1024, 0xee));
+    await new Promise((r) => setTimeout(r, 50));
+    hh.rewind(0, 64 * 1024);
+    hh.mark(64 * 1024);
+    await write(hh, 0, 64 * 1024, PART);
+    hh.release(64 * 1024);
+    hh.complete(0);
+    for (const i of [1, 2, 3]) {
+      await write(hh, i, i * PART, (i + 1) * PART);
+      hh.complete(i);
+    }
+    expect(await hh.digest()).toBe(sha);
   });
 
-  it('rewind forgets what an attempt hashed, so its bytes can be hashed again', async () => {
-    const h = hasher();
-    const [first, second] = inPieces(0, 2 * 64 * 1024);
-    h.update(first!);
-    const mark = h.mark();
-    h.update(Buffer.alloc(second!.length, 0xee)); // the bad attempt
-    h.rewind(mark);
-    expect(h.hashed).toBe(64 * 1024);
-    for (const chunk of inPieces(64 * 1024, PART)) h.update(chunk);
-    for (const i of [1, 2, 3]) await h.complete(i);
-    await h.complete(0);
-    expect(await h.digest()).toBe(sha);
-  });
-
-  it('a read-back failure in the background is reported once and fails the digest', async () => {
+  it('a read failure in the hashing thread is reported once and fails the digest', async () => {
     const failures: unknown[] = [];
-    const h = hasher(failures);
-    await h.complete(1);
-    for (const chunk of inPieces(0, PART)) h.update(chunk);
-    await file.close(); // the next read fails (EBADF)
-    await h.complete(0);
-    await h.idle();
+    // A file of 3 bytes where the parts say 4 MiB: the thread reads past its end.
+    const hh = hasher(failures);
+    await file.writeAt(data.subarray(0, 3), 0);
+    hh.complete(0);
+    await expect(hh.digest()).rejects.toThrow(/^Could not read the artifact back from the work directory: EIO\./);
     expect(failures).toHaveLength(1);
-    expect((failures[0] as Error).message).toMatch(/^Could not read the artifact back from the work directory: EBADF\./);
-    await expect(h.digest()).rejects.toBe(failures[0]);
+  });
+
+  it('stop() ends the thread: no digest comes, and no failure is reported', async () => {
+    const failures: unknown[] = [];
+    const hh = hasher(failures);
+    await write(hh, 0, 0, PART);
+    await hh.stop();
+    hh.complete(0);
+    expect(failures).toEqual([]);
   });
 });

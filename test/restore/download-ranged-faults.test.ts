@@ -70,11 +70,17 @@ describe('parallel ranged download: failures', () => {
     expect(readdirSync(t.dir)).toEqual([]);
   });
 
-  it('Ctrl-C stops every part and closes the file', async () => {
+  it('Ctrl-C stops every part, ends the hashing thread and closes the file', async () => {
     t.server.setMode({ slow: { bytesPerChunk: 64 * 1024, delayMs: 20 } });
     const ac = new AbortController();
-    const err = await t.failure(downloadArtifact(t.options({ signal: ac.signal, onProgress: (n) => n > 2 * MiB && ac.abort() })));
+    // The process's threads (Linux): the download's hashing thread is one while it runs.
+    const threads = () => (existsSync('/proc/self/task') ? readdirSync('/proc/self/task').length : 0);
+    const before = threads();
+    let during = 0;
+    const err = await t.failure(downloadArtifact(t.options({ signal: ac.signal, onProgress: (n) => n > 2 * MiB && ((during ||= threads()), ac.abort()) })));
     expect(err).toBeInstanceOf(InterruptedError);
+    expect(threads()).toBe(before);
+    if (before > 0) expect(during).toBe(before + 1);
     await t.allClosed();
     expect(t.gets().length).toBeGreaterThan(1);
     expect(t.gets().every((r) => r.complete === false)).toBe(true);
