@@ -2,7 +2,7 @@ import { LocalToolError } from '../errors.js';
 import type { SecretScrubber } from '../secrets.js';
 import type { Reporter } from '../ui/reporter.js';
 import { carryOver } from './database-carry.js';
-import { describeSession, inPlaceCommands, inUse, SESSIONS_SQL, type InPlaceNames, type InPlaceReport, type Session } from './in-place.js';
+import { describeSession, freeKeptName, inPlaceCommands, inUse, SESSIONS_SQL, type InPlaceNames, type InPlaceReport, type Session } from './in-place.js';
 import { psql, PsqlError } from './pg-tools.js';
 import type { RestorePlan } from './plan.js';
 import { onMaintenanceDb } from './target-database.js';
@@ -22,7 +22,7 @@ const SWAP_TIMEOUT_MS = 30_000;
  */
 export async function swapIn(
   plan: RestorePlan,
-  names: InPlaceNames,
+  planned: InPlaceNames,
   env: Env,
   deps: { reporter: Reporter; scrubber: SecretScrubber; signal: AbortSignal },
 ): Promise<InPlaceReport> {
@@ -31,6 +31,8 @@ export async function swapIn(
     await psql('SELECT 1;', { env, database, scrubber, signal: deps.signal });
     return database;
   });
+  const taken = await psql('SELECT datname FROM pg_database;', { env, database: maintenance, scrubber, signal: deps.signal });
+  const names = { ...planned, kept: freeKeptName(planned, new Set(taken.split('\n'))) };
   const carried = await carryOver(names.target, names.fresh, maintenance, env, scrubber, deps.signal, !plan.databaseSettings);
   for (const n of carried.notApplied) ui.warn(`Not carried over from the replaced database: ${n.statement} (${n.reason})`);
 

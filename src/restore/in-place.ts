@@ -39,6 +39,19 @@ function stamp(at: Date): string {
   return at.toISOString().replace(/[-:T]/g, '').slice(0, 14);
 }
 
+/**
+ * `names.kept`, or where a database already has that name (a second in-place restore in the same
+ * second), the first of `<kept>_2`, `<kept>_3`, ... that none has: the replaced database is never
+ * lost to a rename that the server refuses after the whole restore.
+ */
+export function freeKeptName(names: InPlaceNames, taken: ReadonlySet<string>): string {
+  const suffix = names.kept.slice(names.kept.lastIndexOf('_svc_before_'));
+  for (let i = 1; ; i++) {
+    const kept = i === 1 ? names.kept : withSuffix(names.target, `${suffix}_${i}`);
+    if (!taken.has(kept)) return kept;
+  }
+}
+
 export function inPlaceNames(target: string, at: Date): InPlaceNames {
   const ts = stamp(at);
   return {

@@ -173,9 +173,9 @@ describe.concurrent('jobs, waits, interrupts and svc sandbox', () => {
     });
     expect(r).toMatchObject({ code: 11, stdout: '' });
     // pg_restore is looked for in the usual install directories too (the newest that reads the
-    // archive is used); psql must be on PATH. Whichever is missing here is named.
-    expect(r.stderr).toMatch(/error: (pg_restore was not found on PATH or in the usual PostgreSQL install directories|psql was not found on PATH)\./);
-    expect(r.stderr).toContain('apt-get install postgresql-client');
+    // archive is used); psql must be on PATH. Every tool missing is named, with the way to bring it in.
+    expect(r.stderr).toMatch(/error: (Neither psql nor pg_restore is on PATH|pg_restore was not found on PATH or in the usual PostgreSQL install directories\. psql was not found on PATH)/);
+    expect(r.stderr).toMatch(/apt-get install postgresql-client|export PATH=\S+:"\$PATH"/);
     expect(sb.requests.filter((e) => e.path === '/api/v1/restores').length).toBe(restoresBefore);
   });
 

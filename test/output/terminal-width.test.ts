@@ -151,7 +151,7 @@ describe('help and banners', () => {
   it.each(WIDTHS)('svc restore create --help at %i columns: the prose wraps at words; an example is broken only as a shell continuation', async (width) => {
     const r = await run(server, configHome(), ['restore', 'create', '--help'], { tty: true, columns: width });
     for (const l of lines(r.stdout)) expect(l.length, l).toBeLessThanOrEqual(width);
-    expect(r.stdout.replace(/\n/g, ' ')).toContain("in_place drops and recreates the archive's objects in the existing database");
+    expect(r.stdout.replace(/\n/g, ' ')).toContain("then swaps the names in one transaction, carrying over the target's owner, privileges, settings and comment");
     expect(commandsOf(r.stdout)).toContain('svc restore create --backup bj_123 --in-place --confirm --target postgresql://app@db.internal/orders');
     if (width < 80) expect(r.stdout).toMatch(/^ {2}\$ svc restore create --backup bj_123 [^\n]*\\$/m);
   });

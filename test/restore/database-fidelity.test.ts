@@ -163,13 +163,14 @@ describe.skipIf(!!skip)('the restored database is the backup database', () => {
     expect(await sql("SET client_encoding = 'UTF8'; SELECT v, octet_length(v) FROM t", 'latin1_copy')).toBe('café|4');
   });
 
-  it('in place, a target of another encoding draws a warning naming both, and keeps its own', async () => {
+  it('in place, the restored database is the backup\'s: a UTF8 target of a LATIN1 backup becomes LATIN1, the replaced one kept as it was', async () => {
     await sql("CREATE DATABASE latin1_inplace TEMPLATE template0 ENCODING UTF8 LOCALE 'C'");
     const r = await restore('latin1', 'latin1_inplace', ['--in-place', '--confirm']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain("warning: The target database is UTF8, libc C; the archive's is LATIN1, libc C. In place, svc keeps the existing database");
-    expect(await sql("SELECT pg_encoding_to_char(encoding) FROM pg_database WHERE datname = 'latin1_inplace'")).toBe('UTF8');
-    expect(await sql('SELECT v FROM t', 'latin1_inplace')).toBe('café');
+    expect(await sql("SELECT pg_encoding_to_char(encoding) FROM pg_database WHERE datname = 'latin1_inplace'")).toBe('LATIN1');
+    expect(await sql("SET client_encoding = 'UTF8'; SELECT v FROM t", 'latin1_inplace')).toBe('café');
+    const kept = (await r.receipt()).inPlace.kept as string;
+    expect(await sql(`SELECT pg_encoding_to_char(encoding) FROM pg_database WHERE datname = '${kept}'`)).toBe('UTF8');
   });
 
   it("an ICU de-DE source with a text range-partitioned table restores, and sorts as the source did (PostgreSQL 14 has no ICU databases: exit 11)", async () => {
