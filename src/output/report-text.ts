@@ -4,7 +4,6 @@
  * The terminal's rules are in terminal-text.ts; JSON's are the serialiser's.
  */
 
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 /** A lone UTF-16 surrogate: no character at all, in XML or anywhere else. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
@@ -37,7 +36,7 @@ export function markdownCode(text: string): string {
  */
 export function xmlText(text: string): string {
   return text
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]/g, '') // eslint-disable-line no-control-regex
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]/g, '')
     .replace(LONE_SURROGATE, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

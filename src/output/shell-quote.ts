@@ -19,7 +19,6 @@ export interface GivenFlags {
   profile?: string;
 }
 
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const BARE = /^[A-Za-z0-9_@%+=:,./-]+$/;
 const single = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;

@@ -6,7 +6,6 @@ import { stripVTControlCharacters } from 'node:util';
  * human output (cli-contract 4); tab and newline stay. --json output is left exact: the serialiser
  * escapes them.
  */
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 export function plain(text: string): string {

@@ -43,7 +43,7 @@ async function streamed(bodies: Record<string, unknown>[], itemsKey: string, com
 
 async function held(bodies: Record<string, unknown>[], itemsKey: string, width?: number): Promise<string> {
   const out = collected();
-  writerOn(out.stdout, width).document(await holdPages(walkOver(bodies, itemsKey)));
+  await writerOn(out.stdout, width).document(await holdPages(walkOver(bodies, itemsKey)));
   return out.text();
 }
 

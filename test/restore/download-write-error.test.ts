@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +22,7 @@ let paced = true;
 
 beforeEach(async () => {
   // Sent in slices with pauses, so the file stream's write error arrives between two chunks.
-  server = createServer(async (_req, res) => {
+  const send = async (res: ServerResponse) => {
     res.writeHead(200, { 'content-length': ARTIFACT.length });
     if (!paced) return void res.end(ARTIFACT);
     for (let i = 0; i < ARTIFACT.length && !res.destroyed; i += 16 * 1024) {
@@ -30,7 +30,8 @@ beforeEach(async () => {
       await new Promise((r) => setTimeout(r, 20));
     }
     res.end();
-  });
+  };
+  server = createServer((_req, res) => void send(res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/artifact`;
   dir = mkdtempSync(join(tmpdir(), 'svc-review-'));

@@ -42,7 +42,8 @@ export function throttle(bytesPerChunk: number, delayMs: number): Transform {
   const ac = new AbortController();
   let first = true;
   return new Transform({
-    async transform(chunk: Buffer, _enc, cb) {
+    transform(chunk: Buffer, _enc, cb) {
+      void (async () => {
       try {
         for (let i = 0; i < chunk.length; i += bytesPerChunk) {
           if (!first) await sleep(delayMs, undefined, { signal: ac.signal });
@@ -53,6 +54,7 @@ export function throttle(bytesPerChunk: number, delayMs: number): Transform {
       } catch (e) {
         cb(e as Error);
       }
+      })();
     },
     destroy(err, cb) {
       ac.abort();

@@ -114,10 +114,10 @@ function requestUrl(api: ApiClient, path: string, query: Array<[string, string]>
  * writer; otherwise exactly as received (a script gets the service's bytes, large integers and key
  * order intact).
  */
-function print(session: Session, document: unknown, received: string): void {
+async function print(session: Session, document: unknown, received: string): Promise<void> {
   if (document === undefined) return;
   if (session.settings.jq !== undefined || session.ctx.stdoutIsTTY) {
-    session.out.document(document);
+    await session.out.document(document);
     return;
   }
   session.out.raw(received);
@@ -134,10 +134,10 @@ export async function run(opts: ApiOptions, session: Session): Promise<void> {
   const first = await send(api, opts.method, url.href, body, opts.idempotencyKey);
   const walk = opts.paginate ? pageWalk(api, url, first, session) : undefined;
   if (!walk) {
-    print(session, first.document, first.text);
+    await print(session, first.document, first.text);
     return;
   }
   // The merged pages: one line of JSON when piped, as scripts have read it; indented on a terminal.
   if (session.out.streamsDocuments) await streamPages(session, walk, { compact: !session.ctx.stdoutIsTTY });
-  else session.out.document(await holdPages(walk, TOO_LARGE_FOR_JQ));
+  else await session.out.document(await holdPages(walk, TOO_LARGE_FOR_JQ));
 }

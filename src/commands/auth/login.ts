@@ -69,7 +69,7 @@ export async function run(opts: LoginOptions, session: Session): Promise<void> {
   // Remembered whichever way the base URL was given: the next shell reaches the same service.
   await writeProfile(session.ctx.env, login.profile, { baseUrl: login.baseUrl });
   if (session.ctx.env.SVC_API_KEY) session.ui.warn('SVC_API_KEY is set in this environment and overrides the stored token until it is unset.');
-  session.out.render({ profileName: login.profile, baseUrl: login.baseUrl, storedIn, profile }, [
+  await session.out.render({ profileName: login.profile, baseUrl: login.baseUrl, storedIn, profile }, [
     note(`Logged in to ${login.baseUrl} as ${profile.organizationSlug} (key ${profile.apiKeyId}${profileNote(login.profile)}); token stored in the ${storedIn}.`, 'green'),
     fields(profileFields(profile, session.now())),
   ]);

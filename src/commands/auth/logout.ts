@@ -12,7 +12,7 @@ export async function run(_opts: Record<string, never>, session: Session): Promi
   const login = await session.login();
   const removed = await removeToken(session.ctx, login, (m) => session.ui.warn(m));
   if (session.ctx.env.SVC_API_KEY) session.ui.warn('SVC_API_KEY is still set in this environment and still takes effect.');
-  session.out.render({ profileName: login.profile, baseUrl: login.baseUrl, removedFrom: removed }, [
+  await session.out.render({ profileName: login.profile, baseUrl: login.baseUrl, removedFrom: removed }, [
     note(
       removed.length
         ? `Removed the token for ${login.baseUrl}${profileNote(login.profile, ' (profile ', ')')} from the ${removed.join(' and ')}.`

@@ -41,7 +41,7 @@ export async function run(opts: StatusOptions, session: Session): Promise<void> 
       session.ui.warn(`The token expires ${daysLeft <= 0 ? 'now' : `in ${Math.max(1, Math.floor(daysLeft * 24))}h`} (${p.expiresAt}): issue a new one in the dashboard.`);
     }
   }
-  session.out.render({ profileName: login.profile, baseUrl: login.baseUrl, source: found.source, profile: p }, [
+  await session.out.render({ profileName: login.profile, baseUrl: login.baseUrl, source: found.source, profile: p }, [
     fields([['profile', login.profile], ['base url', login.baseUrl], ['token source', describeSource(found)], ...profileFields(p, now)]),
   ]);
 }
@@ -81,7 +81,7 @@ async function runAll(session: Session): Promise<void> {
     rows.push(row);
   }
   if (session.ctx.env.SVC_API_KEY) session.ui.warn('SVC_API_KEY is set: it overrides every stored token in this environment.');
-  session.out.render({ profiles: rows }, [
+  await session.out.render({ profiles: rows }, [
     table(
       rows,
       [

@@ -13,5 +13,5 @@ export function options([id]: string[]): GetBackupOptions {
 
 export async function run(opts: GetBackupOptions, session: Session): Promise<void> {
   const { data } = await (await session.api()).send(getBackup(opts.backupJobId));
-  session.out.render(data, backupDetailBlocks(data, session.now()));
+  await session.out.render(data, backupDetailBlocks(data, session.now()));
 }

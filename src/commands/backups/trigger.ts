@@ -39,7 +39,7 @@ export async function run(opts: TriggerOptions, session: Session): Promise<void>
   // A replayed 202 for the same key is success; the client reuses the key on every retry.
   const { data: accepted } = await api.send(triggerBackup(opts.databaseId, opts.idempotencyKey));
   if (!opts.wait) {
-    session.out.render(accepted, [
+    await session.out.render(accepted, [
       fields([
         ['backup job', accepted.backupJobId],
         ['state', accepted.state],

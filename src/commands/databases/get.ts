@@ -17,7 +17,7 @@ export async function run(opts: GetDatabaseOptions, session: Session): Promise<v
   const { data } = await (await session.api()).send(getDatabase(opts.databaseId));
   const d = data.database;
   const now = session.now();
-  session.out.render(data, [
+  await session.out.render(data, [
     fields([
       ['id', d.id],
       ['name', d.name],

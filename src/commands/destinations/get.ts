@@ -16,7 +16,7 @@ export async function run(opts: GetDestinationOptions, session: Session): Promis
   const { data } = await (await session.api()).send(getDestination(opts.destinationId));
   const d = data.destination;
   const now = session.now();
-  session.out.render(data, [
+  await session.out.render(data, [
     fields([
       ['id', d.id],
       ['organization', d.organizationId],

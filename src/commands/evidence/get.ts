@@ -18,7 +18,7 @@ export async function run(opts: GetEvidenceOptions, session: Session): Promise<v
   const e = data.evidence;
   const now = session.now();
   const iv = e.integrityVerification;
-  session.out.render(data, [
+  await session.out.render(data, [
     fields([
       ['backup job', e.backupJobId],
       ['artifact', e.artifactKey],

@@ -9,5 +9,5 @@ export function options(): Record<string, never> {
 
 export async function run(_opts: Record<string, never>, session: Session): Promise<void> {
   const { data } = await (await session.api()).send(getProfile());
-  session.out.render(data, [fields(profileFields(data.profile, session.now()))]);
+  await session.out.render(data, [fields(profileFields(data.profile, session.now()))]);
 }

@@ -30,7 +30,7 @@ export async function run(opts: RecoveryCandidateOptions, session: Session): Pro
   const now = session.now();
   const candidate = data.recommended;
   const differs = candidate && candidate.recommendedAction !== data.recommendedAction;
-  session.out.render(data, [
+  await session.out.render(data, [
     fields([['incident time', timestampWithAge(data.incidentTime, now)]]),
     verdictBlock(data),
     candidate ? windowBlock(candidate, now, 'Recommended candidate', { withAction: false }) : text('No restore-ready candidate before the incident time.', 'yellow'),

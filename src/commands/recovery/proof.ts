@@ -16,7 +16,7 @@ export function options([id]: string[]): RecoveryProofOptions {
 export async function run(opts: RecoveryProofOptions, session: Session): Promise<void> {
   const { data } = await (await session.api()).send(getRecoveryWindowProof(opts.windowId));
   const { baselineArtifact, cursorChain, schemaDigest } = data.proof;
-  session.out.render(data, [
+  await session.out.render(data, [
     windowBlock(data.window, session.now(), 'Recovery window'),
     fields(
       [

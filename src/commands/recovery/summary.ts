@@ -14,7 +14,7 @@ export function options([id]: string[]): RecoverySummaryOptions {
 
 export async function run(opts: RecoverySummaryOptions, session: Session): Promise<void> {
   const { data } = await (await session.api()).send(getRecoverySummary(opts.databaseId));
-  session.out.render(data, [
+  await session.out.render(data, [
     verdictBlock(data),
     data.latest ? windowBlock(data.latest, session.now(), 'Latest recovery window') : text('No recovery window recorded yet.', 'yellow'),
     ...nextCommand(opts.databaseId, data.latest, session),

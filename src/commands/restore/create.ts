@@ -48,6 +48,6 @@ export async function run(opts: CreateOptions, session: Session): Promise<void> 
     return (await (await session.api()).send(createRestore(body, opts.idempotencyKey))).data;
   };
   const result = await runRestore(plan, { check, ...(opts.dryRun ? {} : { create }) }, restoreDeps(session));
-  if (result.dryRun) renderDryRun(session, plan, result.check, result.preflight);
+  if (result.dryRun) await renderDryRun(session, plan, result.check, result.preflight);
   else await renderOutcome(session, plan, result.outcome);
 }

@@ -25,7 +25,7 @@ export async function run(opts: GetRestoreOptions, session: Session): Promise<vo
   const fetch = async () => (await api.send(getRestore(opts.restoreJobId))).data;
   if (opts.watchTimeoutMs === undefined) {
     const data = await fetch();
-    session.out.render(data, [...restoreJobBlocks(data.restoreJob, session.now()), ...serviceViewNote(data.restoreJob)]);
+    await session.out.render(data, [...restoreJobBlocks(data.restoreJob, session.now()), ...serviceViewNote(data.restoreJob)]);
     return;
   }
   const spec: PollSpec<{ restoreJob: RestoreJob }> = {

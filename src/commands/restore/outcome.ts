@@ -167,10 +167,10 @@ function downloadConnections(artifactBytes: number | null, connections: number):
 }
 
 /** What a dry run found: the plan the real run would follow. Nothing was created, downloaded or restored. */
-export function renderDryRun(session: Session, plan: RestorePlan, check: ServiceCheck | undefined, pre: PreflightResult): void {
+export async function renderDryRun(session: Session, plan: RestorePlan, check: ServiceCheck | undefined, pre: PreflightResult): Promise<void> {
   const doc = dryRunDocument(plan, check, pre);
   const { backupJobId, artifactBytes } = doc;
-  session.out.render(doc, [
+  await session.out.render(doc, [
     text('Dry run: the restore could start. Nothing was created, downloaded or restored.', 'green'),
     fields([
       ['backup job', `${backupJobId} (completed${artifactBytes === null ? '' : `, artifact ${formatBytes(artifactBytes)}`})`],

@@ -86,7 +86,7 @@ export async function run(opts: SandboxOptions, session: Session): Promise<void>
   const sandbox = await start(session, opts);
   try {
     const full = sandbox.tokens.find((t) => t.name === 'full') ?? sandbox.tokens[0];
-    session.out.render({ notice: SANDBOX_NOTICE, baseUrl: sandbox.baseUrl, dataDir: sandbox.dataDir, tokens: sandbox.tokens }, [
+    await session.out.render({ notice: SANDBOX_NOTICE, baseUrl: sandbox.baseUrl, dataDir: sandbox.dataDir, tokens: sandbox.tokens }, [
       note(`svc sandbox: ${SANDBOX_NOTICE}`, 'yellow'),
       fields([
         ['base url', sandbox.baseUrl],

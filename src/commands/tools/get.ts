@@ -18,7 +18,7 @@ export async function run(opts: GetToolOptions, session: Session): Promise<void>
   const tool = catalog.tools.find((t) => t.name === opts.name);
   if (!tool) throw new CliError('tool_not_found', `No tool named "${opts.name}" in the service's catalog.`);
   const gate = humanGate(tool);
-  session.out.render(tool, [
+  await session.out.render(tool, [
     fields([
       ['name', tool.name],
       ['kind', toolKind(tool)],

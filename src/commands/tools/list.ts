@@ -10,7 +10,7 @@ export function options(): Record<string, never> {
 
 export async function run(_opts: Record<string, never>, session: Session): Promise<void> {
   const catalog = await fetchCatalog(session);
-  session.out.render(catalog, [
+  await session.out.render(catalog, [
     note(`Tool catalog ${orDash(catalog.version)} (minimum client contract ${orDash(catalog.minimumClientContract)})`),
     table(
       catalog.tools,
