@@ -88,7 +88,9 @@ export async function run({ quick, log }) {
     if (size >= 64 * MiB && out.connections !== connections) throw new Error(`the download used ${out.connections} connections, not ${connections}`);
   };
   const svc = (base, size, connections = 8, { oneCore = false } = {}) => {
-    const r = oneCore ? timed('taskset', ['-c', '0', NODE, ...svcArgs(base, size, connections)], { env }) : timed(NODE, svcArgs(base, size, connections), { env });
+    const r = oneCore
+      ? timed('taskset', ['-c', '0', NODE, ...svcArgs(base, size, connections)], { env })
+      : timed(NODE, svcArgs(base, size, connections), { env });
     rmSync(outFile, { force: true });
     checkSvc(r.stdout, size, connections);
     return r.ms;
@@ -113,29 +115,43 @@ export async function run({ quick, log }) {
   // Long link.
   const nLink = quick ? 2 : 3;
   log(`download: long link (${LINK_TEXT}): ${nLink} interleaved rounds of curl | tee | sha256sum and svc with 8 and 4 connections, ${label(mainSize)}`);
-  const tl = rounds(nLink, {
-    curl: () => curl(link.base, mainSize, 'sha256sum'),
-    svc: () => svc(link.base, mainSize, 8),
-    svc4: () => svc(link.base, mainSize, 4),
-  }, { warmup: 0 });
+  const tl = rounds(
+    nLink,
+    {
+      curl: () => curl(link.base, mainSize, 'sha256sum'),
+      svc: () => svc(link.base, mainSize, 8),
+      svc4: () => svc(link.base, mainSize, 4),
+    },
+    { warmup: 0 },
+  );
 
   // One core.
   const nCore = quick ? 1 : 2;
   log(`download: long link on one core (taskset -c 0): ${nCore} interleaved rounds of svc with 8 connections and with 1, ${label(mainSize)}`);
-  const tc = rounds(nCore, {
-    svc: () => svc(link.base, mainSize, 8, { oneCore: true }),
-    one: () => svc(link.base, mainSize, 1, { oneCore: true }),
-  }, { warmup: 0 });
+  const tc = rounds(
+    nCore,
+    {
+      svc: () => svc(link.base, mainSize, 8, { oneCore: true }),
+      one: () => svc(link.base, mainSize, 1, { oneCore: true }),
+    },
+    { warmup: 0 },
+  );
 
   // Loopback.
   const nLoop = quick ? 3 : 5;
-  log(`download: loopback: ${nLoop} interleaved rounds of curl | tee | openssl dgst -sha256, svc (8 connections), curl -o and curl | tee | sha256sum, ${label(mainSize)}`);
-  const tp = rounds(nLoop, {
-    curl: () => curl(servers.base, mainSize, 'openssl dgst -sha256'),
-    svc: () => svc(servers.base, mainSize, 8),
-    curlOnly: () => curlOnly(mainSize),
-    curlSha256sum: () => curl(servers.base, mainSize, 'sha256sum'),
-  }, { warmup: 1 });
+  log(
+    `download: loopback: ${nLoop} interleaved rounds of curl | tee | openssl dgst -sha256, svc (8 connections), curl -o and curl | tee | sha256sum, ${label(mainSize)}`,
+  );
+  const tp = rounds(
+    nLoop,
+    {
+      curl: () => curl(servers.base, mainSize, 'openssl dgst -sha256'),
+      svc: () => svc(servers.base, mainSize, 8),
+      curlOnly: () => curlOnly(mainSize),
+      curlSha256sum: () => curl(servers.base, mainSize, 'sha256sum'),
+    },
+    { warmup: 1 },
+  );
 
   // Peak RSS.
   const nRss = quick ? 2 : 3;

@@ -90,11 +90,36 @@ async function main() {
   const drill = async (dbs, args) => {
     const data = keep ? join(keep, `perf-${++perfRun}-${dbs.length}db${args.join('').replace(/[^a-z0-9]/gi, '')}.data`) : join(dir, 'perf.data');
     const started = performance.now();
-    const child = spawn('perf', ['record', '-q', '-m', '1024', '-e', 'task-clock', '-c', String(PERIOD_NS), '-o', data, '--', NODE, SVC, 'restore', 'drill', ...dbs, '--work-dir', work, '--json', ...args], {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'perf',
+      [
+        'record',
+        '-q',
+        '-m',
+        '1024',
+        '-e',
+        'task-clock',
+        '-c',
+        String(PERIOD_NS),
+        '-o',
+        data,
+        '--',
+        NODE,
+        SVC,
+        'restore',
+        'drill',
+        ...dbs,
+        '--work-dir',
+        work,
+        '--json',
+        ...args,
+      ],
+      {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     // On Ctrl-C the drill cleans up its own cluster first; the temp dirs go after it has exited.
     const exited = once(child, 'exit');
     onCleanup(async () => {
@@ -141,7 +166,9 @@ async function main() {
       const run = await drill(variants[n].dbs, variants[n].args);
       runs[n].push(run);
       const total = Object.values(run.cpu).reduce((a, b) => a + b, 0);
-      process.stderr.write(`  ${n}: wall ${run.ms.toFixed(0)} ms, CPU ${total.toFixed(0)} ms (before/databases/after ${[run.before, run.databases, run.after].map((x) => x.toFixed(0)).join('/')} ms), load ${loadavg()}\n`);
+      process.stderr.write(
+        `  ${n}: wall ${run.ms.toFixed(0)} ms, CPU ${total.toFixed(0)} ms (before/databases/after ${[run.before, run.databases, run.after].map((x) => x.toFixed(0)).join('/')} ms), load ${loadavg()}\n`,
+      );
     }
   }
 

@@ -44,7 +44,23 @@ import { serverUser } from '../src/drill/os-user.ts';
 import { findServerBinaries } from '../src/drill/server-binaries.ts';
 import { writeBigOrgData } from '../test/support/big-org.ts';
 import { startCluster } from '../test/support/pg-cluster.ts';
-import { asyncRounds, directEnv, fmtMiB, fmtMs, median, NODE, onCleanup, requireBuilt, requireTools, ROOT, rounds, startHelper, SVC, tempDir, timed } from './lib/common.mjs';
+import {
+  asyncRounds,
+  directEnv,
+  fmtMiB,
+  fmtMs,
+  median,
+  NODE,
+  onCleanup,
+  requireBuilt,
+  requireTools,
+  ROOT,
+  rounds,
+  startHelper,
+  SVC,
+  tempDir,
+  timed,
+} from './lib/common.mjs';
 import { sandboxDataWithDump, seedBulk, TABLES } from './lib/dump-fixture.mjs';
 import { row, timeRow } from './lib/rows.mjs';
 import { standalone } from './lib/standalone.mjs';
@@ -62,7 +78,7 @@ const THROWAWAY = '-c fsync=off -c synchronous_commit=off -c full_page_writes=of
  * runs each (a psql each, as the drill runs it), against `cluster`'s SOURCE_DB.
  */
 async function fingerprintCost(cluster, n, log) {
-  const tables = JSON.parse(await cluster.psql("SELECT json_agg(json_build_array(schemaname, relname)) FROM pg_stat_user_tables", SOURCE_DB));
+  const tables = JSON.parse(await cluster.psql('SELECT json_agg(json_build_array(schemaname, relname)) FROM pg_stat_user_tables', SOURCE_DB));
   const list = JSON.stringify(tables);
   const withTimes = [];
   const withoutTimes = [];
@@ -176,7 +192,12 @@ export async function run({ quick, log, rowsMatchOnly = process.argv.includes('-
   const home = clusterDir(join(dir, 'home'), undefined);
 
   const sandbox = async (data) =>
-    (await startHelper(NODE, [SVC, 'sandbox', '--port', '0', '--data', data, '--json', '--quiet'], { label: 'svc sandbox', env: { ...baseEnv, HOME: home, XDG_CONFIG_HOME: home } })).info;
+    (
+      await startHelper(NODE, [SVC, 'sandbox', '--port', '0', '--data', data, '--json', '--quiet'], {
+        label: 'svc sandbox',
+        env: { ...baseEnv, HOME: home, XDG_CONFIG_HOME: home },
+      })
+    ).info;
   const tokenOf = (sb) => sb.tokens.find((t) => t.name === 'drill').token;
   const orgSandbox = () => {
     writeBigOrgData(join(dir, 'org'), { databases: 3 + 2 });
@@ -201,7 +222,8 @@ export async function run({ quick, log, rowsMatchOnly = process.argv.includes('-
         env: { ...baseEnv, HOME: home, XDG_CONFIG_HOME: home, SVC_BASE_URL: sb.baseUrl, SVC_API_KEY: tokenOf(sb) },
       });
       const doc = JSON.parse(r.stdout).drill;
-      if (doc.failed !== 0 || doc.passed !== ids.length) throw new Error(`svc restore drill: ${doc.failed} of ${ids.length} failed: ${r.stdout.slice(0, 2000)}`);
+      if (doc.failed !== 0 || doc.passed !== ids.length)
+        throw new Error(`svc restore drill: ${doc.failed} of ${ids.length} failed: ${r.stdout.slice(0, 2000)}`);
       assertEmpty(work, 'svc restore drill');
       out?.push({ ms: r.ms, doc });
       return r.ms;
@@ -237,18 +259,21 @@ export async function run({ quick, log, rowsMatchOnly = process.argv.includes('-
         `less without it (${fingerprint.withoutMs.toFixed(1)} ms), ${fingerprint.rounds} interleaved runs each against the dump's source database ` +
         `(${fingerprint.tables} tables; psql's start included in both); a fingerprint of ${fingerprint.digestOk ? 'a 64-hex schema digest' : 'NO digest'}`,
     );
-    return [timeRow(
-      `restore drill with rows_match, ${fmtMiB(info.sizeBytes)} dump (wall)`,
-      median(t.with),
-      median(t.without),
-      1.15,
-      fmtMs,
-      `baseline: the same drill with --no-rows-check; --jobs 2; ${n} runs each, interleaved. rows_match: ${check.detail}. ` +
-        `Medians with / without: restore phase (pg_restore, and the counting pg_restore beside it) ${s(med(withRuns, phase('restore')))} / ${s(med(withoutRuns, phase('restore')))}, ` +
-        `check phase (the object check, then the wait for the count) ${s(med(withRuns, phase('check')))} / ${s(med(withoutRuns, phase('check')))}, ` +
-        `count(*) per table (the rows_match check) ${s(med(withRuns, (r) => db(r).checks.find((c) => c.name === 'rows_match').durationMs))}; ` +
-        `recovery time ${s(med(withRuns, (r) => db(r).recoveryTimeMs))} / ${s(med(withoutRuns, (r) => db(r).recoveryTimeMs))}`,
-    ), fingerprintRow];
+    return [
+      timeRow(
+        `restore drill with rows_match, ${fmtMiB(info.sizeBytes)} dump (wall)`,
+        median(t.with),
+        median(t.without),
+        1.15,
+        fmtMs,
+        `baseline: the same drill with --no-rows-check; --jobs 2; ${n} runs each, interleaved. rows_match: ${check.detail}. ` +
+          `Medians with / without: restore phase (pg_restore, and the counting pg_restore beside it) ${s(med(withRuns, phase('restore')))} / ${s(med(withoutRuns, phase('restore')))}, ` +
+          `check phase (the object check, then the wait for the count) ${s(med(withRuns, phase('check')))} / ${s(med(withoutRuns, phase('check')))}, ` +
+          `count(*) per table (the rows_match check) ${s(med(withRuns, (r) => db(r).checks.find((c) => c.name === 'rows_match').durationMs))}; ` +
+          `recovery time ${s(med(withRuns, (r) => db(r).recoveryTimeMs))} / ${s(med(withoutRuns, (r) => db(r).recoveryTimeMs))}`,
+      ),
+      fingerprintRow,
+    ];
   }
 
   /** Row 11: --parallel 2 against --parallel 1, with the first database alone to split off the part --parallel cannot. */
@@ -299,7 +324,17 @@ export async function run({ quick, log, rowsMatchOnly = process.argv.includes('-
     const r = timed('sh', ['-c', SCRIPT], {
       cwd: shRoot,
       ...(user ? { uid: user.uid, gid: user.gid } : {}),
-      env: { PATH: baseEnv.PATH, LC_ALL: 'C', ROOTDIR: shRoot, BIN: binaries.dir, THROWAWAY, TOKEN: tokenOf(big), BASE: big.baseUrl, DB: DRILLED, BACKUP: BACKUP_ID },
+      env: {
+        PATH: baseEnv.PATH,
+        LC_ALL: 'C',
+        ROOTDIR: shRoot,
+        BIN: binaries.dir,
+        THROWAWAY,
+        TOKEN: tokenOf(big),
+        BASE: big.baseUrl,
+        DB: DRILLED,
+        BACKUP: BACKUP_ID,
+      },
     });
     const m = /steps cluster=(\d+) api_download=(\d+) restore=(\d+) analyze=(\d+) stop=(\d+)/.exec(r.stderr);
     if (m) steps.push({ cluster: +m[1], apiDownload: +m[2], restore: +m[3], analyze: +m[4], stop: +m[5] });
@@ -337,7 +372,18 @@ export async function run({ quick, log, rowsMatchOnly = process.argv.includes('-
     mkdirSync(d, { mode: 0o700 });
     writeFileSync(join(d, 'pwfile'), 'bench-password\n', { mode: 0o600 });
     if (user) for (const f of [d, join(d, 'pwfile')]) chownSync(f, user.uid, user.gid);
-    const init = pg('initdb', ['-D', data, '-U', 'postgres', '--auth-host=scram-sha-256', '--auth-local=trust', `--pwfile=${join(d, 'pwfile')}`, '--encoding=UTF8', '--locale=C', '--no-sync']);
+    const init = pg('initdb', [
+      '-D',
+      data,
+      '-U',
+      'postgres',
+      '--auth-host=scram-sha-256',
+      '--auth-local=trust',
+      `--pwfile=${join(d, 'pwfile')}`,
+      '--encoding=UTF8',
+      '--locale=C',
+      '--no-sync',
+    ]);
     const start = pg('pg_ctl', ['start', '-w', '-D', data, '-l', join(d, 'server.log'), '-o', `-c listen_addresses=127.0.0.1 -p ${port} -k ${d} ${THROWAWAY}`]);
     const stop = pg('pg_ctl', ['stop', '-w', '-D', data, '-m', 'fast']);
     rmSync(d, { recursive: true, force: true });

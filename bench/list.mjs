@@ -37,12 +37,23 @@ export async function run({ quick, log }) {
     log(`list: ${tag}: ${n} interleaved rounds of node -e 0 and svc databases list --json against the sandbox; ${CA_NOTE}`);
     const out = JSON.parse(timed(line.bin, [SVC, 'databases', 'list', '--json'], { env }).stdout);
     if (!out.databases?.length) throw new Error(`svc databases list --json (${tag}) printed no databases`);
-    const t = rounds(n, {
-      node: () => timed(line.bin, ['-e', '0'], { env }).ms,
-      list: () => timed(line.bin, [SVC, 'databases', 'list', '--json'], { env }).ms,
-    }, { warmup: 2 });
+    const t = rounds(
+      n,
+      {
+        node: () => timed(line.bin, ['-e', '0'], { env }).ms,
+        list: () => timed(line.bin, [SVC, 'databases', 'list', '--json'], { env }).ms,
+      },
+      { warmup: 2 },
+    );
     rows.push(
-      timeRow(what, median(t.list), median(t.node), listTarget(line.version), fmtMs, `baseline node -e 0 (${tag}); svc sandbox on loopback, ${out.databases.length} databases; ${CA_NOTE}; ${n} runs`),
+      timeRow(
+        what,
+        median(t.list),
+        median(t.node),
+        listTarget(line.version),
+        fmtMs,
+        `baseline node -e 0 (${tag}); svc sandbox on loopback, ${out.databases.length} databases; ${CA_NOTE}; ${n} runs`,
+      ),
     );
   }
   return rows;

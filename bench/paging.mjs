@@ -37,14 +37,23 @@ export async function run({ quick, log }) {
 
   const n = quick ? 8 : 25;
   log(`paging: ${n} interleaved rounds of svc databases list --all --json and curl over ${PAGES} pages`);
-  const t = rounds(n, {
-    curl: () => timed('curl', curlArgs, { env }).ms,
-    svc: () => timed(NODE, svcArgs, { env }).ms,
-    // One page each, to split fixed start-up from the per-page cost.
-    curl1: () => timed('curl', curlArgs.slice(0, curlArgs.length - PAGES + 1), { env }).ms,
-    svc1: () => timed(NODE, svcArgs.filter((a) => a !== '--all'), { env }).ms,
-    node: () => timed(NODE, ['-e', '0'], { env }).ms,
-  }, { warmup: 1 });
+  const t = rounds(
+    n,
+    {
+      curl: () => timed('curl', curlArgs, { env }).ms,
+      svc: () => timed(NODE, svcArgs, { env }).ms,
+      // One page each, to split fixed start-up from the per-page cost.
+      curl1: () => timed('curl', curlArgs.slice(0, curlArgs.length - PAGES + 1), { env }).ms,
+      svc1: () =>
+        timed(
+          NODE,
+          svcArgs.filter((a) => a !== '--all'),
+          { env },
+        ).ms,
+      node: () => timed(NODE, ['-e', '0'], { env }).ms,
+    },
+    { warmup: 1 },
+  );
   const perPage = (all, one) => (median(all) - median(one)) / (PAGES - 1);
   return [
     timeRow(

@@ -25,7 +25,23 @@ import { fileURLToPath } from 'node:url';
 import { pgRestoreArgs } from '../src/restore/pg-restore.ts';
 import { startCluster } from '../test/support/pg-cluster.ts';
 import { LINK_TEXT, startLongLink } from './download.mjs';
-import { directEnv, fmtMiB, fmtMs, median, NODE, onCleanup, requireBuilt, requireTools, ROOT, rounds, startHelper, SVC, tempDir, timed, TSX } from './lib/common.mjs';
+import {
+  directEnv,
+  fmtMiB,
+  fmtMs,
+  median,
+  NODE,
+  onCleanup,
+  requireBuilt,
+  requireTools,
+  ROOT,
+  rounds,
+  startHelper,
+  SVC,
+  tempDir,
+  timed,
+  TSX,
+} from './lib/common.mjs';
 import { sandboxDataWithDump, seedBulk, TABLES } from './lib/dump-fixture.mjs';
 import { timeRow } from './lib/rows.mjs';
 import { standalone } from './lib/standalone.mjs';
@@ -74,7 +90,12 @@ export async function run({ quick, log }) {
     const res = await fetch(`${linkSandbox.baseUrl}/api/v1/restores`, {
       method: 'POST',
       headers: { authorization: `Bearer ${linkToken}`, 'content-type': 'application/json', 'idempotency-key': `bench-link-check-${attempt}` },
-      body: JSON.stringify({ backupJobId: BACKUP_ID, targetRedactedDsn: 'postgresql://postgres@127.0.0.1/bench_link_check', mode: 'new_database', confirmDestructive: false }),
+      body: JSON.stringify({
+        backupJobId: BACKUP_ID,
+        targetRedactedDsn: 'postgresql://postgres@127.0.0.1/bench_link_check',
+        mode: 'new_database',
+        confirmDestructive: false,
+      }),
     });
     const url = (await res.json()).execution?.presignedS3Url ?? '';
     if (url.startsWith(`${link.base}/`)) break;

@@ -32,7 +32,9 @@ const started = performance.now();
 const version = (cmd, args = ['--version']) => {
   if (!which(cmd)) return `${cmd} missing`;
   try {
-    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\n')[0].trim();
+    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+      .split('\n')[0]
+      .trim();
   } catch {
     return `${cmd} present`;
   }
@@ -43,7 +45,9 @@ process.stdout.write(
   [
     `svc bench${quick ? ' (--quick: fewer runs, smaller files)' : ''}`,
     `node ${process.version}, ${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM; ` +
-      `load average at start ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+      `load average at start ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
     `${version('curl')}; ${version('openssl', ['version'])}; GNU time: ${GNU_TIME ? 'yes' : 'missing (apt-get install -y time)'}; ${version('pg_restore')}`,
     `Node lines of the start-up rows: ${lines.map((l) => (l.error ? `${l.version} (not run: ${l.error})` : l.version)).join(', ')}.`,
     'Start-up rows (svc --version, --help, databases list) run with NODE_EXTRA_CA_CERTS unset for svc and node -e 0 alike' +
@@ -62,7 +66,15 @@ try {
       rows.push(...(await mod.run({ quick, log })));
     } catch (err) {
       log(`${name}: could not run: ${err?.message ?? err}`);
-      rows.push({ what: `${name} (not run)`, figure: '-', baseline: '-', ratio: '-', targetText: '-', pass: undefined, note: String(err?.message ?? err).split('\n')[0] });
+      rows.push({
+        what: `${name} (not run)`,
+        figure: '-',
+        baseline: '-',
+        ratio: '-',
+        targetText: '-',
+        pass: undefined,
+        note: String(err?.message ?? err).split('\n')[0],
+      });
     } finally {
       await cleanupAll();
     }
@@ -75,6 +87,8 @@ process.stdout.write('\n');
 printTable(rows);
 const failed = rows.filter((r) => r.pass !== true);
 process.stdout.write(
-  `\n${rows.length - failed.length} of ${rows.length} targets met in ${((performance.now() - started) / 1000).toFixed(0)} s; load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}.\n`,
+  `\n${rows.length - failed.length} of ${rows.length} targets met in ${((performance.now() - started) / 1000).toFixed(0)} s; load average at the end ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}.\n`,
 );
 process.exitCode = failed.length ? 1 : 0;

@@ -36,7 +36,8 @@ export async function run({ quick, log }) {
   for (const line of benchNodeLines(log)) {
     const tag = `node ${line.version}`;
     if (line.error) {
-      for (const what of ['svc --version', 'svc --help', 'Tab after svc databases']) rows.push(notRunRow(`${what} (wall, ${tag})`, `Node ${line.version} not available: ${line.error}`));
+      for (const what of ['svc --version', 'svc --help', 'Tab after svc databases'])
+        rows.push(notRunRow(`${what} (wall, ${tag})`, `Node ${line.version} not available: ${line.error}`));
       continue;
     }
     log(`startup: ${tag}: ${n} interleaved rounds of node -e 0, svc --version, svc --help, a Tab press; ${CA_NOTE}`);
@@ -56,7 +57,16 @@ export async function run({ quick, log }) {
       (withCa ? `. node -e 0 with NODE_EXTRA_CA_CERTS set: ${fmtMs(median(t.nodeCa))} (+${fmtMs(median(t.nodeCa) - base)} per start)` : '');
     rows.push(timeRow(`svc --version (wall, ${tag})`, median(t.version), base, 1.3, fmtMs, note));
     rows.push(timeRow(`svc --help (wall, ${tag})`, median(t.help), base, helpTarget(line.version), fmtMs, note));
-    rows.push(timeRow(`Tab after svc databases (wall, ${tag})`, median(t.tab), median(t.help), 1.1, fmtMs, `baseline svc --help (${tag}); NODE_EXTRA_CA_CERTS unset for both; ${n} runs`));
+    rows.push(
+      timeRow(
+        `Tab after svc databases (wall, ${tag})`,
+        median(t.tab),
+        median(t.help),
+        1.1,
+        fmtMs,
+        `baseline svc --help (${tag}); NODE_EXTRA_CA_CERTS unset for both; ${n} runs`,
+      ),
+    );
   }
   return rows;
 }

@@ -195,7 +195,10 @@ async function main() {
       cluster = await startCluster();
     } catch (err) {
       checkInterrupted();
-      throw new StepFailed(`could not start a throwaway PostgreSQL cluster: ${err instanceof Error ? err.message : String(err)}\n(npm run demo -- --no-restore runs the other steps)`, 1);
+      throw new StepFailed(
+        `could not start a throwaway PostgreSQL cluster: ${err instanceof Error ? err.message : String(err)}\n(npm run demo -- --no-restore runs the other steps)`,
+        1,
+      );
     }
     cleanups.push(() => cluster.stop());
     stopped.push('the PostgreSQL cluster');
@@ -225,7 +228,12 @@ async function main() {
   await step('The protected databases of the organization', 'svc databases list', ...svc(['databases', 'list']), env);
 
   const pollsBefore = requests.length;
-  await step('Back up db_orders now and follow the job to the end', `svc backups trigger ${DATABASE} --wait`, ...svc(['backups', 'trigger', DATABASE, '--wait']), env);
+  await step(
+    'Back up db_orders now and follow the job to the end',
+    `svc backups trigger ${DATABASE} --wait`,
+    ...svc(['backups', 'trigger', DATABASE, '--wait']),
+    env,
+  );
   const polled = requests
     .slice(pollsBefore)
     .map((e) => /^\/api\/v1\/backups\/([^/]+)$/.exec(e.path)?.[1])
@@ -297,9 +305,14 @@ async function main() {
   if (drilled !== 13) throw new StepFailed('the drill was expected to show db_analytics and db_inventory failing (exit 13)', 1);
   const report = JSON.parse(readFileSync(join(reportDir, 'drill.json'), 'utf8')).drill;
   const drift = report.databases.find((d) => d.databaseId === DRIFT.databaseId);
-  if (drift?.failure?.check !== 'no_drift') throw new StepFailed(`the drill was expected to fail ${DRIFT.databaseId} at no_drift, not ${drift?.failure?.check ?? 'pass it'}`, 1);
-  say(green(`✓ Exit 13 is what this step is for: db_analytics has no restorable backup and ${DRIFT.databaseId}'s newest backup lost most of its orders, so the drill fails both, as it would real ones.`));
-  await step('The drill\'s Markdown summary, fit for a CI job summary', `cat ${join(reportDir, 'drill.md')}`, 'cat', [join(reportDir, 'drill.md')], env);
+  if (drift?.failure?.check !== 'no_drift')
+    throw new StepFailed(`the drill was expected to fail ${DRIFT.databaseId} at no_drift, not ${drift?.failure?.check ?? 'pass it'}`, 1);
+  say(
+    green(
+      `✓ Exit 13 is what this step is for: db_analytics has no restorable backup and ${DRIFT.databaseId}'s newest backup lost most of its orders, so the drill fails both, as it would real ones.`,
+    ),
+  );
+  await step("The drill's Markdown summary, fit for a CI job summary", `cat ${join(reportDir, 'drill.md')}`, 'cat', [join(reportDir, 'drill.md')], env);
   return DRILL_FAILED_ON_PURPOSE;
 }
 
@@ -350,7 +363,10 @@ let exitCode = 0;
 try {
   const note = await main();
   say();
-  const ended = note === DRILL_FAILED_ON_PURPOSE ? `every step ended as intended; the drill's exit 13 was the demo's point` : `every step passed${note ? ` (${note})` : ''}`;
+  const ended =
+    note === DRILL_FAILED_ON_PURPOSE
+      ? `every step ended as intended; the drill's exit 13 was the demo's point`
+      : `every step passed${note ? ` (${note})` : ''}`;
   say(green(`Demo finished: ${ended}.`));
 } catch (err) {
   if (err instanceof Interrupted || interrupted) {

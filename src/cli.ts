@@ -33,34 +33,33 @@ export function commanderOutcome(err: CommanderError & { command?: Command }): n
   // Commander quotes unknown options whole: `--token=svc_...` must not come back on stderr.
   const message = err.message.replace(/^error:\s*/, '').replace(/(--?[\w-]+)=[^\s']+/g, '$1=…');
   const cmd = err.command;
-  const usage = cmd ? `Usage: ${commandPath(cmd)} ${cmd.usage()}  (${commandPath(cmd)} --help for examples)` : 'Run the command with --help for its options and examples.';
+  const usage = cmd
+    ? `Usage: ${commandPath(cmd)} ${cmd.usage()}  (${commandPath(cmd)} --help for examples)`
+    : 'Run the command with --help for its options and examples.';
   return new UsageError(message, usage);
 }
 
 /** Parses argv with commander set to throw instead of exiting, its output on the context's streams. */
-export async function parseArgv(
-  argv: string[],
-  host: CommandHost,
-  ctx: Pick<Context, 'stdout' | 'stderr' | 'stdoutColumns' | 'stderrColumns'>,
-): Promise<void> {
+export async function parseArgv(argv: string[], host: CommandHost, ctx: Pick<Context, 'stdout' | 'stderr' | 'stdoutColumns' | 'stderrColumns'>): Promise<void> {
   // Help fits the terminal it is read on, at word boundaries; 80 columns when piped.
   const outWidth = ctx.stdoutColumns ?? DEFAULT_COLUMNS;
   const program = buildProgram(host, argv, outWidth);
   applyToTree(program, (c) =>
-    c.exitOverride((err) => {
-      // Which command failed to parse: its usage line becomes the hint.
-      throw Object.assign(err, { command: c });
-    })
+    c
+      .exitOverride((err) => {
+        // Which command failed to parse: its usage line becomes the hint.
+        throw Object.assign(err, { command: c });
+      })
       // Subcommand help lists the global options too, as gh's INHERITED FLAGS do, and fits the terminal.
       .configureHelp(helpLayout)
       .configureOutput({
-      writeOut: (s) => ctx.stdout.write(s),
-      writeErr: (s) => ctx.stderr.write(s),
-      getOutHelpWidth: () => outWidth,
-      getErrHelpWidth: () => ctx.stderrColumns ?? DEFAULT_COLUMNS,
-      // Parse errors are reported by run(), in the same form (and --json envelope) as every other error.
-      outputError: () => {},
-    }),
+        writeOut: (s) => ctx.stdout.write(s),
+        writeErr: (s) => ctx.stderr.write(s),
+        getOutHelpWidth: () => outWidth,
+        getErrHelpWidth: () => ctx.stderrColumns ?? DEFAULT_COLUMNS,
+        // Parse errors are reported by run(), in the same form (and --json envelope) as every other error.
+        outputError: () => {},
+      }),
   );
   const bare = bareHelpPath(argv);
   if (bare) {
@@ -107,7 +106,12 @@ export async function run(argv: string[], rawCtx: Context): Promise<number> {
    * too (`restore drill --report` and `restore drill merge --report`) is parsed by the parent.
    */
   const ownFlags = (cmd: Command, all: Record<string, unknown>) =>
-    Object.fromEntries(cmd.options.map((o) => o.attributeName()).map((name) => [name, cmd.opts()[name] ?? all[name]]).filter(([, v]) => v !== undefined));
+    Object.fromEntries(
+      cmd.options
+        .map((o) => o.attributeName())
+        .map((name) => [name, cmd.opts()[name] ?? all[name]])
+        .filter(([, v]) => v !== undefined),
+    );
 
   const host: CommandHost = {
     async run(cmd, load) {

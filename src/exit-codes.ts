@@ -8,23 +8,31 @@ export const EXIT_CODES = [
     name: 'unexpected',
     code: 1,
     meaning: 'unexpected',
-    detail: 'unexpected error, including a response that does not match the API contract, a 2xx body over 16 MiB, --all or --paginate stopped by the page bounds, a held list over 256 MiB, and a --jq filter out of memory',
+    detail:
+      'unexpected error, including a response that does not match the API contract, a 2xx body over 16 MiB, --all or --paginate stopped by the page bounds, a held list over 256 MiB, and a --jq filter out of memory',
   },
   {
     name: 'usage',
     code: 2,
     meaning: 'usage',
-    detail: 'usage or invalid input: bad flags or arguments, 400 from the service, --in-place without confirmation in a non-interactive run, a non-empty target for a new-database restore, a target URI parameter svc cannot pass on, not enough disk space, an unusable TMPDIR, an unreadable or malformed --check file',
+    detail:
+      'usage or invalid input: bad flags or arguments, 400 from the service, --in-place without confirmation in a non-interactive run, a non-empty target for a new-database restore, a target URI parameter svc cannot pass on, not enough disk space, an unusable TMPDIR, an unreadable or malformed --check file',
   },
   { name: 'auth', code: 3, meaning: 'auth', detail: 'authentication: no token configured, a token with control characters (nothing sent), or 401' },
   { name: 'permission', code: 4, meaning: 'permission', detail: 'permission: 403 (the message names the required scope)' },
-  { name: 'notFound', code: 5, meaning: 'not found', detail: 'not found: 404 (the message names what was not found and how to list it), and tools get of an unknown name' },
+  {
+    name: 'notFound',
+    code: 5,
+    meaning: 'not found',
+    detail: 'not found: 404 (the message names what was not found and how to list it), and tools get of an unknown name',
+  },
   { name: 'conflict', code: 6, meaning: 'conflict', detail: 'conflict: 409 (an idempotency key in flight, or reused with another body)' },
   {
     name: 'precondition',
     code: 7,
     meaning: 'precondition',
-    detail: 'precondition failed: 412, a backup that is not completed with an artifact, no eligible backup for --latest or --before, a recovery window without a retained baseline backup',
+    detail:
+      'precondition failed: 412, a backup that is not completed with an artifact, no eligible backup for --latest or --before, a recovery window without a retained baseline backup',
   },
   { name: 'rateLimited', code: 8, meaning: 'rate limited', detail: 'rate limited: 429 after the retries, or a Retry-After over 120 s' },
   {
@@ -37,27 +45,31 @@ export const EXIT_CODES = [
     name: 'integrity',
     code: 10,
     meaning: 'artifact integrity',
-    detail: 'artifact integrity: size or SHA-256 mismatch, not a pg_dump archive, a download URL that expired, is not http(s) or failed for good, an artifact larger than the disk',
+    detail:
+      'artifact integrity: size or SHA-256 mismatch, not a pg_dump archive, a download URL that expired, is not http(s) or failed for good, an artifact larger than the disk',
   },
   {
     name: 'localTool',
     code: 11,
     meaning: 'local restore tool',
-    detail: "local restore tool failed or missing (pg_restore, psql, a drill's server binaries), target or scratch server unreachable, an archive no local pg_restore can read, an extension, locale or tablespace the archive needs missing on the target, a plain-SQL or directory-format artifact, an object of the archive missing after the restore",
+    detail:
+      "local restore tool failed or missing (pg_restore, psql, a drill's server binaries), target or scratch server unreachable, an archive no local pg_restore can read, an extension, locale or tablespace the archive needs missing on the target, a plain-SQL or directory-format artifact, an object of the archive missing after the restore",
   },
   { name: 'jobFailed', code: 12, meaning: 'job failed', detail: 'a waited-for job ended failed_terminal, cancelled or timed_out (--wait, --watch)' },
   {
     name: 'drillFailed',
     code: 13,
     meaning: 'restore drill failed',
-    detail: "a restore drill failed: at least one database's drill did not pass (with --dry-run: at least one database has no backup to drill); the report names each failure",
+    detail:
+      "a restore drill failed: at least one database's drill did not pass (with --dry-run: at least one database has no backup to drill); the report names each failure",
   },
   { name: 'hangup', code: 129, meaning: 'SIGHUP', detail: 'SIGHUP (a closed terminal, an SSH drop): the same clean-up as SIGINT' },
   {
     name: 'interrupted',
     code: 130,
     meaning: 'interrupted',
-    detail: 'interrupted (SIGINT, Ctrl-C, also at a prompt): partial downloads, the temporary PGPASSFILE and a partly restored new database removed, child processes ended',
+    detail:
+      'interrupted (SIGINT, Ctrl-C, also at a prompt): partial downloads, the temporary PGPASSFILE and a partly restored new database removed, child processes ended',
   },
   { name: 'terminated', code: 143, meaning: 'SIGTERM', detail: 'SIGTERM (a cancelled CI job, timeout): the same clean-up as SIGINT' },
 ] as const;

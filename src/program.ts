@@ -162,10 +162,7 @@ export function buildProgram(host: CommandHost, argv?: readonly string[], helpWi
           'svc evidence get bj_123',
           'svc restore create --backup bj_123 --target postgresql://localhost/restored',
         ]),
-        ...wrapWords(
-          `Environment: ${environmentSummary()}.`,
-          helpWidth,
-        ),
+        ...wrapWords(`Environment: ${environmentSummary()}.`, helpWidth),
         ...wrapWords(`Exit codes: ${exitCodeSummary()}.`, helpWidth),
         '',
       ].join('\n'),
@@ -177,7 +174,10 @@ export function buildProgram(host: CommandHost, argv?: readonly string[], helpWi
       c.leaf(program, host);
       continue;
     }
-    const group = program.command(c.name).description(c.description).addHelpText('after', examples(...c.examples));
+    const group = program
+      .command(c.name)
+      .description(c.description)
+      .addHelpText('after', examples(...c.examples));
     if (build === 'all' || build === c.name) c.register(group, host);
   }
   withRequiredInUsage(program);
@@ -198,4 +198,3 @@ function withRequiredInUsage(cmd: Command): void {
   });
   cmd.usage([...args, ...required, '[options]'].join(' '));
 }
-

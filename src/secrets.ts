@@ -83,7 +83,10 @@ export class SecretScrubber {
       if (v === null || typeof v !== 'object') return v;
       // fromEntries defines each key as its own property: a "__proto__" key stays data.
       return Object.fromEntries(
-        Object.entries(v).map(([key, child]) => [key, (SECRET_FIELDS as readonly string[]).includes(key) && typeof child === 'string' ? '[redacted]' : walk(child)]),
+        Object.entries(v).map(([key, child]) => [
+          key,
+          (SECRET_FIELDS as readonly string[]).includes(key) && typeof child === 'string' ? '[redacted]' : walk(child),
+        ]),
       );
     };
     return walk(value) as T;

@@ -66,7 +66,10 @@ export class Session {
 
   /** The flags this run was given that choose the service and the login, for a command svc prints (cli-contract 4, v5). */
   loginArgs(): string[] {
-    return [...(this.flags.profile === undefined ? [] : ['--profile', this.flags.profile]), ...(this.flags.baseUrl === undefined ? [] : ['--base-url', this.flags.baseUrl])];
+    return [
+      ...(this.flags.profile === undefined ? [] : ['--profile', this.flags.profile]),
+      ...(this.flags.baseUrl === undefined ? [] : ['--base-url', this.flags.baseUrl]),
+    ];
   }
 
   now(): Date {
@@ -160,7 +163,8 @@ export class Session {
       await this.out.flush();
     } catch (err) {
       if (err instanceof CliError && err.details.code === 'jq_failed' && [this.#client, ...this.#others].some((c) => c?.changedService)) {
-        err.details.hint = 'The command itself succeeded and its change at the service stands; only the --jq expression failed, on the JSON document --json prints.';
+        err.details.hint =
+          'The command itself succeeded and its change at the service stands; only the --jq expression failed, on the JSON document --json prints.';
       }
       throw err;
     }

@@ -57,7 +57,9 @@ const httpStandInForUndici = {
   name: 'http-stand-in-for-undici',
   setup(b) {
     b.onResolve({ filter: /^node:http$/ }, (args) =>
-      /[\\/]node_modules[\\/]undici[\\/]lib[\\/](core[\\/]util|dispatcher[\\/]client)\.js$/.test(args.importer) ? { path: `${root}/src/api/undici-http.ts` } : undefined,
+      /[\\/]node_modules[\\/]undici[\\/]lib[\\/](core[\\/]util|dispatcher[\\/]client)\.js$/.test(args.importer)
+        ? { path: `${root}/src/api/undici-http.ts` }
+        : undefined,
     );
   },
 };
@@ -96,9 +98,7 @@ const MCP_SDK_FILE = 'chunks/mcp-sdk.mjs';
 const mcpSdkApart = {
   name: 'mcp-sdk-apart',
   setup(b) {
-    b.onResolve({ filter: /^\.\/sdk\.js$/ }, (args) =>
-      args.importer === `${root}src/mcp/server.ts` ? { path: './mcp-sdk.mjs', external: true } : undefined,
-    );
+    b.onResolve({ filter: /^\.\/sdk\.js$/ }, (args) => (args.importer === `${root}src/mcp/server.ts` ? { path: './mcp-sdk.mjs', external: true } : undefined));
   },
 };
 
@@ -170,7 +170,16 @@ const options = {
   logLevel: 'warning',
   metafile: process.env.SVC_BUNDLE_META === '1',
 };
-const sdkOptions = { ...options, entryPoints: ['src/mcp/sdk.ts'], outdir: undefined, outfile: `${staging}/${MCP_SDK_FILE}`, splitting: false, chunkNames: undefined, plugins: [], metafile: false };
+const sdkOptions = {
+  ...options,
+  entryPoints: ['src/mcp/sdk.ts'],
+  outdir: undefined,
+  outfile: `${staging}/${MCP_SDK_FILE}`,
+  splitting: false,
+  chunkNames: undefined,
+  plugins: [],
+  metafile: false,
+};
 /**
  * llhttp, undici's HTTP parser, is WebAssembly that undici ships as base64 in JavaScript (two builds,
  * 70 KB each): in undici-core.cjs they would be read, compiled and cached on every run. They are
@@ -204,10 +213,12 @@ const undiciOptions = {
   banner: undefined,
   plugins: [http2OnFirstUseForUndici, httpStandInForUndici, llhttpAsFiles],
 };
-const result = await Promise.all([build(options), build(sdkOptions), build(undiciOptions)]).then(([main]) => (writeLlhttpFiles(), main)).catch((err) => {
-  rmSync(`${root}/${staging}`, { recursive: true, force: true });
-  throw err;
-});
+const result = await Promise.all([build(options), build(sdkOptions), build(undiciOptions)])
+  .then(([main]) => (writeLlhttpFiles(), main))
+  .catch((err) => {
+    rmSync(`${root}/${staging}`, { recursive: true, force: true });
+    throw err;
+  });
 
 const retired = `${root}/dist.old-${process.pid}`;
 try {
@@ -224,10 +235,23 @@ if (result.metafile) {
     const inputs = Object.entries(out.inputs).sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput);
     const pkgs = new Map();
     for (const [name, { bytesInOutput }] of inputs) {
-      const key = name.startsWith('node_modules/') ? name.split('/').slice(0, name.split('/')[1].startsWith('@') ? 3 : 2).join('/') : name;
+      const key = name.startsWith('node_modules/')
+        ? name
+            .split('/')
+            .slice(0, name.split('/')[1].startsWith('@') ? 3 : 2)
+            .join('/')
+        : name;
       pkgs.set(key, (pkgs.get(key) ?? 0) + bytesInOutput);
     }
-    const top = [...pkgs].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k, v]) => `${k} ${(v / 1024).toFixed(1)}K`);
-    console.log(`${file} ${(out.bytes / 1024).toFixed(1)}K imports=[${out.imports.filter((i) => !i.external).map((i) => `${i.kind === 'dynamic-import' ? '~' : ''}${i.path.replace('dist/chunks/', '')}`).join(' ')}]\n   ${top.join(', ')}`);
+    const top = [...pkgs]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 6)
+      .map(([k, v]) => `${k} ${(v / 1024).toFixed(1)}K`);
+    console.log(
+      `${file} ${(out.bytes / 1024).toFixed(1)}K imports=[${out.imports
+        .filter((i) => !i.external)
+        .map((i) => `${i.kind === 'dynamic-import' ? '~' : ''}${i.path.replace('dist/chunks/', '')}`)
+        .join(' ')}]\n   ${top.join(', ')}`,
+    );
   }
 }

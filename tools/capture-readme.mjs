@@ -37,7 +37,13 @@ const COMMAND_TIMEOUT_MS = 5 * 60_000;
 
 const files = process.argv.slice(2).length
   ? process.argv.slice(2)
-  : ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md') && f !== 'commands.md').sort().map((f) => `docs/${f}`)];
+  : [
+      'README.md',
+      ...readdirSync(join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md') && f !== 'commands.md')
+        .sort()
+        .map((f) => `docs/${f}`),
+    ];
 
 /** The marked blocks of a file: the marker, and the line range of the block's body. */
 function blocksOf(file, lines) {
@@ -145,7 +151,11 @@ async function main() {
       const { out, code } = await run(block.command, inRepo ? ROOT : work, inRepo ? { ...process.env, NO_COLOR: '1' } : env);
       for (const m of out.matchAll(KEPT)) kept.push({ stop: m[1], dir: m[2] });
       if (code !== block.exit) throw new Error(`${file}:${block.line}: \`${block.command}\` exited ${code}, not ${block.exit}:\n${out}`);
-      block.body = [...(block.kind === 'capture' ? [`$ ${block.command}`] : []), ...(out ? out.split('\n') : []), ...(block.exit ? [`exit=${block.exit}`] : [])];
+      block.body = [
+        ...(block.kind === 'capture' ? [`$ ${block.command}`] : []),
+        ...(out ? out.split('\n') : []),
+        ...(block.exit ? [`exit=${block.exit}`] : []),
+      ];
     }
     let text = lines;
     for (const block of [...blocks].reverse()) if (block.body) text = [...text.slice(0, block.from), ...block.body, ...text.slice(block.to)];

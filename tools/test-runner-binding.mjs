@@ -18,7 +18,9 @@ try {
   const name = `@rolldown/binding-${platform}-${arch}${suffix}`;
   const version = require('rolldown/package.json').optionalDependencies?.[name];
   if (!version) throw new Error(`vitest cannot start (${err.message}), and rolldown lists no binding ${name} for this platform.`);
-  process.stderr.write(`npm test: vitest's bundler lacks its native binding (an optional dependency that was not installed); adding ${name}@${version} without saving it.\n`);
+  process.stderr.write(
+    `npm test: vitest's bundler lacks its native binding (an optional dependency that was not installed); adding ${name}@${version} without saving it.\n`,
+  );
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   execFileSync(npm, ['install', '--no-save', '--omit=optional', '--no-audit', '--no-fund', `${name}@${version}`], { stdio: 'inherit' });
   // A fresh process: this one keeps the failed module record.

@@ -111,7 +111,9 @@ export const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefine
 export function requireTools(tools) {
   const missing = tools.filter((t) => !which(t));
   if (missing.length) {
-    throw new Error(`missing ${missing.join(', ')} (Debian/Ubuntu: apt-get install -y ${missing.map((t) => (t === 'sha256sum' || t === 'tee' ? 'coreutils' : t)).join(' ')})`);
+    throw new Error(
+      `missing ${missing.join(', ')} (Debian/Ubuntu: apt-get install -y ${missing.map((t) => (t === 'sha256sum' || t === 'tee' ? 'coreutils' : t)).join(' ')})`,
+    );
   }
 }
 
@@ -239,7 +241,7 @@ export async function makeFile(path, bytes, seed = 1) {
   }
   const hash = createHash('sha256');
   const out = createWriteStream(path, { highWaterMark: 16 * MiB });
-  for (let left = bytes; left > 0; ) {
+  for (let left = bytes; left > 0;) {
     const chunk = left >= block.length ? block : block.subarray(0, left);
     hash.update(chunk);
     if (!out.write(chunk)) await once(out, 'drain');

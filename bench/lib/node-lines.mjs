@@ -21,9 +21,17 @@ export function benchNodeLines(log = () => {}) {
   const missing = NODE_LINES.filter((v) => !existsSync(bin(v)));
   if (missing.length) {
     log(`node lines: ${missing.join(', ')} not in .cache/node-lines; fetching with tools/node-lines.mjs`);
-    const r = spawnSync(NODE, [join(ROOT, 'tools', 'node-lines.mjs')], { cwd: ROOT, encoding: 'utf8', timeout: FETCH_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] });
+    const r = spawnSync(NODE, [join(ROOT, 'tools', 'node-lines.mjs')], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: FETCH_TIMEOUT_MS,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     if (r.error || r.status !== 0) {
-      const why = r.error?.code === 'ETIMEDOUT' ? `timed out after ${FETCH_TIMEOUT_MS / 1000} s` : (String(r.stderr).trim().split('\n').filter(Boolean).pop() ?? `exit ${r.status}`);
+      const why =
+        r.error?.code === 'ETIMEDOUT'
+          ? `timed out after ${FETCH_TIMEOUT_MS / 1000} s`
+          : (String(r.stderr).trim().split('\n').filter(Boolean).pop() ?? `exit ${r.status}`);
       fetchError = `tools/node-lines.mjs could not fetch it: ${why.slice(0, 200)}`;
     }
   }

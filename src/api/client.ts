@@ -165,7 +165,13 @@ export class ApiClient {
     }
 
     const response = await withRetries<Response>(
-      { maxRetries: this.#config.maxRetries, sleep: this.#config.sleep, random: this.#config.random, signal: this.#config.signal, onRetry: this.#config.onRetry },
+      {
+        maxRetries: this.#config.maxRetries,
+        sleep: this.#config.sleep,
+        random: this.#config.random,
+        signal: this.#config.signal,
+        onRetry: this.#config.onRetry,
+      },
       (n) => this.#budget.paced((answered) => this.#attempt(method, url, path, headers, payload, n, what, notFound, answered)),
     );
     if (method !== 'GET') this.#changed = true;
@@ -213,7 +219,12 @@ export class ApiClient {
     } catch (error) {
       if (this.#config.signal?.aborted) throw new InterruptedError();
       // The session closed the connection under this request (undici: UND_ERR_DESTROYED): no network failure, no retry.
-      if (this.#closed) return { ok: false, retryable: false, error: new CliError('unexpected', `${method} ${path} was abandoned: svc closed its connection as the run ended.`) };
+      if (this.#closed)
+        return {
+          ok: false,
+          retryable: false,
+          error: new CliError('unexpected', `${method} ${path} was abandoned: svc closed its connection as the run ended.`),
+        };
       if (error instanceof BodyTooLarge) {
         this.#config.log?.(exchangeLine(method, path, { status, headers: resHeaders }, ms(), n));
         throw new CliError(
@@ -224,7 +235,19 @@ export class ApiClient {
       }
       const timedOut = timeout.aborted;
       this.#config.log?.(exchangeLine(method, path, timedOut ? 'timeout' : { error }, ms(), n));
-      return { ok: false, retryable: true, error: networkFailure(error, { method, path, origin: this.#origin, peer: 'the service', timedOut, timeoutMs: this.#config.timeoutMs, env: this.#config.env ?? {} }) };
+      return {
+        ok: false,
+        retryable: true,
+        error: networkFailure(error, {
+          method,
+          path,
+          origin: this.#origin,
+          peer: 'the service',
+          timedOut,
+          timeoutMs: this.#config.timeoutMs,
+          env: this.#config.env ?? {},
+        }),
+      };
     }
   }
 

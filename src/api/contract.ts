@@ -11,12 +11,7 @@ function formatPath(path: readonly PropertyKey[]): string {
 }
 
 /** Validates a response body; a mismatch names the field(s) and the request id. */
-export function parseResponse<S extends z.ZodMiniType>(
-  schema: S,
-  body: unknown,
-  where: string,
-  requestId: string | undefined,
-): z.infer<S> {
+export function parseResponse<S extends z.ZodMiniType>(schema: S, body: unknown, where: string, requestId: string | undefined): z.infer<S> {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   const fields = result.error.issues

@@ -50,7 +50,10 @@ export function networkFailure(error: unknown, req: FailedRequest): CliError {
     });
   }
   if (proxy) {
-    return new CliError('proxy_failed', `Could not reach ${req.peer} at ${host} through the proxy ${proxy.host} (from ${proxy.variable}): ${networkErrorCode(error)}.`);
+    return new CliError(
+      'proxy_failed',
+      `Could not reach ${req.peer} at ${host} through the proxy ${proxy.host} (from ${proxy.variable}): ${networkErrorCode(error)}.`,
+    );
   }
   return new CliError('connection_failed', `Could not reach ${req.peer} at ${host}: ${networkErrorCode(error)}.`);
 }

@@ -111,7 +111,9 @@ export class RateBudget {
     // Past the reset already (a retry's Retry-After has waited it out): nothing to wait for.
     if (until > 0) {
       const ms = until + Math.floor(random() * RESET_JITTER_MS);
-      log?.(`rate limit: this key's budget is spent (RateLimit-Remaining: 0); waiting ${(ms / 1000).toFixed(1)}s until its window resets (RateLimit-Reset), instead of meeting a 429`);
+      log?.(
+        `rate limit: this key's budget is spent (RateLimit-Remaining: 0); waiting ${(ms / 1000).toFixed(1)}s until its window resets (RateLimit-Reset), instead of meeting a 429`,
+      );
       await sleep(ms, signal);
     }
     // The window has reset: its budget is unknown again until the next answer.

@@ -82,10 +82,14 @@ export async function holdPages(walk: Walk, hint?: string): Promise<Record<strin
     held += Buffer.byteLength(JSON.stringify(got));
     if (held > MAX_HELD_ITEM_BYTES) {
       const mib = MAX_HELD_ITEM_BYTES / 1024 / 1024;
-      throw new CliError('paging_too_large', `Stopped following pages: the list passed ${mib} MiB (${items.length} items so far), more than svc holds to print it whole.`, {
-        requestId: page.requestId,
-        hint,
-      });
+      throw new CliError(
+        'paging_too_large',
+        `Stopped following pages: the list passed ${mib} MiB (${items.length} items so far), more than svc holds to print it whole.`,
+        {
+          requestId: page.requestId,
+          hint,
+        },
+      );
     }
     // One at a time: push(...got) passes every item as an argument, and a page may hold millions.
     for (const item of got) items.push(item);

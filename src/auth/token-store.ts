@@ -28,7 +28,8 @@ type StoreContext = Pick<Context, 'env' | 'keytar'>;
  * "Cannot autolaunch D-Bus", a missing org.freedesktop.secrets): the normal headless case, not
  * worth a warning on every command.
  */
-const NO_KEYCHAIN = /not installed|no keychain|SVC_KEYCHAIN=file|Could not connect|autolaunch|D-Bus|DBus|dbus|No such interface|secret service|platform secure storage/i;
+const NO_KEYCHAIN =
+  /not installed|no keychain|SVC_KEYCHAIN=file|Could not connect|autolaunch|D-Bus|DBus|dbus|No such interface|secret service|platform secure storage/i;
 
 /**
  * The keychain account and credentials-file key of a login. A token is stored per profile and base

@@ -18,17 +18,25 @@ export interface Baseline {
  * or is not a drill document is exit 2.
  */
 export async function readBaseline(given: string): Promise<Baseline> {
-  const isDir = await stat(given).then((s) => s.isDirectory(), () => false);
+  const isDir = await stat(given).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
   const path = isDir ? join(given, 'drill.json') : given;
   const doc = await readDrillDocument(path);
   if (!doc) {
-    throw new UsageError(`--baseline ${path} does not exist.`, 'Name an earlier drill\'s drill.json, or the --report directory that holds it.');
+    throw new UsageError(`--baseline ${path} does not exist.`, "Name an earlier drill's drill.json, or the --report directory that holds it.");
   }
   return { path, databases: new Map(doc.drill.databases.map((d) => [d.databaseId, d.fingerprint] as const)) };
 }
 
 /** no_drift for one database (cli-contract 9.17): compared, or skipped saying why. */
-export function driftAgainst(baseline: Baseline, databaseId: string, now: Fingerprint | undefined, limits: DriftLimits): { status: 'passed' | 'failed' | 'skipped'; detail: string; message?: string } {
+export function driftAgainst(
+  baseline: Baseline,
+  databaseId: string,
+  now: Fingerprint | undefined,
+  limits: DriftLimits,
+): { status: 'passed' | 'failed' | 'skipped'; detail: string; message?: string } {
   if (!baseline.databases.has(databaseId)) return { status: 'skipped', detail: `not in the baseline (${baseline.path})` };
   const before = baseline.databases.get(databaseId);
   if (!now) return { status: 'skipped', detail: 'rows_match did not run' };

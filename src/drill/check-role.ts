@@ -44,7 +44,6 @@ interface Made {
 const ident = (name: string) => pg.escapeIdentifier(name);
 const literal = (text: string) => pg.escapeLiteral(text);
 
-
 async function makeRole(opts: Options, role: string, superuser: boolean, version: number): Promise<Made> {
   const password = randomBytes(24).toString('base64url');
   const config = sessionConfig(opts.admin, opts.env, opts.admin.user, opts.admin.password, opts.admin.database);
@@ -115,7 +114,9 @@ export function checkAccess(opts: Options): CheckAccess {
     async session(database) {
       const role = await prepare();
       // The DSN's own options (a search_path, say) apply to the checks too; the check settings come last, so they win.
-      const options = [opts.admin.params.PGOPTIONS ?? opts.env.PGOPTIONS, ...Object.entries(CHECK_SETTINGS).map(([k, v]) => `-c ${k}=${v}`)].filter(Boolean).join(' ');
+      const options = [opts.admin.params.PGOPTIONS ?? opts.env.PGOPTIONS, ...Object.entries(CHECK_SETTINGS).map(([k, v]) => `-c ${k}=${v}`)]
+        .filter(Boolean)
+        .join(' ');
       if (!role) return { ...adminConfig(database), options };
       if (!role.readAll) {
         let grant = granted.get(database);

@@ -57,7 +57,13 @@ function freePort(): Promise<number> {
  * 127.0.0.1 only with SCRAM and a random password (and a private socket in that directory); with
  * `namespace` isolation the server runs confined (isolation.ts), on that socket alone.
  */
-export async function startScratchCluster(binaries: ServerBinaries, workDir: string, env: Env, abort: AbortSignal, isolation: Isolation): Promise<ScratchCluster> {
+export async function startScratchCluster(
+  binaries: ServerBinaries,
+  workDir: string,
+  env: Env,
+  abort: AbortSignal,
+  isolation: Isolation,
+): Promise<ScratchCluster> {
   const user = serverUser();
   const dir = await mkdtemp(join(workDir, 'svc-drill-'));
   const dataDir = join(dir, 'data');
@@ -89,7 +95,9 @@ export async function startScratchCluster(binaries: ServerBinaries, workDir: str
   const cluster = handle({ binaries, dir, dataDir, password, user, confined: !!confine, socket: () => socket?.path ?? dir, pid: running, server, dispose });
   try {
     await recordCluster(dir).catch(async (err: unknown) => {
-      throw (err as NodeJS.ErrnoException).code === 'ENOSPC' ? new LocalToolError(`The scratch cluster could not be made: ${await noSpace(workDir, 'No space left on device')}`, SPACE_HINT) : err;
+      throw (err as NodeJS.ErrnoException).code === 'ENOSPC'
+        ? new LocalToolError(`The scratch cluster could not be made: ${await noSpace(workDir, 'No space left on device')}`, SPACE_HINT)
+        : err;
     });
     await chmod(dir, 0o700);
     if (user) await chown(dir, user.uid, user.gid);
@@ -171,15 +179,20 @@ async function initdb(server: Server, dataDir: string, user: OsUser | undefined,
  */
 async function setPassword(binaries: ServerBinaries, socketDir: string, port: number, password: string, env: Env, abort: AbortSignal): Promise<void> {
   const own = join(binaries.dir, 'psql');
-  const r = await execa(existsSync(own) ? own : 'psql', ['-X', '-q', '-w', '-v', 'ON_ERROR_STOP=1', '-h', socketDir, '-p', String(port), '-U', SUPERUSER, '-d', 'postgres'], {
-    input: `ALTER ROLE ${SUPERUSER} PASSWORD '${password}';\n`,
-    env: { PATH: env.PATH, LC_ALL: 'C' },
-    extendEnv: false,
-    reject: false,
-    cancelSignal: abort,
-  });
+  const r = await execa(
+    existsSync(own) ? own : 'psql',
+    ['-X', '-q', '-w', '-v', 'ON_ERROR_STOP=1', '-h', socketDir, '-p', String(port), '-U', SUPERUSER, '-d', 'postgres'],
+    {
+      input: `ALTER ROLE ${SUPERUSER} PASSWORD '${password}';\n`,
+      env: { PATH: env.PATH, LC_ALL: 'C' },
+      extendEnv: false,
+      reject: false,
+      cancelSignal: abort,
+    },
+  );
   if (abort.aborted) throw new InterruptedError('Interrupted while the scratch cluster was starting.');
-  if (r.exitCode !== 0) throw new LocalToolError(`The scratch cluster started, but its password could not be set: ${String(r.stderr).trim().split('\n')[0] ?? ''}`);
+  if (r.exitCode !== 0)
+    throw new LocalToolError(`The scratch cluster started, but its password could not be set: ${String(r.stderr).trim().split('\n')[0] ?? ''}`);
 }
 
 interface Parts {

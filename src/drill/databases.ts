@@ -16,13 +16,19 @@ export async function databasesOf(api: ApiClient, opts: Pick<DrillOptions, 'data
       const r = await api.send(listDatabases({ cursor }));
       return { body: r.data as Record<string, unknown>, requestId: r.requestId };
     };
-    const all = (await holdPages({ first: await page(undefined), itemsKey: 'databases', startCursor: undefined, fetchPage: page })).databases as Array<{ id: string; name: string }>;
+    const all = (await holdPages({ first: await page(undefined), itemsKey: 'databases', startCursor: undefined, fetchPage: page })).databases as Array<{
+      id: string;
+      name: string;
+    }>;
     // A service that lists a database twice (a page boundary that moved) gets it drilled once:
     // twice would create two restore jobs and overwrite its receipt.
     const unique = [...new Map(all.map((d) => [d.id, d] as const)).values()];
     return shardOf(unique, opts.shard).map((d) => ({ id: d.id, name: d.name }));
   }
-  const mine = shardOf(opts.databases.map((id) => ({ id })), opts.shard);
+  const mine = shardOf(
+    opts.databases.map((id) => ({ id })),
+    opts.shard,
+  );
   // A name where the service has the database; an unknown id fails its own drill at backup_selected.
   return mapPool(mine, READS, async ({ id }) => {
     try {

@@ -77,6 +77,7 @@ export function drillJsonSchema(): Record<string, unknown> {
   return {
     ...z.toJSONSchema(drillDocumentSchema, { io: 'input', unrepresentable: 'any' }),
     title: 'svc restore drill: drill.json',
-    description: 'The document `svc restore drill --json` prints and `--report` writes as drill.json (cli-contract 9, step 7); the input of `svc restore drill merge`.',
+    description:
+      'The document `svc restore drill --json` prints and `--report` writes as drill.json (cli-contract 9, step 7); the input of `svc restore drill merge`.',
   };
 }

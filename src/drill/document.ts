@@ -5,7 +5,16 @@ import type { Receipt } from '../restore/receipt.js';
 import type { Fingerprint } from './fingerprint.js';
 
 /** The checks of a drill, in the order the contract lists them (cli-contract 9, step 4); SQL checks follow as `check:<name>`. */
-export const CHECK_ORDER = ['backup_selected', 'artifact_verified', 'restore_clean', 'objects_present', 'data_present', 'rows_match', 'no_drift', 'max_age'] as const;
+export const CHECK_ORDER = [
+  'backup_selected',
+  'artifact_verified',
+  'restore_clean',
+  'objects_present',
+  'data_present',
+  'rows_match',
+  'no_drift',
+  'max_age',
+] as const;
 export type BuiltInCheck = (typeof CHECK_ORDER)[number];
 
 export interface DrillCheck {
@@ -93,4 +102,3 @@ export interface MergeNotes {
   /** From the earliest shard's start to the latest one's end. */
   span: { from: string; to: string } | null;
 }
-

@@ -49,19 +49,23 @@ export function noDrift(baseline: Fingerprint, now: Fingerprint, limits: DriftLi
   for (const t of baseline.tables) {
     const rows = current.get(t.table);
     if (rows === undefined) failures.push(`${t.table}: ${n(t.rows)} row(s) in the baseline, table not found`);
-    else if (t.rows >= limits.minRows && lost(t.rows, rows, limits)) failures.push(`${t.table}: ${n(t.rows)} row(s) in the baseline, ${n(rows)} now (${pct(t.rows, rows)})`);
+    else if (t.rows >= limits.minRows && lost(t.rows, rows, limits))
+      failures.push(`${t.table}: ${n(t.rows)} row(s) in the baseline, ${n(rows)} now (${pct(t.rows, rows)})`);
   }
   const [from, to] = [baseline.totals.rows, now.totals.rows];
   if (lost(from, to, limits)) failures.push(`total: ${n(from)} row(s) in the baseline, ${n(to)} now (${pct(from, to)})`);
   const added = now.tables.filter((t) => !before.has(t.table)).map((t) => t.table);
   const changes = [
     added.length ? `new table(s): ${list(added)}` : '',
-    baseline.schemaDigest !== now.schemaDigest ? 'the schema changed (its digest differs from the baseline\'s)' : '',
+    baseline.schemaDigest !== now.schemaDigest ? "the schema changed (its digest differs from the baseline's)" : '',
   ].filter(Boolean);
   const schema = changes.length ? `; schema changes (pass): ${changes.join('; ')}` : '';
   const limit = `more than ${Math.round(limits.maxShrink * 1000) / 10}%`;
   if (!failures.length) {
-    return { passed: true, detail: `${n(now.totals.tables)} table(s), ${n(to)} row(s) against ${n(from)} in the baseline; no table lost ${limit} of its rows${schema}` };
+    return {
+      passed: true,
+      detail: `${n(now.totals.tables)} table(s), ${n(to)} row(s) against ${n(from)} in the baseline; no table lost ${limit} of its rows${schema}`,
+    };
   }
   const what = `${failures.length} drift(s) against the baseline (lost ${limit}, or missing): ${list(failures)}`;
   return { passed: false, detail: `${what}${schema}`, message: `The restored data shrank against the baseline: ${what}.` };

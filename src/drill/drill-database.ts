@@ -80,8 +80,20 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
   const record = (name: DrillCheck['name'], status: DrillCheck['status'], durationMs = 0, detail?: string) =>
     checks.push({ name, status, durationMs, ...(detail === undefined ? {} : { detail }) });
   const result: DatabaseDrill = {
-    databaseId: id, name: db.name, result: 'passed', exitCode: 0, backupJobId: null, backupStartedAt: null, backupCompletedAt: null, backupAgeSeconds: null,
-    restoreJobId: null, recoveryTimeMs: null, phases: {}, checks, receipt: null, service: null,
+    databaseId: id,
+    name: db.name,
+    result: 'passed',
+    exitCode: 0,
+    backupJobId: null,
+    backupStartedAt: null,
+    backupCompletedAt: null,
+    backupAgeSeconds: null,
+    restoreJobId: null,
+    recoveryTimeMs: null,
+    phases: {},
+    checks,
+    receipt: null,
+    service: null,
   };
   const fail = (check: DrillCheck['name'], code: ErrorCode | string, exitCode: number, message: string) => {
     if (result.result === 'failed') return;
@@ -106,7 +118,12 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
     return result;
   }
   const { startedAt, completedAt, backupJobId } = selected.selection;
-  Object.assign(result, { backupJobId, backupStartedAt: startedAt, backupCompletedAt: completedAt, backupAgeSeconds: backupAgeSeconds(selected.selection, run.now()) });
+  Object.assign(result, {
+    backupJobId,
+    backupStartedAt: startedAt,
+    backupCompletedAt: completedAt,
+    backupAgeSeconds: backupAgeSeconds(selected.selection, run.now()),
+  });
   run.progress(id, describeSelection(selected, run.now()).replace(/\.$/, ''));
 
   // The restore engine, into a new scratch database.
@@ -156,10 +173,17 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
   if (outcome) {
     record('artifact_verified', 'passed', ms('createRestore', 'download', 'verify'), `${outcome.artifactBytes} bytes, SHA-256 ${outcome.sha256}`);
     const left = outcome.notRestored.length;
-    const leftOut = left ? `; ${left} object(s) an unprivileged restore cannot create were left out: ${outcome.notRestored.map((n) => `${n.type.toLowerCase()} ${n.name}`).join(', ')}` : '';
+    const leftOut = left
+      ? `; ${left} object(s) an unprivileged restore cannot create were left out: ${outcome.notRestored.map((n) => `${n.type.toLowerCase()} ${n.name}`).join(', ')}`
+      : '';
     if (left && run.strict) {
       record('restore_clean', 'failed', ms('restore', 'analyze'), `pg_restore exit ${outcome.pgRestoreExitCode}${leftOut} (--strict)`);
-      fail('restore_clean', 'not_restored', ERROR_CODES.not_restored.exit, `--strict: ${left} object(s) of the archive were not restored: ${outcome.notRestored.map((n) => `${n.type.toLowerCase()} ${n.name} (${n.reason})`).join('; ')}.`);
+      fail(
+        'restore_clean',
+        'not_restored',
+        ERROR_CODES.not_restored.exit,
+        `--strict: ${left} object(s) of the archive were not restored: ${outcome.notRestored.map((n) => `${n.type.toLowerCase()} ${n.name} (${n.reason})`).join('; ')}.`,
+      );
     } else record('restore_clean', 'passed', ms('restore', 'analyze'), `pg_restore exit ${outcome.pgRestoreExitCode}${leftOut}`);
     record('objects_present', 'passed', ms('check'), receipt?.objects ? objectCounts(receipt.objects) : undefined);
   } else {
@@ -168,7 +192,9 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
     const failed = checkFor(phase, exitCode);
     const message = receipt?.failure?.message ?? (restoreError instanceof Error ? restoreError.message : String(restoreError));
     const at = ENGINE_CHECKS.indexOf(failed);
-    ENGINE_CHECKS.forEach((c, i) => record(c, i < at ? 'passed' : i === at ? 'failed' : 'skipped', 0, i === at ? message : i > at ? `${failed} failed` : undefined));
+    ENGINE_CHECKS.forEach((c, i) =>
+      record(c, i < at ? 'passed' : i === at ? 'failed' : 'skipped', 0, i === at ? message : i > at ? `${failed} failed` : undefined),
+    );
     fail(failed, isCliError(restoreError) ? restoreError.details.code : 'unexpected', exitCode, message);
   }
 
@@ -200,7 +226,8 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
       if (result.receipt) result.receipt.rowsMatch = rows.value.receipt;
       if (rows.value.fingerprint) result.fingerprint = rows.value.fingerprint;
       if (rows.value.message) fail('rows_match', 'rows_mismatch', ERROR_CODES.rows_mismatch.exit, rows.value.message);
-      else if (!rows.value.passed) fail('rows_match', 'local_tool_failed', ERROR_CODES.local_tool_failed.exit, `The row check could not run: ${rows.value.detail}.`);
+      else if (!rows.value.passed)
+        fail('rows_match', 'local_tool_failed', ERROR_CODES.local_tool_failed.exit, `The row check could not run: ${rows.value.detail}.`);
     }
     if (run.baseline) {
       const drift = driftAgainst(run.baseline, id, result.fingerprint, run.drift);
@@ -224,7 +251,8 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
       }
       const ran = await timed(() => runCheck(check, () => run.scratch.checkSession(name), run.deps.scrubber, run.deps.signal));
       record(`check:${check.name}`, ran.value.passed ? 'passed' : 'failed', ran.ms, ran.value.detail);
-      if (!ran.value.passed) fail(`check:${check.name}`, 'sql_check_failed', ERROR_CODES.sql_check_failed.exit, `SQL check ${check.name} (${check.file}): ${ran.value.detail}.`);
+      if (!ran.value.passed)
+        fail(`check:${check.name}`, 'sql_check_failed', ERROR_CODES.sql_check_failed.exit, `SQL check ${check.name} (${check.file}): ${ran.value.detail}.`);
     }
   } catch (err) {
     // Interrupted (or failed) in a check: the scratch database must not outlive the run, on an operator's server least of all.
@@ -238,7 +266,10 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
   if (kept) result.kept = kept;
   else await dropScratch(run, id, name);
   result.service = await service;
-  const verdict = result.result === 'passed' ? `passed: recovery time ${((result.recoveryTimeMs ?? 0) / 1000).toFixed(1)}s, backup age ${humanSeconds(result.backupAgeSeconds ?? 0)}` : `failed at ${result.failure?.check}: ${result.failure?.message}`;
+  const verdict =
+    result.result === 'passed'
+      ? `passed: recovery time ${((result.recoveryTimeMs ?? 0) / 1000).toFixed(1)}s, backup age ${humanSeconds(result.backupAgeSeconds ?? 0)}`
+      : `failed at ${result.failure?.check}: ${result.failure?.message}`;
   run.progress(id, verdict);
   return result;
 }

@@ -6,8 +6,20 @@ import type { DatabaseDrill } from './document.js';
 /** A dry run's line for one database: the backup it would use, or why there is none. Nothing is created. */
 export async function dryRunLine(api: ApiClient, db: { id: string; name: string | null }, rule: SelectionRule, now: Date): Promise<DatabaseDrill> {
   const base: DatabaseDrill = {
-    databaseId: db.id, name: db.name, result: 'planned', exitCode: 0, backupJobId: null, backupStartedAt: null, backupCompletedAt: null, backupAgeSeconds: null,
-    restoreJobId: null, recoveryTimeMs: null, phases: {}, checks: [], receipt: null, service: null,
+    databaseId: db.id,
+    name: db.name,
+    result: 'planned',
+    exitCode: 0,
+    backupJobId: null,
+    backupStartedAt: null,
+    backupCompletedAt: null,
+    backupAgeSeconds: null,
+    restoreJobId: null,
+    recoveryTimeMs: null,
+    phases: {},
+    checks: [],
+    receipt: null,
+    service: null,
   };
   try {
     const { selection } = await selectBackup(api, rule);

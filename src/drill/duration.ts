@@ -10,7 +10,12 @@ export function parseDuration(raw: string, flag: string): number {
   return seconds;
 }
 
-const UNITS = [['d', 86_400], ['h', 3600], ['m', 60], ['s', 1]] as const;
+const UNITS = [
+  ['d', 86_400],
+  ['h', 3600],
+  ['m', 60],
+  ['s', 1],
+] as const;
 
 /**
  * 93784 → "1d2h", 5400 → "1h30m", 42 → "42s": an age or a duration as an operator reads it, in its

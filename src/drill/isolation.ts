@@ -64,15 +64,31 @@ function bwrap(tool: string, hidden: string[]): Isolation['confine'] {
     const covered = hidden.filter((h) => [...SYSTEM, binaries].some((d) => under(h, d)) && lstatSync(h, { throwIfNoEntry: false })?.isDirectory());
     return [
       tool,
-      '--unshare-all', '--unshare-user', '--disable-userns', '--new-session',
+      '--unshare-all',
+      '--unshare-user',
+      '--disable-userns',
+      '--new-session',
       ...systemBinds(),
-      '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/dev/shm', '--tmpfs', '/tmp',
-      '--ro-bind', binaries, binaries,
+      '--proc',
+      '/proc',
+      '--dev',
+      '/dev',
+      '--tmpfs',
+      '/dev/shm',
+      '--tmpfs',
+      '/tmp',
+      '--ro-bind',
+      binaries,
+      binaries,
       ...covered.flatMap((h) => ['--tmpfs', h]),
-      '--bind', paths.dir, paths.dir,
+      '--bind',
+      paths.dir,
+      paths.dir,
       ...(paths.link ? ['--symlink', paths.dir, paths.link] : []),
-      '--chdir', paths.dir,
-      '--', ...argv,
+      '--chdir',
+      paths.dir,
+      '--',
+      ...argv,
     ];
   };
 }
@@ -112,9 +128,28 @@ function unshare(tool: string, hidden: string[], dirs: string[]): Isolation['con
   const ids = [String(process.getuid?.() ?? 0), String(process.getgid?.() ?? 0)];
   const covered = ['/home', '/root', '/tmp', '/var/tmp', '/run/user', ...hidden];
   return (argv, paths) => [
-    realpathSync(tool), '--user', '--map-root-user', '--pid', '--fork', '--mount-proc', '--ipc', '--net', '--uts',
-    '--', '/bin/sh', '-c', UNSHARE_SCRIPT, 'sh', paths.dir, paths.bindir, paths.link ?? '', ...ids, ...(helpers as string[]),
-    String(covered.length), ...covered, ...argv,
+    realpathSync(tool),
+    '--user',
+    '--map-root-user',
+    '--pid',
+    '--fork',
+    '--mount-proc',
+    '--ipc',
+    '--net',
+    '--uts',
+    '--',
+    '/bin/sh',
+    '-c',
+    UNSHARE_SCRIPT,
+    'sh',
+    paths.dir,
+    paths.bindir,
+    paths.link ?? '',
+    ...ids,
+    ...(helpers as string[]),
+    String(covered.length),
+    ...covered,
+    ...argv,
   ];
 }
 
@@ -134,7 +169,10 @@ export async function chooseIsolation(mode: IsolationMode, bindir: string, workD
   if (process.getuid?.() === 0) return { level: 'os-user' };
   const hidden = hiddenDirs(env);
   const dirs = pathDirs(env);
-  for (const [name, make] of [['bwrap', bwrap], ['unshare', unshare]] as const) {
+  for (const [name, make] of [
+    ['bwrap', bwrap],
+    ['unshare', unshare],
+  ] as const) {
     const [tool] = programsIn(name, dirs);
     if (!tool) continue;
     const confine = make(tool, hidden, dirs);
@@ -148,6 +186,8 @@ export async function chooseIsolation(mode: IsolationMode, bindir: string, workD
       'Allow unprivileged user namespaces (sysctl user.max_user_namespaces above 0; Debian: kernel.unprivileged_userns_clone=1; Ubuntu 24.04: an AppArmor profile for bwrap, or kernel.apparmor_restrict_unprivileged_userns=0), install bubblewrap, run svc as root (the cluster then runs as the postgres user), or drill on a server of yours with --scratch <dsn>.',
     );
   }
-  note(`warning: ${why}: the scratch cluster runs as your own user, so code of a backup that escapes PostgreSQL could read svc's environment and your files, the API token included. --isolation required refuses this.`);
+  note(
+    `warning: ${why}: the scratch cluster runs as your own user, so code of a backup that escapes PostgreSQL could read svc's environment and your files, the API token included. --isolation required refuses this.`,
+  );
   return { level: 'none' };
 }

@@ -4,7 +4,6 @@ import type { DatabaseDrill, DrillDocument, MergeNotes } from './document.js';
 import { readDrillDocument } from './read-document.js';
 import type { IsolationLevel } from './isolation.js';
 
-
 export type MergedDocument = DrillDocument & { drill: { merge: MergeNotes } };
 
 /** A shard's drill.json, read and checked against the published schema; undefined where the report has none. */
@@ -27,12 +26,15 @@ export async function mergeReports(dirs: string[]): Promise<MergedDocument> {
     if (doc) read.push({ dir, doc });
     else missingReports.push(dir);
   }
-  if (!read.length) throw new UsageError(`None of ${dirs.join(', ')} holds a drill.json.`, 'Give the --report directories of the shards (each holds drill.json).');
+  if (!read.length)
+    throw new UsageError(`None of ${dirs.join(', ')} holds a drill.json.`, 'Give the --report directories of the shards (each holds drill.json).');
 
   const split = (doc: DrillDocument) => (doc.drill.shard ?? '1/1').split('/').map(Number) as [number, number];
   const counts = [...new Set(read.map(({ doc }) => split(doc)[1]))];
   if (counts.length > 1) {
-    throw new UsageError(`The reports come from different splits (${read.map(({ dir, doc }) => `${dir}: ${doc.drill.shard ?? 'no --shard'}`).join(', ')}): merge the shards of one run.`);
+    throw new UsageError(
+      `The reports come from different splits (${read.map(({ dir, doc }) => `${dir}: ${doc.drill.shard ?? 'no --shard'}`).join(', ')}): merge the shards of one run.`,
+    );
   }
   const n = counts[0]!;
   const seen = new Map<number, string>();
@@ -41,7 +43,9 @@ export async function mergeReports(dirs: string[]): Promise<MergedDocument> {
     if (seen.has(i)) throw new UsageError(`Shard ${i}/${n} is given twice: ${seen.get(i)} and ${dir}.`);
     seen.set(i, dir);
   }
-  const missingShards = Array.from({ length: n }, (_, k) => k + 1).filter((i) => !seen.has(i)).map((i) => `${i}/${n}`);
+  const missingShards = Array.from({ length: n }, (_, k) => k + 1)
+    .filter((i) => !seen.has(i))
+    .map((i) => `${i}/${n}`);
 
   // The later report wins a database reported twice (a shard run again after a failure).
   const latestFirst = [...read].sort((a, b) => Date.parse(b.doc.drill.finishedAt) - Date.parse(a.doc.drill.finishedAt));
@@ -68,7 +72,9 @@ export async function mergeReports(dirs: string[]): Promise<MergedDocument> {
       scratch: same(read.map(({ doc }) => doc.drill.scratch)) ?? read[0]!.doc.drill.scratch,
       serverVersion: same(read.map(({ doc }) => doc.drill.serverVersion)),
       // The organization's drills were as isolated as the least isolated shard; unknown (an older svc's report, a DSN) is null.
-      isolation: read.map(({ doc }) => doc.drill.isolation ?? null).reduce((a, b) => (a === null || b === null ? null : ISOLATION_RANK.indexOf(a) <= ISOLATION_RANK.indexOf(b) ? a : b)),
+      isolation: read
+        .map(({ doc }) => doc.drill.isolation ?? null)
+        .reduce((a, b) => (a === null || b === null ? null : ISOLATION_RANK.indexOf(a) <= ISOLATION_RANK.indexOf(b) ? a : b)),
       databases: merged,
       passed: merged.length - failed - notRun,
       failed,

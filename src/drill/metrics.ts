@@ -11,7 +11,7 @@ import type { DatabaseDrill, DrillDocument } from './document.js';
 export const LAST_SUCCESS = 'svc_restore_drill_last_success_timestamp_seconds';
 
 const FAMILIES: Record<string, string> = {
-  svc_restore_drill_success: '1 when the database\'s last drill passed, 0 when it failed.',
+  svc_restore_drill_success: "1 when the database's last drill passed, 0 when it failed.",
   svc_restore_drill_last_run_timestamp_seconds: 'When the database was last drilled (Unix time).',
   [LAST_SUCCESS]: 'When a drill of the database last passed (Unix time).',
   svc_restore_drill_recovery_time_seconds: 'Recovery time the last drill achieved: createRestore to the last check.',
@@ -36,7 +36,11 @@ export function labelValue(text: string): string {
 }
 
 const labelText = (labels: Labels) =>
-  Object.keys(labels).length ? `{${Object.entries(labels).map(([k, v]) => `${k}="${labelValue(v)}"`).join(',')}}` : '';
+  Object.keys(labels).length
+    ? `{${Object.entries(labels)
+        .map(([k, v]) => `${k}="${labelValue(v)}"`)
+        .join(',')}}`
+    : '';
 
 function databaseSamples(d: DatabaseDrill, at: number): Sample[] {
   const who = { database_id: d.databaseId, database: d.name ?? d.databaseId };
@@ -55,7 +59,8 @@ function databaseSamples(d: DatabaseDrill, at: number): Sample[] {
     samples.push({ name: 'svc_restore_drill_size_bytes', labels: who, value: d.fingerprint.totals.sizeBytes });
   }
   for (const c of d.checks) {
-    if (c.status !== 'skipped') samples.push({ name: 'svc_restore_drill_check_success', labels: { ...who, check: c.name }, value: c.status === 'passed' ? 1 : 0 });
+    if (c.status !== 'skipped')
+      samples.push({ name: 'svc_restore_drill_check_success', labels: { ...who, check: c.name }, value: c.status === 'passed' ? 1 : 0 });
   }
   return samples;
 }

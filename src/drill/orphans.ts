@@ -139,7 +139,10 @@ interface ServerDeps {
  */
 export async function reapScratchServer(server: Target, deps: ServerDeps, say: (text: string) => void): Promise<void> {
   const pgEnv = await deps.scope.pgEnv(server, deps.env);
-  let found: { databases: Array<{ name: string; comment: string | null; ownerComment?: string | null }>; roles: Array<{ name: string; comment: string | null }> };
+  let found: {
+    databases: Array<{ name: string; comment: string | null; ownerComment?: string | null }>;
+    roles: Array<{ name: string; comment: string | null }>;
+  };
   try {
     found = JSON.parse(await psql(ORPHANS_SQL, { env: pgEnv, database: server.database, scrubber: deps.scrubber, signal: deps.signal }));
   } catch {
@@ -153,7 +156,9 @@ export async function reapScratchServer(server: Target, deps: ServerDeps, say: (
       await dropCreatedDatabase({ ...server, database: db.name }, pgEnv, deps.scrubber);
       say(`Dropped ${db.name} from ${where}: the scratch database of an earlier drill whose svc process (pid ${owner.pid}) no longer exists.`);
     } catch (err) {
-      say(`Could not drop ${db.name}, left on ${where} by an earlier drill (svc pid ${owner.pid}): ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+      say(
+        `Could not drop ${db.name}, left on ${where} by an earlier drill (svc pid ${owner.pid}): ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`,
+      );
     }
   }
   // Roles after the databases: an orphan database's owner role (svc_drill_owner_*) is free to go only now.
@@ -165,10 +170,18 @@ export async function reapScratchServer(server: Target, deps: ServerDeps, say: (
   for (const role of found.roles.filter((r) => markerOrphaned(r.comment))) {
     const owner = parseDrillMarker(role.comment)!;
     try {
-      await psql('DROP ROLE IF EXISTS :"role";', { env: pgEnv, database: server.database, vars: { role: role.name }, scrubber: deps.scrubber, signal: AbortSignal.timeout(30_000) });
+      await psql('DROP ROLE IF EXISTS :"role";', {
+        env: pgEnv,
+        database: server.database,
+        vars: { role: role.name },
+        scrubber: deps.scrubber,
+        signal: AbortSignal.timeout(30_000),
+      });
       say(`Dropped the role ${role.name} from ${where}: made by an earlier drill whose svc process (pid ${owner.pid}) no longer exists.`);
     } catch (err) {
-      say(`Could not drop the role ${role.name}, left on ${where} by an earlier drill (svc pid ${owner.pid}): ${err instanceof PsqlError ? err.reason : String(err)}`);
+      say(
+        `Could not drop the role ${role.name}, left on ${where} by an earlier drill (svc pid ${owner.pid}): ${err instanceof PsqlError ? err.reason : String(err)}`,
+      );
     }
   }
 }

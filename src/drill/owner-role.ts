@@ -9,7 +9,6 @@ import { scramVerifier } from './scram.js';
 
 type Env = Record<string, string | undefined>;
 
-
 /**
  * The roles a drill creates on its scratch server (cli-contract 9.9), through the connection of a
  * role that may create roles (the scratch cluster's superuser, or a --scratch role with CREATEROLE):
@@ -59,11 +58,19 @@ COMMENT ON ROLE ${role} IS ${quoteLiteral(drillMarker())};${this.joinOwner ? `\n
   placeholders(names: string[]): Promise<string[]> {
     const next = this.#queue.then(async () => {
       if (!names.length) return [];
-      const have = new Set(JSON.parse(await this.#run("SELECT coalesce(json_agg(rolname), '[]') FROM pg_roles WHERE rolname IN (SELECT json_array_elements_text(:'names'::json));", { names: JSON.stringify(names) })) as string[]);
+      const have = new Set(
+        JSON.parse(
+          await this.#run("SELECT coalesce(json_agg(rolname), '[]') FROM pg_roles WHERE rolname IN (SELECT json_array_elements_text(:'names'::json));", {
+            names: JSON.stringify(names),
+          }),
+        ) as string[],
+      );
       const missing = names.filter((n) => !have.has(n));
       for (const name of missing) {
         try {
-          await this.#run(`CREATE ROLE ${quoteIdent(name)} NOLOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT;\nCOMMENT ON ROLE ${quoteIdent(name)} IS ${quoteLiteral(drillMarker())};`);
+          await this.#run(
+            `CREATE ROLE ${quoteIdent(name)} NOLOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT;\nCOMMENT ON ROLE ${quoteIdent(name)} IS ${quoteLiteral(drillMarker())};`,
+          );
         } catch (err) {
           throw err instanceof PsqlError ? new LocalToolError(`Could not create the placeholder role "${name}" on the scratch server: ${err.reason}`) : err;
         }

@@ -89,7 +89,9 @@ class BoundedConnection extends pg.Connection {
 }
 
 /** Every value as the server's text (a value cut short must not reach a JSON or date parser), booleans as words. */
-const asText = { getTypeParser: (oid: number) => (oid === 16 ? (v: string) => (v === 't' ? 'true' : 'false') : (v: string) => v) } as unknown as pg.CustomTypesConfig;
+const asText = {
+  getTypeParser: (oid: number) => (oid === 16 ? (v: string) => (v === 't' ? 'true' : 'false') : (v: string) => v),
+} as unknown as pg.CustomTypesConfig;
 
 async function connect(config: SessionConfig, ssl: false | ConnectionOptions): Promise<pg.Client> {
   const { plainFallback: _, options, ...rest } = config;
@@ -203,7 +205,9 @@ export async function readOnlyTransaction<T>(client: pg.Client, fn: () => Promis
     client.off('notice', notice);
   }
   if (!ended) return value;
-  const prepared = await client.query<{ gid: string }>('SELECT gid FROM pg_catalog.pg_prepared_xacts WHERE database OPERATOR(pg_catalog.=) pg_catalog.current_database() AND owner OPERATOR(pg_catalog.=) CURRENT_USER');
+  const prepared = await client.query<{ gid: string }>(
+    'SELECT gid FROM pg_catalog.pg_prepared_xacts WHERE database OPERATOR(pg_catalog.=) pg_catalog.current_database() AND owner OPERATOR(pg_catalog.=) CURRENT_USER',
+  );
   for (const { gid } of prepared.rows) await client.query(`ROLLBACK PREPARED ${pg.escapeLiteral(gid)}`);
   throw new Error('the check ended the read-only transaction svc ran it in (COMMIT, ROLLBACK or PREPARE TRANSACTION as its statement)');
 }

@@ -121,4 +121,3 @@ export async function waitGone(pid: number, ms: number): Promise<boolean> {
   }
   return true;
 }
-

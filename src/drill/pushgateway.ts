@@ -40,7 +40,10 @@ export function checkPushgatewayUrl(raw: string): string {
     throw new CliError('usage', `--pushgateway ${raw} is not a URL.`, { hint: 'For example: --pushgateway http://pushgateway.monitoring:9091' });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError('usage', `--pushgateway takes an http:// or https:// URL, not ${url.protocol}`);
-  if (url.username || url.password) throw new CliError('usage', '--pushgateway must not carry credentials in its URL.', { hint: 'Put the Pushgateway behind a proxy that authenticates, or on a private network.' });
+  if (url.username || url.password)
+    throw new CliError('usage', '--pushgateway must not carry credentials in its URL.', {
+      hint: 'Put the Pushgateway behind a proxy that authenticates, or on a private network.',
+    });
   return url.toString();
 }
 
@@ -78,11 +81,22 @@ export async function pushDrillMetrics(base: string, shard: Shard | undefined, d
         if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true as const, value: text };
         const verdict = statusVerdict(res.statusCode, undefined);
         const why = text.trim().split('\n')[0]?.slice(0, 200) ?? '';
-        return { ok: false as const, ...verdict, error: new CliError('metrics_push_failed', `The Pushgateway at ${base} answered ${method} ${path} with HTTP ${res.statusCode}${why ? `: ${why}` : ''}.`) };
+        return {
+          ok: false as const,
+          ...verdict,
+          error: new CliError(
+            'metrics_push_failed',
+            `The Pushgateway at ${base} answered ${method} ${path} with HTTP ${res.statusCode}${why ? `: ${why}` : ''}.`,
+          ),
+        };
       } catch (err) {
         if (err instanceof CliError) throw err;
         if (deps.signal?.aborted) throw err;
-        return { ok: false as const, retryable: true, error: new CliError('metrics_push_failed', `Could not reach the Pushgateway at ${base} (${networkErrorCode(err)}).`) };
+        return {
+          ok: false as const,
+          retryable: true,
+          error: new CliError('metrics_push_failed', `Could not reach the Pushgateway at ${base} (${networkErrorCode(err)}).`),
+        };
       }
     });
   };

@@ -56,14 +56,23 @@ export function drillMarkdown(doc: DrillDocument): string {
     lines.push('', '## Failures');
     for (const db of failures) {
       const f = db.failure!;
-      lines.push('', `### ${markdownText(drillRow(db).database)}`, '', `- check: ${markdownCode(f.check)}`, `- code: ${markdownCode(f.code)} (exit ${db.exitCode})`, `- ${markdownText(f.message)}`);
-      for (const c of db.checks.filter((x) => x.status === 'failed' && x.name !== f.check)) lines.push(`- also failed: ${markdownCode(c.name)}: ${markdownText(c.detail ?? '')}`);
+      lines.push(
+        '',
+        `### ${markdownText(drillRow(db).database)}`,
+        '',
+        `- check: ${markdownCode(f.check)}`,
+        `- code: ${markdownCode(f.code)} (exit ${db.exitCode})`,
+        `- ${markdownText(f.message)}`,
+      );
+      for (const c of db.checks.filter((x) => x.status === 'failed' && x.name !== f.check))
+        lines.push(`- also failed: ${markdownCode(c.name)}: ${markdownText(c.detail ?? '')}`);
     }
   }
   const drift = d.databases.flatMap((db) => db.checks.filter((c) => c.name === 'no_drift').map((c) => ({ db, c })));
   if (drift.length) {
     lines.push('', '## Drift against the baseline', '');
-    for (const { db, c } of drift) lines.push(`- ${markdownText(drillRow(db).database)}: ${c.status === 'failed' ? '**failed**' : c.status}: ${markdownText(c.detail ?? '')}`);
+    for (const { db, c } of drift)
+      lines.push(`- ${markdownText(drillRow(db).database)}: ${c.status === 'failed' ? '**failed**' : c.status}: ${markdownText(c.detail ?? '')}`);
   }
   const kept = d.databases.filter((db) => db.kept?.length);
   if (kept.length) {

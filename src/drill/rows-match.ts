@@ -42,7 +42,14 @@ const n = (x: number) => x.toLocaleString('en-US');
  * as the archive holds. An extension's configuration table passes with at least as many (its
  * extension inserts rows of its own, pg_dump keeps only the user's). Counted as the drill's own role.
  */
-export async function rowsMatch(archive: ArchiveRowsResult, database: string, env: Env, scrubber: SecretScrubber, signal: AbortSignal, client?: string): Promise<RowsMatch> {
+export async function rowsMatch(
+  archive: ArchiveRowsResult,
+  database: string,
+  env: Env,
+  scrubber: SecretScrubber,
+  signal: AbortSignal,
+  client?: string,
+): Promise<RowsMatch> {
   if ('failed' in archive) return { passed: false, detail: `could not count the archive's rows: ${archive.failed}`, receipt: null };
   const entries = [...archive.tables].map(([key, rows]) => ({ names: key.split('\u0000') as [string, string], rows }));
   let counted: Array<[number, number | null, boolean, number | null]>;
@@ -54,7 +61,14 @@ export async function rowsMatch(archive: ArchiveRowsResult, database: string, en
     if (err instanceof PsqlError) return { passed: false, detail: `the count query failed: ${err.reason}`, receipt: null };
     throw err;
   }
-  const receipt: RowsMatchReceipt = { tables: entries.length, archiveRows: 0, restoredRows: 0, mismatches: [], extensionTables: 0, uncounted: archive.uncounted };
+  const receipt: RowsMatchReceipt = {
+    tables: entries.length,
+    archiveRows: 0,
+    restoredRows: 0,
+    mismatches: [],
+    extensionTables: 0,
+    uncounted: archive.uncounted,
+  };
   for (const [i, restored, extension] of counted) {
     const e = entries[i - 1]!;
     receipt.archiveRows += e.rows;
@@ -73,7 +87,12 @@ export async function rowsMatch(archive: ArchiveRowsResult, database: string, en
     digest,
   );
   if (!receipt.mismatches.length) {
-    return { passed: true, detail: `${n(receipt.tables)} table(s), ${n(receipt.archiveRows)} row(s), each as many as the archive holds${tail}`, receipt, fingerprint };
+    return {
+      passed: true,
+      detail: `${n(receipt.tables)} table(s), ${n(receipt.archiveRows)} row(s), each as many as the archive holds${tail}`,
+      receipt,
+      fingerprint,
+    };
   }
   const shown = receipt.mismatches
     .slice(0, SHOWN)

@@ -36,11 +36,29 @@ export function drillDocument(facts: RunFacts, databases: DatabaseDrill[]): Dril
  * A database the run did not drill to the end (cli-contract 9.18): a signal came before its drill
  * finished (`interrupted`), or --deadline had passed before it could start (`deadline`).
  */
-export function notRun(db: { id: string; name: string | null }, check: 'interrupted' | 'deadline', code: string, exitCode: number, message: string): DatabaseDrill {
+export function notRun(
+  db: { id: string; name: string | null },
+  check: 'interrupted' | 'deadline',
+  code: string,
+  exitCode: number,
+  message: string,
+): DatabaseDrill {
   return {
-    databaseId: db.id, name: db.name, result: 'not_run', exitCode, failure: { check, code, message },
-    backupJobId: null, backupStartedAt: null, backupCompletedAt: null, backupAgeSeconds: null,
-    restoreJobId: null, recoveryTimeMs: null, phases: {}, checks: [], receipt: null, service: null,
+    databaseId: db.id,
+    name: db.name,
+    result: 'not_run',
+    exitCode,
+    failure: { check, code, message },
+    backupJobId: null,
+    backupStartedAt: null,
+    backupCompletedAt: null,
+    backupAgeSeconds: null,
+    restoreJobId: null,
+    recoveryTimeMs: null,
+    phases: {},
+    checks: [],
+    receipt: null,
+    service: null,
   };
 }
 

@@ -78,7 +78,9 @@ const READS = 8;
 async function assertMayRestore(api: ApiClient): Promise<void> {
   const { data } = await api.send(getProfile());
   if (!data.profile.scopes.includes(RESTORE_SCOPE)) {
-    throw new CliError('missing_scope', `This API key cannot create restores (it lacks ${RESTORE_SCOPE}), so it cannot run a drill.`, { requiredScope: RESTORE_SCOPE });
+    throw new CliError('missing_scope', `This API key cannot create restores (it lacks ${RESTORE_SCOPE}), so it cannot run a drill.`, {
+      requiredScope: RESTORE_SCOPE,
+    });
   }
 }
 
@@ -98,7 +100,11 @@ function wrapped(env: Env): boolean {
 
 function ruleFor(opts: DrillOptions): (databaseId: string) => SelectionRule {
   return (databaseId) =>
-    opts.backupJobId ? { rule: 'id', backupJobId: opts.backupJobId } : opts.before ? { rule: 'before', databaseId, before: opts.before } : { rule: 'latest', databaseId };
+    opts.backupJobId
+      ? { rule: 'id', backupJobId: opts.backupJobId }
+      : opts.before
+        ? { rule: 'before', databaseId, before: opts.before }
+        : { rule: 'latest', databaseId };
 }
 
 /**
@@ -140,7 +146,14 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
   let databases: Array<{ id: string; name: string | null }> = [];
   const finished = new Map<string, DatabaseDrill>();
   let serverVersion: string | null = binaries?.version ?? null;
-  const facts = () => ({ startedAt, finishedAt: host.now(), shard: opts.shard ? `${opts.shard.index}/${opts.shard.count}` : null, scratch: opts.scratch.kind, serverVersion, isolation: isolation?.level ?? null });
+  const facts = () => ({
+    startedAt,
+    finishedAt: host.now(),
+    shard: opts.shard ? `${opts.shard.index}/${opts.shard.count}` : null,
+    scratch: opts.scratch.kind,
+    serverVersion,
+    isolation: isolation?.level ?? null,
+  });
   try {
     // The client tools, while the cluster starts: both are needed before any createRestore.
     await findClientTools(env);
@@ -164,7 +177,21 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
         }
         const drilled = await drillDatabase(
           {
-            api, scratch, rule, checks, maxAgeSeconds: opts.maxAgeSeconds, rowsCheck: opts.rowsCheck, baseline, drift: opts.drift, keep: opts.keep, strict: opts.strict === true, now: host.now, progress: lines.progress, command: host.command, deps, onKept: () => (keptAny = true),
+            api,
+            scratch,
+            rule,
+            checks,
+            maxAgeSeconds: opts.maxAgeSeconds,
+            rowsCheck: opts.rowsCheck,
+            baseline,
+            drift: opts.drift,
+            keep: opts.keep,
+            strict: opts.strict === true,
+            now: host.now,
+            progress: lines.progress,
+            command: host.command,
+            deps,
+            onKept: () => (keptAny = true),
             plan: (target) => drillPlan(opts, target),
             // The scratch server's own role for the SQL checks; another role (the owner's) gets its own environment.
             pgEnv: async (target) => (target.user === scratch.target('postgres').user ? scratchEnv : scope.pgEnv(target, env)),
@@ -184,7 +211,10 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
     const signal = String(host.deps.signal.reason);
     const message = `Interrupted (${signal}) before this database's drill finished.`;
     const code = exitCodeForSignal(host.deps.signal.reason);
-    const doc = drillDocument(facts(), databases.map((db) => finished.get(db.id) ?? notRun(db, 'interrupted', 'interrupted', code, message)));
+    const doc = drillDocument(
+      facts(),
+      databases.map((db) => finished.get(db.id) ?? notRun(db, 'interrupted', 'interrupted', code, message)),
+    );
     const cleanUp = opts.scratch.kind === 'auto' ? 'the scratch cluster was stopped and removed' : "this run's svc_drill_* databases were dropped";
     throw new DrillInterrupted(`The drill was interrupted; ${cleanUp} (a database that could not be dropped is named above).`, doc);
   } finally {

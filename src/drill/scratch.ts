@@ -41,7 +41,10 @@ export interface Scratch {
 
 /** `svc_drill_<databaseId, lower-case, [a-z0-9_] only, cut to 30>_<8 hex>`: never a name from input, never one that exists. */
 export function scratchName(databaseId: string): string {
-  const base = databaseId.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 30);
+  const base = databaseId
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_')
+    .slice(0, 30);
   return `svc_drill_${base}_${randomBytes(4).toString('hex')}`;
 }
 
@@ -73,7 +76,13 @@ export async function autoScratch(binaries: ServerBinaries, isolation: Isolation
     const roles = new DrillRoles(pgEnv, 'postgres', deps.scrubber, deps.signal);
     // Its own cluster (on loopback, or its socket) has no TLS: not even tried, whatever PGSSLMODE the environment holds.
     const admin = cluster.target('postgres');
-    const checks = checkAccess({ admin: { ...admin, params: { ...admin.params, PGSSLMODE: 'disable' } }, env: deps.env, signal: deps.signal, note: deps.note, where: 'the scratch cluster' });
+    const checks = checkAccess({
+      admin: { ...admin, params: { ...admin.params, PGSSLMODE: 'disable' } },
+      env: deps.env,
+      signal: deps.signal,
+      note: deps.note,
+      where: 'the scratch cluster',
+    });
     return {
       kind: 'auto',
       serverVersion: binaries.version,
@@ -115,7 +124,10 @@ export async function dsnScratch(server: Target, deps: Deps): Promise<Scratch> {
     throw isNetworkFailure(err) ? new CliError('target_unreachable', message, { hint }) : new LocalToolError(message, hint);
   }
   if (!facts.createdb) {
-    throw new LocalToolError(`The role "${server.user}" may not create databases on ${redactedDsn(server)}: a drill creates its own svc_drill_* databases there.`, `Grant it: ALTER ROLE "${server.user}" CREATEDB; or use --scratch auto.`);
+    throw new LocalToolError(
+      `The role "${server.user}" may not create databases on ${redactedDsn(server)}: a drill creates its own svc_drill_* databases there.`,
+      `Grant it: ALTER ROLE "${server.user}" CREATEDB; or use --scratch auto.`,
+    );
   }
   const checks = checkAccess({ admin: server, env: deps.env, signal: deps.signal, note: deps.note, where: redactedDsn(server) });
   const roles = facts.createrole ? new DrillRoles(pgEnv, server.database, deps.scrubber, deps.signal, !facts.superuser) : undefined;
@@ -138,7 +150,8 @@ export async function dsnScratch(server: Target, deps: Deps): Promise<Scratch> {
 
 /** With --scratch <dsn>: who the restores run as, and where that is a superuser, the warning of cli-contract 7.14. */
 function scratchPrivilegeNote(server: Target, facts: { createrole: boolean; superuser: boolean }): string {
-  if (facts.createrole) return `Scratch server: each database is restored as a throwaway owner role (no superuser, no CREATEDB, no CREATEROLE) that "${server.user}" creates and drops again.`;
+  if (facts.createrole)
+    return `Scratch server: each database is restored as a throwaway owner role (no superuser, no CREATEDB, no CREATEROLE) that "${server.user}" creates and drops again.`;
   return facts.superuser
     ? `warning: "${server.user}" may not create roles here, so the drill restores as "${server.user}", a superuser: code in the backup will run with superuser rights on ${redactedDsn(server)}.`
     : `"${server.user}" may not create roles here, so the drill restores as "${server.user}" (not a superuser): the backup's code runs with its rights, and roles the archive names must exist on the server.`;

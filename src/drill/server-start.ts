@@ -24,7 +24,13 @@ const THROWAWAY = ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'ful
 const tail = (log: string) => log.trim().split('\n').slice(-2).join(' ');
 
 /** Waits for postmaster.pid to say ready; `gone` tells a server that exited at once from one still starting. */
-async function ready(dataDir: string, logFile: string, abort: AbortSignal, gone: (pm: { pid: number } | undefined, poll: number) => boolean, pid: (inside: number) => number | undefined): Promise<Started> {
+async function ready(
+  dataDir: string,
+  logFile: string,
+  abort: AbortSignal,
+  gone: (pm: { pid: number } | undefined, poll: number) => boolean,
+  pid: (inside: number) => number | undefined,
+): Promise<Started> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (let poll = 1; ; poll++) {
     const pm = postmaster(dataDir);
@@ -45,11 +51,21 @@ async function ready(dataDir: string, logFile: string, abort: AbortSignal, gone:
  * pg_ctl start, listening on 127.0.0.1 and a socket in `socketDir`. pg_ctl is not asked to wait: its
  * own polling adds 100 ms to every start and stop, so svc polls postmaster.pid itself.
  */
-export async function startWithPgCtl(server: Server, at: { dataDir: string; logFile: string; socketDir: string; port: number }, abort: AbortSignal): Promise<Started> {
+export async function startWithPgCtl(
+  server: Server,
+  at: { dataDir: string; logFile: string; socketDir: string; port: number },
+  abort: AbortSignal,
+): Promise<Started> {
   const settings = ['-c listen_addresses=127.0.0.1', `-p ${at.port}`, `-k ${at.socketDir}`, ...THROWAWAY].join(' ');
   const r = await server('pg_ctl', ['start', '-W', '-D', at.dataDir, '-l', at.logFile, '-o', settings]);
   if (r.exitCode !== 0) return { reason: `pg_ctl start exited ${r.exitCode ?? r.signal}: ${String(r.all ?? '').trim()}` };
-  return ready(at.dataDir, at.logFile, abort, (pm, poll) => (pm ? !alive(pm.pid) : poll % 10 === 0 && !runningIn(at.dataDir)), (pid) => pid);
+  return ready(
+    at.dataDir,
+    at.logFile,
+    abort,
+    (pm, poll) => (pm ? !alive(pm.pid) : poll % 10 === 0 && !runningIn(at.dataDir)),
+    (pid) => pid,
+  );
 }
 
 /**
@@ -77,7 +93,16 @@ export async function startConfined(
   wrapper.once('error', () => (exited = true));
   wrapper.unref();
   try {
-    return { ...(await ready(at.dataDir, at.logFile, abort, () => exited, () => findPostmaster(at.dataDir))), wrapper };
+    return {
+      ...(await ready(
+        at.dataDir,
+        at.logFile,
+        abort,
+        () => exited,
+        () => findPostmaster(at.dataDir),
+      )),
+      wrapper,
+    };
   } catch (err) {
     endNamespace(wrapper);
     throw err;

@@ -14,7 +14,10 @@ export function parseShard(raw: string): Shard {
   const index = Number(m?.[1]);
   const count = Number(m?.[2]);
   if (!m || index < 1 || count < 1 || index > count || count > MAX_SHARDS) {
-    throw new UsageError(`Invalid --shard "${raw}": use i/n with 1 <= i <= n <= ${MAX_SHARDS}, e.g. --shard 2/8.`, 'In a CI matrix or a Kubernetes Indexed Job: --shard $((JOB_COMPLETION_INDEX + 1))/$N');
+    throw new UsageError(
+      `Invalid --shard "${raw}": use i/n with 1 <= i <= n <= ${MAX_SHARDS}, e.g. --shard 2/8.`,
+      'In a CI matrix or a Kubernetes Indexed Job: --shard $((JOB_COMPLETION_INDEX + 1))/$N',
+    );
   }
   return { index, count };
 }

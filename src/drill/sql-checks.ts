@@ -33,7 +33,11 @@ export function parseCheckFile(text: string, file: string): SqlCheck[] {
     const lines = [...current.lines];
     while (lines.length && isBlank(lines.at(-1)!)) lines.pop();
     // The closing semicolon goes, with a comment on its line ("SELECT ...; -- why").
-    const sql = lines.join('\n').trim().replace(/;[ \t]*(--[^\n]*)?$/, '').trim();
+    const sql = lines
+      .join('\n')
+      .trim()
+      .replace(/;[ \t]*(--[^\n]*)?$/, '')
+      .trim();
     if (isBlank(sql)) throw new UsageError(`${file}: check "${current.name}" has no query after its "-- check:" line.`);
     // What the query is, is the server's to say (cli-contract 7.16 b): it runs read-only, as one statement, and rolled back.
     checks.push({ name: current.name, sql, file });

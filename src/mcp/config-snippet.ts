@@ -37,7 +37,14 @@ export function mcpSnippet(client: McpClient, input: SnippetInput): Snippet {
       const entry = { type: 'stdio', ...server };
       // add-json takes the one server's entry, not the whole .mcp.json document.
       const line = shellCommand(['claude', 'mcp', 'add-json', '--scope', 'user', 'svc', JSON.stringify(entry)]);
-      return { client, file: '.mcp.json (project)', format: 'json', server, text: json({ mcpServers: { svc: entry } }), command: { lead: 'Or, for every project (user scope), run:', line } };
+      return {
+        client,
+        file: '.mcp.json (project)',
+        format: 'json',
+        server,
+        text: json({ mcpServers: { svc: entry } }),
+        command: { lead: 'Or, for every project (user scope), run:', line },
+      };
     }
     case 'cursor':
       return { client, file: '.cursor/mcp.json (project) or ~/.cursor/mcp.json (user)', format: 'json', server, text: json({ mcpServers: { svc: server } }) };

@@ -69,7 +69,10 @@ export async function serveMcp(session: Session, opts: ServeOptions): Promise<vo
   const names = chosen.map((t) => t.name).join(', ');
   session.ui.info(`svc mcp serve: ${chosen.length} tools for ${organization} on stdio (${names}).`);
   // A person who ran it at a terminal sees why nothing happens (cli-contract 4, v5).
-  if (ctx.stdinIsTTY) session.ui.info('Waiting for an MCP client on standard input; an agent client starts svc mcp serve itself (svc mcp config <client> prints its snippet). Ctrl-C stops it.');
+  if (ctx.stdinIsTTY)
+    session.ui.info(
+      'Waiting for an MCP client on standard input; an agent client starts svc mcp serve itself (svc mcp config <client> prints its snippet). Ctrl-C stops it.',
+    );
   let stop: () => void = () => {};
   const interrupted = new Promise<never>((_, reject) => {
     stop = () => reject(stopped(ctx.signal.reason === 'SIGINT' && ctx.stdinIsTTY, session));
@@ -101,7 +104,9 @@ async function chooseTools(session: Session, opts: ServeOptions): Promise<{ chos
     const err = profile.reason as ApiError;
     const { chosen } = selectTools(TOOLS, { ...selection, scopes: [], catalog: { tools: [] } });
     if (!chosen.length) throw err;
-    session.ui.warn(`The service refused the token (${err.details.code}, HTTP ${err.status}): serving ${chosen.map((t) => t.name).join(', ')} until it is replaced (${session.svcCommand(['auth', 'login'])}).`);
+    session.ui.warn(
+      `The service refused the token (${err.details.code}, HTTP ${err.status}): serving ${chosen.map((t) => t.name).join(', ')} until it is replaced (${session.svcCommand(['auth', 'login'])}).`,
+    );
     return { chosen, organization: 'a token the service refused' };
   }
   if (profile.status === 'rejected') throw profile.reason;
@@ -109,7 +114,7 @@ async function chooseTools(session: Session, opts: ServeOptions): Promise<{ chos
   const { data } = profile.value;
   const { chosen, skipped } = selectTools(TOOLS, { ...selection, scopes: data.profile.scopes, catalog: catalog.value });
   for (const s of skipped) if (opts.tools) session.ui.warn(`${s.name} is not served: ${s.why}.`);
-  if (!chosen.length) throw new UsageError('No tool is left to serve.', 'Check --tools and --read-only against the token\'s scopes (svc auth status).');
+  if (!chosen.length) throw new UsageError('No tool is left to serve.', "Check --tools and --read-only against the token's scopes (svc auth status).");
   return { chosen, organization: data.profile.organizationSlug };
 }
 

@@ -69,7 +69,8 @@ export const TOOLS: ToolSpec[] = [
   {
     name: 'list_databases',
     title: 'Protected databases',
-    description: 'List the protected databases of the organization (state, provider, region, retention, last completed backup). Pages of at most 100; pass nextCursor as cursor for more.',
+    description:
+      'List the protected databases of the organization (state, provider, region, retention, last completed backup). Pages of at most 100; pass nextCursor as cursor for more.',
     scope: 'databases:read',
     write: false,
     input: inputs.page,
@@ -135,7 +136,9 @@ export const TOOLS: ToolSpec[] = [
   {
     name: 'list_evidence',
     title: 'Backup evidence',
-    description: proof('List evidence recorded about backups (artifact, integrity verification, audit events), with the service\'s proofSemantics. Pages of at most 100.'),
+    description: proof(
+      "List evidence recorded about backups (artifact, integrity verification, audit events), with the service's proofSemantics. Pages of at most 100.",
+    ),
     scope: 'evidence:read',
     write: false,
     input: inputs.evidencePage,
@@ -157,7 +160,7 @@ export const TOOLS: ToolSpec[] = [
   {
     name: 'get_restore',
     title: 'Restore job',
-    description: proof("One restore job: state, mode, times, and its proof flags (completedBackup, verifiedRestore, provenRecoverability)."),
+    description: proof('One restore job: state, mode, times, and its proof flags (completedBackup, verifiedRestore, provenRecoverability).'),
     scope: 'restores:read',
     write: false,
     input: inputs.restoreJobId,
@@ -168,7 +171,9 @@ export const TOOLS: ToolSpec[] = [
   {
     name: 'get_recovery_summary',
     title: 'Recovery summary',
-    description: proof("A database's latest recovery window decision: proof and custody status, whether a restore is available, and the service's recommended action."),
+    description: proof(
+      "A database's latest recovery window decision: proof and custody status, whether a restore is available, and the service's recommended action.",
+    ),
     scope: 'databases:read',
     write: false,
     input: inputs.databaseId,

@@ -13,9 +13,7 @@ export const triggerBackupOutput = z.strictObject({
   outcome: z.enum(['started', 'confirmation_required', 'declined']),
   idempotencyKey: idempotencyKeySchema,
   backup: z.optional(triggerBackupResponse),
-  challenge: z.optional(
-    z.strictObject({ humanGate: z.string(), catalogTool: z.string(), message: z.string(), command: z.string() }),
-  ),
+  challenge: z.optional(z.strictObject({ humanGate: z.string(), catalogTool: z.string(), message: z.string(), command: z.string() })),
 });
 
 /**
@@ -32,9 +30,13 @@ export async function triggerBackupTool(
   const idempotencyKey = args.idempotencyKey ?? randomUUID();
   const entry = (await fetchCatalog(session)).tools.find((t) => t.name === 'svc.backup.trigger');
   if (!entry || toolKind(entry) !== 'live') {
-    throw new CliError('tool_not_found', `The service's catalog no longer has svc.backup.trigger live (${entry ? toolKind(entry) : 'absent'}): nothing was sent.`, {
-      hint: 'list_agent_tools shows the live catalog.',
-    });
+    throw new CliError(
+      'tool_not_found',
+      `The service's catalog no longer has svc.backup.trigger live (${entry ? toolKind(entry) : 'absent'}): nothing was sent.`,
+      {
+        hint: 'list_agent_tools shows the live catalog.',
+      },
+    );
   }
   const gateName = humanGate(entry);
   if (gateName !== '-') {

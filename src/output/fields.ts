@@ -35,7 +35,11 @@ export function renderFields(items: Field[], title: string | undefined, paint: P
     const styled = (line: string) => (style ? line.replace(/\S.*$/, (v) => paint(style, v)) : line);
     const beside = (first: string, rest: string[]) => [`${pad(indent)}${paint('dim', `${label}:`.padEnd(labelWidth))}  ${styled(first)}`, ...rest.map(styled)];
     const [first = '', ...rest] = text.split('\n');
-    if (width === undefined) return beside(first, rest.map((l) => pad(valueColumn) + l));
+    if (width === undefined)
+      return beside(
+        first,
+        rest.map((l) => pad(valueColumn) + l),
+      );
     const underKey = () => [`${pad(indent)}${paint('dim', `${label}:`)}`, ...valueLines(text, width, under).map(styled)];
     if (!text.includes('\n')) {
       if (valueColumn + displayWidth(text) <= width) return beside(text, []);
@@ -48,7 +52,10 @@ export function renderFields(items: Field[], title: string | undefined, paint: P
       // Beside the key, unless a word is too wide for that column or under the key takes fewer lines.
       if (fitsBeside && wrapped.length <= 1 + wrapWords(text, width - under).length) {
         const [head = '', ...tail] = wrapped;
-        return beside(head, tail.map((l) => pad(valueColumn) + l));
+        return beside(
+          head,
+          tail.map((l) => pad(valueColumn) + l),
+        );
       }
     }
     return underKey();

@@ -35,7 +35,8 @@ function units(words: string[]): string[][] {
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
     const next = words[i + 1];
-    const pairs = next !== undefined && !OPERATORS.has(next) && (REDIRECTION.test(word) || (OPTION.test(word) && !OPTION.test(next) && !REDIRECTION.test(next)));
+    const pairs =
+      next !== undefined && !OPERATORS.has(next) && (REDIRECTION.test(word) || (OPTION.test(word) && !OPTION.test(next) && !REDIRECTION.test(next)));
     out.push(pairs ? [word, next] : [word]);
     if (pairs) i++;
   }

@@ -3,10 +3,21 @@ import type { Paint } from '../ui/style.js';
 
 /** Plain aligned columns, like `gh` and `heroku`: easy to read and to grep. */
 const BORDERLESS = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '',
-  right: '', 'right-mid': '', middle: '',
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
+  middle: '',
 };
 
 /** Cells are already plain text, fitted to the terminal where there is one (output/fit.ts): no wrapping here. */

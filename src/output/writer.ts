@@ -27,7 +27,13 @@ export type Block =
   | { kind: 'note'; text: string; style?: Style; commands?: boolean };
 
 /** A table; `headers: false` (--no-headers) leaves its header row out, for scripts that count or cut its lines. */
-export const table = <T>(rows: T[], columns: Column<T>[], empty: string, opts: { headers?: boolean } = {}): Block => ({ kind: 'table', rows, columns, empty, ...opts });
+export const table = <T>(rows: T[], columns: Column<T>[], empty: string, opts: { headers?: boolean } = {}): Block => ({
+  kind: 'table',
+  rows,
+  columns,
+  empty,
+  ...opts,
+});
 export const fields = (items: Field[], title?: string): Block => ({ kind: 'fields', fields: items, title });
 export const text = (value: string, style?: Style): Block => ({ kind: 'text', text: value, style });
 export const note = (value: string, style?: Style): Block => ({ kind: 'note', text: value, style });
@@ -122,7 +128,13 @@ export class Writer {
    */
   mergedDocument(head: Record<string, unknown>, itemsKey: string, opts: { compact?: boolean } = {}): MergedDocument {
     if (!this.streamsDocuments) throw new Error('Writer: --jq needs the whole document, not a stream of it');
-    return new MergedDocument(head, itemsKey, opts.compact ? undefined : 2, (value, indent, column) => this.#json(value, indent, column), (text) => this.#write(text));
+    return new MergedDocument(
+      head,
+      itemsKey,
+      opts.compact ? undefined : 2,
+      (value, indent, column) => this.#json(value, indent, column),
+      (text) => this.#write(text),
+    );
   }
 
   /**
@@ -210,8 +222,17 @@ export class Writer {
     const { drawTable, paint, width } = this.opts;
     if (!drawTable) throw new Error('Writer: human output needs a table drawer (Session.open loads it)');
     const cells = rows.map((row) => columns.map((c) => terminalLine(c.value(row))));
-    const fitted = width === undefined ? { kept: columns.map((_, i) => i), header: columns.map((c) => c.header), rows: cells } : fitTable(columns, cells, width, GAP);
-    if (!fitted) return cells.map((row) => this.#fields(columns.map((c, i): Field => [c.header.toLowerCase(), row[i]]), undefined)).join('\n\n');
+    const fitted =
+      width === undefined ? { kept: columns.map((_, i) => i), header: columns.map((c) => c.header), rows: cells } : fitTable(columns, cells, width, GAP);
+    if (!fitted)
+      return cells
+        .map((row) =>
+          this.#fields(
+            columns.map((c, i): Field => [c.header.toLowerCase(), row[i]]),
+            undefined,
+          ),
+        )
+        .join('\n\n');
     // Colour after fitting, so widths are measured on the plain text.
     const painted = fitted.rows.map((row, r) =>
       row.map((cell, k) => {

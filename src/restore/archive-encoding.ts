@@ -21,11 +21,32 @@ export interface ArchiveEncoding {
 
 /** PostgreSQL's server encodings that Node's TextDecoder (WHATWG) reads as PostgreSQL does. */
 const WHATWG: Record<string, string> = {
-  WIN866: 'ibm866', WIN874: 'windows-874', WIN1250: 'windows-1250', WIN1251: 'windows-1251',
-  WIN1253: 'windows-1253', WIN1254: 'windows-1254', WIN1255: 'windows-1255', WIN1256: 'windows-1256', WIN1257: 'windows-1257',
-  WIN1258: 'windows-1258', LATIN2: 'iso-8859-2', LATIN3: 'iso-8859-3', LATIN4: 'iso-8859-4', LATIN6: 'iso-8859-10',
-  LATIN7: 'iso-8859-13', LATIN8: 'iso-8859-14', LATIN9: 'iso-8859-15', ISO_8859_5: 'iso-8859-5', ISO_8859_6: 'iso-8859-6',
-  ISO_8859_7: 'iso-8859-7', ISO_8859_8: 'iso-8859-8', KOI8R: 'koi8-r', KOI8U: 'koi8-u', EUC_JP: 'euc-jp', EUC_KR: 'euc-kr', EUC_CN: 'gbk',
+  WIN866: 'ibm866',
+  WIN874: 'windows-874',
+  WIN1250: 'windows-1250',
+  WIN1251: 'windows-1251',
+  WIN1253: 'windows-1253',
+  WIN1254: 'windows-1254',
+  WIN1255: 'windows-1255',
+  WIN1256: 'windows-1256',
+  WIN1257: 'windows-1257',
+  WIN1258: 'windows-1258',
+  LATIN2: 'iso-8859-2',
+  LATIN3: 'iso-8859-3',
+  LATIN4: 'iso-8859-4',
+  LATIN6: 'iso-8859-10',
+  LATIN7: 'iso-8859-13',
+  LATIN8: 'iso-8859-14',
+  LATIN9: 'iso-8859-15',
+  ISO_8859_5: 'iso-8859-5',
+  ISO_8859_6: 'iso-8859-6',
+  ISO_8859_7: 'iso-8859-7',
+  ISO_8859_8: 'iso-8859-8',
+  KOI8R: 'koi8-r',
+  KOI8U: 'koi8-u',
+  EUC_JP: 'euc-jp',
+  EUC_KR: 'euc-kr',
+  EUC_CN: 'gbk',
 };
 
 const utf8 = new TextDecoder('utf-8');
@@ -37,8 +58,8 @@ const bytes = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLengt
  * them as ISO-8859-1 does, so "€" (0x80) would become U+0080; bytes WIN1252 leaves undefined stay as they are.
  */
 const WIN1252_HIGH = [
-  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
-  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f, 0x90, 0x2018, 0x2019, 0x201c, 0x201d,
+  0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
 ];
 const win1252 = (b: Uint8Array) => bytes(b).replace(/[\x80-\x9f]/g, (c) => String.fromCharCode(WIN1252_HIGH[c.charCodeAt(0) - 0x80]!));
 

@@ -12,7 +12,14 @@ import type { TargetCatalog } from './target-catalog.js';
  * the archive's draws a warning naming both.
  */
 export function assertTargetProvides(
-  args: { script: ArchiveScript; options: DatabaseOptions | undefined; catalog: TargetCatalog; target: Target; mode: 'new_database' | 'in_place'; noTablespaces: boolean },
+  args: {
+    script: ArchiveScript;
+    options: DatabaseOptions | undefined;
+    catalog: TargetCatalog;
+    target: Target;
+    mode: 'new_database' | 'in_place';
+    noTablespaces: boolean;
+  },
   warn: (message: string) => void,
 ): void {
   const { options, catalog, target } = args;

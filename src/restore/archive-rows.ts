@@ -67,7 +67,7 @@ export class CopyRowCounter {
 
   /** The counts once the stream has ended; a block left open means the output was cut short. */
   end(): Map<string, number> {
-    if (this.#inData || this.#header !== undefined) throw new Error('the archive\'s data ended inside a COPY block');
+    if (this.#inData || this.#header !== undefined) throw new Error("the archive's data ended inside a COPY block");
     return this.tables;
   }
 
@@ -169,7 +169,15 @@ export interface ArchiveRowCount {
  * pg_restore that runs while the restore does: only the TABLE DATA entries (a `-L` list, so large
  * objects are never decompressed), as a script on stdout. It ends with the run's signal, or stop().
  */
-export function countArchiveRows(pgRestore: string, archivePath: string, toc: Toc, dir: string, env: Env, scrubber: SecretScrubber, signal: AbortSignal): ArchiveRowCount {
+export function countArchiveRows(
+  pgRestore: string,
+  archivePath: string,
+  toc: Toc,
+  dir: string,
+  env: Env,
+  scrubber: SecretScrubber,
+  signal: AbortSignal,
+): ArchiveRowCount {
   const own = new AbortController();
   const cancel = AbortSignal.any([signal, own.signal]);
   let settled: Promise<unknown> = Promise.resolve();
@@ -205,7 +213,11 @@ export function countArchiveRows(pgRestore: string, archivePath: string, toc: To
     if (parseError) return { failed: (parseError as Error).message };
     if (r.isCanceled || cancel.aborted) return { failed: 'interrupted' };
     if (r.exitCode !== 0) {
-      const stderr = Buffer.from(r.stderr as Uint8Array).toString('utf8').trim().split('\n')[0] ?? '';
+      const stderr =
+        Buffer.from(r.stderr as Uint8Array)
+          .toString('utf8')
+          .trim()
+          .split('\n')[0] ?? '';
       return { failed: `pg_restore exited with code ${r.exitCode}: ${scrubber.scrub(stderr)}` };
     }
     try {
@@ -217,7 +229,7 @@ export function countArchiveRows(pgRestore: string, archivePath: string, toc: To
   return {
     counts: async () => {
       const counted = await result;
-      if (signal.aborted) throw new InterruptedError('Interrupted while the archive\'s rows were counted.');
+      if (signal.aborted) throw new InterruptedError("Interrupted while the archive's rows were counted.");
       return counted;
     },
     stop: async () => {

@@ -36,8 +36,23 @@ export interface ArchiveScript {
  * the like are only named, so memory does not follow the size of the schema.
  */
 export const SQL_KINDS: ReadonlySet<string> = new Set([
-  'DATABASE', 'DATABASE PROPERTIES', 'COMMENT', 'EXTENSION', 'POLICY', 'FUNCTION', 'PROCEDURE', 'AGGREGATE',
-  'EVENT TRIGGER', 'FOREIGN DATA WRAPPER', 'SERVER', 'USER MAPPING', 'SUBSCRIPTION', 'PUBLICATION', 'PROCEDURAL LANGUAGE', 'DEFAULT ACL', 'ACL',
+  'DATABASE',
+  'DATABASE PROPERTIES',
+  'COMMENT',
+  'EXTENSION',
+  'POLICY',
+  'FUNCTION',
+  'PROCEDURE',
+  'AGGREGATE',
+  'EVENT TRIGGER',
+  'FOREIGN DATA WRAPPER',
+  'SERVER',
+  'USER MAPPING',
+  'SUBSCRIPTION',
+  'PUBLICATION',
+  'PROCEDURAL LANGUAGE',
+  'DEFAULT ACL',
+  'ACL',
 ]);
 
 /** An entry's SQL longer than this is cut (a function body of megabytes says nothing more about rights or settings). */
@@ -98,7 +113,13 @@ export function tablespacesOf(script: ArchiveScript): string[] {
  * pass, streamed, once per run. `--create` so that the DATABASE and DATABASE PROPERTIES entries
  * are printed.
  */
-export async function readArchiveScript(archivePath: string, pgRestore: string, env: Env, scrubber: SecretScrubber, signal: AbortSignal): Promise<ArchiveScript> {
+export async function readArchiveScript(
+  archivePath: string,
+  pgRestore: string,
+  env: Env,
+  scrubber: SecretScrubber,
+  signal: AbortSignal,
+): Promise<ArchiveScript> {
   const child = execa(pgRestore, ['--create', '--schema-only', '-f', '-', archivePath], {
     env,
     extendEnv: false,
@@ -116,7 +137,14 @@ export async function readArchiveScript(archivePath: string, pgRestore: string, 
   lines.end();
   if (signal.aborted) throw new InterruptedError("Interrupted while reading the archive's schema.");
   if (r.exitCode !== 0) {
-    throw new LocalToolError(`pg_restore could not read the archive's schema: ${scrubber.scrub(Buffer.from(r.stderr as Uint8Array).toString('utf8').trim().split('\n')[0] ?? '')}`);
+    throw new LocalToolError(
+      `pg_restore could not read the archive's schema: ${scrubber.scrub(
+        Buffer.from(r.stderr as Uint8Array)
+          .toString('utf8')
+          .trim()
+          .split('\n')[0] ?? '',
+      )}`,
+    );
   }
   return parser.done();
 }

@@ -60,8 +60,10 @@ export function parseArchiveHeader(buf: Buffer): ArchiveHeader {
     return s;
   };
   try {
-    if (since(15)) pos += 1; // compression_algorithm byte
-    else if (since(4)) readInt(); // compression level
+    if (since(15))
+      pos += 1; // compression_algorithm byte
+    else if (since(4))
+      readInt(); // compression level
     else if (since(2)) pos += 1; // compression level, as a byte before 1.4
     if (!since(4)) return header;
     for (let i = 0; i < 7; i++) readInt(); // creation time: sec, min, hour, mday, mon, year, isdst
@@ -88,7 +90,8 @@ function unsupportedFormat(what: string): LocalToolError {
 }
 
 function refuseOtherFormats(buf: Buffer): void {
-  if (buf.length >= 2 && buf[0] === 0x1f && buf[1] === 0x8b) throw unsupportedFormat('gzip-compressed (a compressed plain-SQL dump or a packed directory-format archive)');
+  if (buf.length >= 2 && buf[0] === 0x1f && buf[1] === 0x8b)
+    throw unsupportedFormat('gzip-compressed (a compressed plain-SQL dump or a packed directory-format archive)');
   const text = buf.subarray(0, 1024).toString('latin1');
   // pg_dump -Fp starts with its banner comment; a hand-made SQL file with a statement.
   if (!text.includes('\0') && (text.includes('PostgreSQL database dump') || /^\s*(--|SET |CREATE |BEGIN|SELECT |\\)/i.test(text))) {

@@ -112,6 +112,8 @@ export async function newestInHistory(api: ApiClient, databaseId: string, limitM
     if (err !== STOP) throw err;
   }
   const reads = details.size;
-  log(`${reads} getBackup read${reads === 1 ? '' : 's'} of ${listed} listed job${listed === 1 ? '' : 's'} (${pages} page${pages === 1 ? '' : 's'}); chose ${best?.id ?? 'none'}`);
+  log(
+    `${reads} getBackup read${reads === 1 ? '' : 's'} of ${listed} listed job${listed === 1 ? '' : 's'} (${pages} page${pages === 1 ? '' : 's'}); chose ${best?.id ?? 'none'}`,
+  );
   return best;
 }

@@ -96,7 +96,12 @@ async function byId(api: ApiClient, backupJobId: string): Promise<SelectedBackup
     return { selection: { rule: 'id', backupJobId, ...timesOf(backup) }, backup, reason: 'the backup named by --backup' };
   } catch (err) {
     if (!(err instanceof ApiError && err.status === 403)) throw err;
-    return { selection: { rule: 'id', backupJobId, startedAt: null, completedAt: null }, backup: undefined, unreadable: err, reason: 'the backup named by --backup' };
+    return {
+      selection: { rule: 'id', backupJobId, startedAt: null, completedAt: null },
+      backup: undefined,
+      unreadable: err,
+      reason: 'the backup named by --backup',
+    };
   }
 }
 

@@ -20,14 +20,16 @@ export function assertConfirmable(plan: RestorePlan): void {
  * kept under, then the backup (id, database, completion time, size). Ctrl-C at the prompt is an
  * interrupt (130), and SIGTERM/SIGHUP end it too (7.9).
  */
-export async function confirmInPlace(plan: RestorePlan, names: InPlaceNames, backup: string | undefined, prompter: Prompter, signal: AbortSignal): Promise<void> {
+export async function confirmInPlace(
+  plan: RestorePlan,
+  names: InPlaceNames,
+  backup: string | undefined,
+  prompter: Prompter,
+  signal: AbortSignal,
+): Promise<void> {
   const { target } = plan;
   const answer = await prompter.text(
-    [
-      replacesLine(plan, names),
-      ...(backup ? [`  from backup ${backup}`] : []),
-      `Type the database name "${target.database}" to confirm`,
-    ].join('\n'),
+    [replacesLine(plan, names), ...(backup ? [`  from backup ${backup}`] : []), `Type the database name "${target.database}" to confirm`].join('\n'),
     (value) => (value === target.database ? undefined : `Type exactly: ${target.database}`),
     signal,
   );

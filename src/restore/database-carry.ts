@@ -28,7 +28,14 @@ const PROPERTIES_SQL = `SELECT json_build_object(
 FROM pg_database d WHERE d.datname = :'db';`;
 
 /** Settings whose value is a list of quoted names, which pg_dump too splits before re-issuing (variable_is_guc_list_quote). */
-const LIST_QUOTE = new Set(['local_preload_libraries', 'search_path', 'session_preload_libraries', 'shared_preload_libraries', 'temp_tablespaces', 'unix_socket_directories']);
+const LIST_QUOTE = new Set([
+  'local_preload_libraries',
+  'search_path',
+  'session_preload_libraries',
+  'shared_preload_libraries',
+  'temp_tablespaces',
+  'unix_socket_directories',
+]);
 
 /** A list setting's stored text ("app, \"Billing\"") as its elements, as SplitGUCList reads it. */
 export function splitGucList(value: string): string[] {

@@ -40,7 +40,10 @@ export async function planFidelity(
   const noTablespaces = plan.noTablespaces === true;
   const catalog = await readTargetCatalog(plan.target, plan.mode, args.pgEnv, deps.scrubber, deps.signal);
   assertTargetProvides({ script, options, catalog, target: plan.target, mode: plan.mode, noTablespaces }, (m) => ui.warn(m));
-  const create = options && args.facts.createDatabase ? { ...createClauses(options, args.facts.serverMajor, args.facts.serverVersion), describe: describeOptions(options) } : undefined;
+  const create =
+    options && args.facts.createDatabase
+      ? { ...createClauses(options, args.facts.serverMajor, args.facts.serverVersion), describe: describeOptions(options) }
+      : undefined;
 
   const tablespaces = tablespacesOf(script);
   if (noTablespaces) {

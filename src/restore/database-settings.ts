@@ -53,7 +53,11 @@ export function archiveSettings(script: ArchiveScript): ArchiveSettings {
       const stmt = tokens && statements(tokens)[0];
       const parsed = stmt && parseSetting(stmt);
       if (typeof parsed === 'object') out.settings.push(parsed);
-      else out.skipped.push({ statement: oneLine(text), reason: parsed ?? 'not a statement svc re-issues (only ALTER DATABASE ... SET, ALTER ROLE ... IN DATABASE ... SET and COMMENT ON DATABASE)' });
+      else
+        out.skipped.push({
+          statement: oneLine(text),
+          reason: parsed ?? 'not a statement svc re-issues (only ALTER DATABASE ... SET, ALTER ROLE ... IN DATABASE ... SET and COMMENT ON DATABASE)',
+        });
     }
   }
   return out;

@@ -7,7 +7,6 @@ import { redactedDsn } from './target.js';
 /** Phases before pg_restore touches the target. */
 const BEFORE_RESTORE: ReadonlySet<Phase> = new Set(['preflight', 'createRestore', 'download', 'verify']);
 
-
 /** A dropdb command that pastes back into a shell as the same argv, aimed where the restore went. */
 function dropdbCommand(t: RestorePlan['target']): string {
   // No -h for libpq's default socket: the hint must not send dropdb over TCP to localhost.
@@ -34,7 +33,8 @@ function besideState(plan: RestorePlan, fresh: string, partial?: PartialDatabase
   const untouched = `The target ${redactedDsn(plan.target)} was not touched: the backup was being restored beside it into the new database ${db}`;
   const drop = `drop it before trying again (${dropdbCommand({ ...plan.target, database: fresh })})`;
   if (partial?.dropped) return `${untouched}, which was dropped.`;
-  if (partial && 'created' in partial) return `The target ${redactedDsn(plan.target)} was not touched, and no database was created beside it: ${db} does not exist.`;
+  if (partial && 'created' in partial)
+    return `The target ${redactedDsn(plan.target)} was not touched, and no database was created beside it: ${db} does not exist.`;
   if (partial && 'unknown' in partial) return `${untouched}; whether it was created could not be checked (${partial.unknown}): if it exists, ${drop}.`;
   if (partial && partial.kept) return `${untouched}, which was kept as asked (--keep-partial): ${drop}.`;
   if (partial) return `${untouched}, and dropping it failed (${partial.reason}): ${drop}.`;
@@ -71,7 +71,9 @@ export function explainFailure(err: unknown, phase: Phase, plan: RestorePlan, ab
     if (phase === 'preflight') return new InterruptedError(`Interrupted before the download. ${state}`);
     // The request was sent: the service may have made the job, which then stays queued.
     if (phase === 'createRestore') {
-      return new InterruptedError(`Interrupted while the service was creating the restore job; it may exist and stay queued (svc restore get shows it). ${state}`);
+      return new InterruptedError(
+        `Interrupted while the service was creating the restore job; it may exist and stay queued (svc restore get shows it). ${state}`,
+      );
     }
     if (phase === 'download') return new InterruptedError(`Interrupted during the download; the partial artifact was removed. ${state}`);
     // From here on the file on disk was whole and verified.

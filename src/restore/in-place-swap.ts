@@ -44,17 +44,24 @@ export async function swapIn(
   await run('ALTER DATABASE :"target" ALLOW_CONNECTIONS false;').catch(refused('stop new connections to'));
   try {
     const others = await sessions();
-    if (others.length && !plan.terminateConnections) throw inUse(names.target, others, 'at the swap; svc swaps the restored database in only once they have ended');
+    if (others.length && !plan.terminateConnections)
+      throw inUse(names.target, others, 'at the swap; svc swaps the restored database in only once they have ended');
     if (others.length) {
-      await run(`SELECT pg_terminate_backend(a.pid, 10000) FROM pg_stat_activity a WHERE a.datname = :'target' AND a.pid <> pg_backend_pid() AND a.backend_type = 'client backend';`);
+      await run(
+        `SELECT pg_terminate_backend(a.pid, 10000) FROM pg_stat_activity a WHERE a.datname = :'target' AND a.pid <> pg_backend_pid() AND a.backend_type = 'client backend';`,
+      );
       const left = await sessions();
       if (left.length) throw inUse(names.target, left, 'that svc could not end (--terminate-connections)');
       terminated = others;
       ui.info(`Ended ${others.length} other session(s) on "${names.target}": ${others.map(describeSession).join('; ')}.`);
     }
-    await run('BEGIN;\nALTER DATABASE :"target" RENAME TO :"kept";\nALTER DATABASE :"fresh" RENAME TO :"target";\nCOMMIT;').catch(refused('swap in the restored database for'));
+    await run('BEGIN;\nALTER DATABASE :"target" RENAME TO :"kept";\nALTER DATABASE :"fresh" RENAME TO :"target";\nCOMMIT;').catch(
+      refused('swap in the restored database for'),
+    );
   } catch (err) {
-    await run('ALTER DATABASE :"target" ALLOW_CONNECTIONS true;').catch(() => ui.warn(`"${names.target}" may still refuse new connections: ALTER DATABASE ... ALLOW_CONNECTIONS true failed.`));
+    await run('ALTER DATABASE :"target" ALLOW_CONNECTIONS true;').catch(() =>
+      ui.warn(`"${names.target}" may still refuse new connections: ALTER DATABASE ... ALLOW_CONNECTIONS true failed.`),
+    );
     throw err;
   }
   const report: InPlaceReport = { kept: names.kept, droppedPrevious: false, terminated, carriedOver: carried.applied, notCarriedOver: carried.notApplied };
@@ -67,7 +74,9 @@ export async function swapIn(
       ui.warn(`The swap succeeded, but dropping the replaced database "${names.kept}" failed (${err.reason}); it is kept.`);
     }
   }
-  await run('ALTER DATABASE :"kept" ALLOW_CONNECTIONS true;').catch(() => ui.warn(`The replaced database "${names.kept}" refuses connections until ALTER DATABASE ... ALLOW_CONNECTIONS true.`));
+  await run('ALTER DATABASE :"kept" ALLOW_CONNECTIONS true;').catch(() =>
+    ui.warn(`The replaced database "${names.kept}" refuses connections until ALTER DATABASE ... ALLOW_CONNECTIONS true.`),
+  );
   return { ...report, commands: inPlaceCommands(plan.target, names, maintenance) };
 }
 

@@ -118,7 +118,10 @@ export const SESSIONS_SQL = `(SELECT coalesce(json_agg(json_build_object('pid', 
 
 /** Exit 7 naming each other session: svc ends them only when told to (cli-contract 7.17). */
 export function inUse(target: string, sessions: Session[], when: string): CliError {
-  return new CliError('target_in_use', `The target database "${target}" has ${sessions.length} other session(s) ${when}: ${sessions.map(describeSession).join('; ')}.`);
+  return new CliError(
+    'target_in_use',
+    `The target database "${target}" has ${sessions.length} other session(s) ${when}: ${sessions.map(describeSession).join('; ')}.`,
+  );
 }
 
 /**
@@ -135,9 +138,11 @@ export async function assertCanSwap(
   const sql = `SELECT json_build_object('superuser', r.rolsuper, 'createdb', r.rolcreatedb, 'owns', pg_has_role(current_user, d.datdba, 'USAGE'),
     'owner', pg_get_userbyid(d.datdba), 'sessions', ${SESSIONS_SQL})
     FROM pg_database d, pg_roles r WHERE d.datname = :'target' AND r.rolname = current_user;`;
-  const text = await psql(sql, { env, database: target.database, vars: { target: target.database }, scrubber: deps.scrubber, signal: deps.signal }).catch((err: unknown) => {
-    throw err instanceof PsqlError ? new LocalToolError(`Could not read the privileges and sessions of ${redactedDsn(target)}: ${err.reason}`) : err;
-  });
+  const text = await psql(sql, { env, database: target.database, vars: { target: target.database }, scrubber: deps.scrubber, signal: deps.signal }).catch(
+    (err: unknown) => {
+      throw err instanceof PsqlError ? new LocalToolError(`Could not read the privileges and sessions of ${redactedDsn(target)}: ${err.reason}`) : err;
+    },
+  );
   const facts = JSON.parse(text) as {
     superuser: boolean;
     createdb: boolean;
@@ -160,8 +165,12 @@ export async function assertCanSwap(
       { hint: `Run it as "${facts.owner}", or grant that role (GRANT ${quoteIdent(facts.owner)} TO ${quoteIdent(target.user)}).` },
     );
   }
-  if (facts.sessions.length && !plan.terminateConnections) throw inUse(target.database, facts.sessions, 'now; svc swaps the restored database in only once they have ended');
-  if (facts.sessions.length) deps.info(`${facts.sessions.length} other session(s) on "${target.database}" will be ended at the swap (--terminate-connections): ${facts.sessions.map(describeSession).join('; ')}.`);
+  if (facts.sessions.length && !plan.terminateConnections)
+    throw inUse(target.database, facts.sessions, 'now; svc swaps the restored database in only once they have ended');
+  if (facts.sessions.length)
+    deps.info(
+      `${facts.sessions.length} other session(s) on "${target.database}" will be ended at the swap (--terminate-connections): ${facts.sessions.map(describeSession).join('; ')}.`,
+    );
 }
 
 /** The one line of the confirmation prompt that says what happens (cli-contract 7.17). */

@@ -107,7 +107,7 @@ export async function checkTarget(toc: Toc, database: string, env: Env, scrubber
   if (missing.length) {
     throw new LocalToolError(
       `The restore finished, but ${missing.length} object(s) of the archive are missing from the target: ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', ...' : ''}.`,
-      'Check pg_restore\'s output above and the target\'s extensions and roles; then run the restore again.',
+      "Check pg_restore's output above and the target's extensions and roles; then run the restore again.",
     );
   }
   const counts = Object.fromEntries(CHECKED_KINDS.map((k) => [k, objects.filter((o) => o.kind === k).length])) as Record<ObjectKind, number>;
@@ -157,7 +157,11 @@ export async function analyzeTarget(database: string, jobs: number, env: Env, sc
     const groups = analyzeGroups(tables, jobs);
     await mapPool(groups, groups.length, (group) => run(`ANALYZE ${group.join(', ')};`));
   } catch (err) {
-    if (err instanceof PsqlError) throw new LocalToolError(`ANALYZE of the restored database failed: ${err.reason}`, 'The data is restored; run ANALYZE by hand, or restore again with --no-analyze.');
+    if (err instanceof PsqlError)
+      throw new LocalToolError(
+        `ANALYZE of the restored database failed: ${err.reason}`,
+        'The data is restored; run ANALYZE by hand, or restore again with --no-analyze.',
+      );
     throw err;
   }
 }

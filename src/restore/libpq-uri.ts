@@ -36,7 +36,7 @@ function uriDecode(raw: string, what: string): string {
   const src = Buffer.from(raw, 'utf8');
   const out = Buffer.alloc(src.length);
   let n = 0;
-  for (let i = 0; i < src.length; ) {
+  for (let i = 0; i < src.length;) {
     const byte = src[i]!;
     if (byte !== 0x25) {
       out[n++] = byte;
@@ -45,7 +45,10 @@ function uriDecode(raw: string, what: string): string {
     }
     const hex = src.subarray(i + 1, i + 3).toString('latin1');
     if (!/^[0-9A-Fa-f]{2}$/.test(hex)) {
-      throw new UsageError(`The ${what} in the target URI has an invalid percent-encoding: "%" must be followed by two hex digits.`, 'Write a literal "%" as %25.');
+      throw new UsageError(
+        `The ${what} in the target URI has an invalid percent-encoding: "%" must be followed by two hex digits.`,
+        'Write a literal "%" as %25.',
+      );
     }
     const value = Number.parseInt(hex, 16);
     if (value === 0) throw new UsageError(`The ${what} in the target URI contains %00, which libpq refuses.`);

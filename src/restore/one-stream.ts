@@ -19,7 +19,13 @@ export async function downloadOneStream(job: Job, first?: Response): Promise<Rec
     if (n > 0 && before > 0) job.onNotice(`Download interrupted (${lastFailure}); resuming at byte ${before} of ${total}.`);
     const res = given;
     given = undefined;
-    return resumableAttempt(job.signal, () => state.pos > before, '', (m) => (lastFailure = m), () => attempt(job, state, res));
+    return resumableAttempt(
+      job.signal,
+      () => state.pos > before,
+      '',
+      (m) => (lastFailure = m),
+      () => attempt(job, state, res),
+    );
   });
   return { bytes: state.pos, sha256: state.hash.digest('hex') };
 }

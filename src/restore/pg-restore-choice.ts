@@ -64,7 +64,9 @@ export async function pgRestoreFor(header: ArchiveHeader, first: PgRestoreBinary
   if (reader) return reader;
   const needed = minPgRestoreMajor(header);
   const by = header.pgDumpVersion ? ` written by pg_dump ${header.pgDumpVersion}` : '';
-  const seen = [first, ...others.filter((b) => b.path !== first.path)].map((b) => `${b.text.replace(/^pg_restore \(PostgreSQL\) /, 'pg_restore ')} (${b.path})`);
+  const seen = [first, ...others.filter((b) => b.path !== first.path)].map(
+    (b) => `${b.text.replace(/^pg_restore \(PostgreSQL\) /, 'pg_restore ')} (${b.path})`,
+  );
   const takes = needed === undefined ? 'a pg_restore newer than any svc knows' : `pg_restore ${needed} or newer`;
   throw new LocalToolError(
     `The archive is format ${header.version}${by}; reading it takes ${takes}, and this machine has ${seen.join(', ')}. Nothing was restored.`,
@@ -101,6 +103,8 @@ function missingFromPath(pgRestore: PgRestoreBinary, env: Env): void {
   const dir = dirname(pgRestore.path);
   throw new LocalToolError(
     `Neither psql nor pg_restore is on PATH; a restore needs both (svc found pg_restore in ${dir}, but not psql).`,
-    existsSync(join(dir, 'psql')) ? `Both are in ${dir}: put it on PATH (export PATH=${shellArg(dir)}:"$PATH"), then run the command again.` : PG_CLIENT_INSTALL_HINT,
+    existsSync(join(dir, 'psql'))
+      ? `Both are in ${dir}: put it on PATH (export PATH=${shellArg(dir)}:"$PATH"), then run the command again.`
+      : PG_CLIENT_INSTALL_HINT,
   );
 }

@@ -8,7 +8,8 @@ export interface PgToolVersion {
   text: string;
 }
 
-export const PG_CLIENT_INSTALL_HINT = 'Install the PostgreSQL client tools (Debian/Ubuntu: apt-get install postgresql-client; macOS: brew install libpq), or put them on PATH.';
+export const PG_CLIENT_INSTALL_HINT =
+  'Install the PostgreSQL client tools (Debian/Ubuntu: apt-get install postgresql-client; macOS: brew install libpq), or put them on PATH.';
 
 function isMissing(err: unknown): boolean {
   return (err as { code?: string })?.code === 'ENOENT';
@@ -67,7 +68,11 @@ export async function psql(script: string, opts: PsqlOptions): Promise<string> {
   const args = ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-w'];
   // argv is UTF-8: byte for byte, the variables are set in the script itself.
   if (!bytes) for (const [name, value] of Object.entries(opts.vars ?? {})) args.push('-v', `${name}=${value}`);
-  const input = bytes ? `${Object.entries(opts.vars ?? {}).map(([name, value]) => `\\set ${name} ${quoteMeta(value)}\n`).join('')}${script}` : script;
+  const input = bytes
+    ? `${Object.entries(opts.vars ?? {})
+        .map(([name, value]) => `\\set ${name} ${quoteMeta(value)}\n`)
+        .join('')}${script}`
+    : script;
   if (opts.database) args.push('-d', `dbname=${quoteConninfo(opts.database)}`);
   try {
     if (opts.command) args.push('-c', script);

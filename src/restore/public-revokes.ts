@@ -28,7 +28,8 @@ export function publicRevokes(script: ArchiveScript): Routine[] {
  * archive's text, which only says which routine; \gexec runs them. Then the routines it did not find.
  */
 const WANTED = `SELECT r.v->>0 AS nspname, r.v->>1 AS proname, r.v->>2 AS args, r.i FROM json_array_elements(:'routines'::json) WITH ORDINALITY AS r(v, i)`;
-const MATCH = 'pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = w.nspname AND p.proname = w.proname AND pg_get_function_identity_arguments(p.oid) = w.args';
+const MATCH =
+  'pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = w.nspname AND p.proname = w.proname AND pg_get_function_identity_arguments(p.oid) = w.args';
 const REVOKE_SQL = `SELECT format('REVOKE ALL ON ROUTINE %s FROM PUBLIC', f.oid::regprocedure) FROM (${WANTED}) w CROSS JOIN LATERAL (SELECT p.oid FROM ${MATCH}) f \\gexec
 SELECT coalesce(json_agg(w.i), '[]') FROM (${WANTED}) w WHERE NOT EXISTS (SELECT 1 FROM ${MATCH});`;
 
@@ -38,7 +39,12 @@ SELECT coalesce(json_agg(w.i), '[]') FROM (${WANTED}) w WHERE NOT EXISTS (SELECT
  * everyone becomes executable by everyone (cli-contract 7.18). Run as the role that restored the
  * database, which owns the routines. Returns each routine it could not find, to be listed.
  */
-export async function applyPublicRevokes(script: ArchiveScript, database: string, env: Env, io: { scrubber: SecretScrubber; signal: AbortSignal; client?: string }): Promise<NotRestored[]> {
+export async function applyPublicRevokes(
+  script: ArchiveScript,
+  database: string,
+  env: Env,
+  io: { scrubber: SecretScrubber; signal: AbortSignal; client?: string },
+): Promise<NotRestored[]> {
   const routines = publicRevokes(script);
   if (!routines.length) return [];
   try {
@@ -46,7 +52,11 @@ export async function applyPublicRevokes(script: ArchiveScript, database: string
     const missed = JSON.parse(out.split('\n').at(-1)!) as number[];
     return missed.map((i) => {
       const [schema, name, args] = routines[i - 1]!;
-      return { type: 'ACL', name: `FUNCTION ${schema}.${name}(${args})`, reason: 'REVOKE ALL ... FROM PUBLIC not applied: the routine is not in the restored database' };
+      return {
+        type: 'ACL',
+        name: `FUNCTION ${schema}.${name}(${args})`,
+        reason: 'REVOKE ALL ... FROM PUBLIC not applied: the routine is not in the restored database',
+      };
     });
   } catch (err) {
     if (err instanceof PsqlError) throw new LocalToolError(`Could not take EXECUTE from PUBLIC on the archive's routines that had it revoked: ${err.reason}`);

@@ -68,7 +68,8 @@ export function refusedEntries(errors: EntryError[], toc: Toc, script: ArchiveSc
     if (REFUSAL.test(e.message)) continue;
     const what = describe(e.dumpId, toc, script);
     const cause = /does not exist/.test(e.message) ? refused.find((r) => r.bare && e.message.includes(`"${r.bare}"`)) : undefined;
-    if (cause) refused.push({ type: what.type, name: what.name, reason: `${e.message}: ${cause.type.toLowerCase()} ${cause.name} was not restored`, bare: what.bare });
+    if (cause)
+      refused.push({ type: what.type, name: what.name, reason: `${e.message}: ${cause.type.toLowerCase()} ${cause.name} was not restored`, bare: what.bare });
     else other.push(`${what.type.toLowerCase()} ${what.name}: ${e.message}`);
   }
   if (other.length) {

@@ -48,7 +48,14 @@ export function restorePasses(toc: Toc, jobs: number, wanted?: TocEntry[]): Rest
 }
 
 /** pg_restore's argv for one pass; `noTablespaces` adds --no-tablespaces. */
-export function passArgs(pass: RestorePass, refusals: boolean, database: string, archivePath: string, list: string | undefined, noTablespaces: boolean): string[] {
+export function passArgs(
+  pass: RestorePass,
+  refusals: boolean,
+  database: string,
+  archivePath: string,
+  list: string | undefined,
+  noTablespaces: boolean,
+): string[] {
   const args = pgRestoreArgs({ jobs: pass.jobs, refusals }, database, archivePath, list);
   const extra = [...(pass.sections ?? []).map((s) => `--section=${s}`), ...(noTablespaces ? ['--no-tablespaces'] : [])];
   // Options before the connection and the archive, which pgRestoreArgs puts last.

@@ -45,7 +45,14 @@ export class RestoreProgress {
 
   /** What the progress line shows (cli-contract 4): objects done of the total and the table loading, into `target` where it fits. */
   display(target: string): CountLabel {
-    return { label: 'Running pg_restore', short: 'pg_restore', place: `into ${target}`, unit: 'objects', total: this.total, detail: () => this.loading && `loading ${this.loading}` };
+    return {
+      label: 'Running pg_restore',
+      short: 'pg_restore',
+      place: `into ${target}`,
+      unit: 'objects',
+      total: this.total,
+      detail: () => this.loading && `loading ${this.loading}`,
+    };
   }
 
   /** Reads one line of pg_restore's stderr; true when it finished an object or a table started loading. */

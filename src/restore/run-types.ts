@@ -83,6 +83,4 @@ export interface RestoreOutcome {
   inPlace?: InPlaceReport;
 }
 
-export type RestoreResult =
-  | { dryRun: true; preflight: PreflightResult; check: ServiceCheck | undefined }
-  | { dryRun: false; outcome: RestoreOutcome };
+export type RestoreResult = { dryRun: true; preflight: PreflightResult; check: ServiceCheck | undefined } | { dryRun: false; outcome: RestoreOutcome };

@@ -115,7 +115,10 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     const fidelity = await planFidelity({ script, toc, header, plan: into, facts: { ...pre, createDatabase: pre.createDatabase || !!names }, pgEnv }, deps);
     // In place, the database's settings stay the operator's (carried over at the swap) unless --database-settings.
     if (names && !plan.databaseSettings) fidelity.settings = undefined;
-    Object.assign(facts, { databaseOptions: fidelity.create && fidelity.options, tablespaces: { named: fidelity.tablespaces, ignored: fidelity.noTablespaces } });
+    Object.assign(facts, {
+      databaseOptions: fidelity.create && fidelity.options,
+      tablespaces: { named: fidelity.tablespaces, ignored: fidelity.noTablespaces },
+    });
     // Roles the archive names must be there before anything is created, unless the drill creates them.
     if (!plan.roles) await assertRolesExist(script, plan.target, pgEnv, !pre.createDatabase, scrubber, signal);
 
@@ -124,7 +127,12 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     if (plan.countArchiveRows) archiveRows = countArchiveRows(pgRestore.path, artifact.path, toc, dir, deps.env, scrubber, signal);
     if (creation) {
       const sent = (creation = sending(pgEnv));
-      await createTargetDatabase(into.target, pgEnv, scrubber, signal, { options: fidelity.create, owner: plan.roles?.owner.name, marker: plan.marker, tag: sent.tag });
+      await createTargetDatabase(into.target, pgEnv, scrubber, signal, {
+        options: fidelity.create,
+        owner: plan.roles?.owner.name,
+        marker: plan.marker,
+        tag: sent.tag,
+      });
       creation = { state: 'made', pgEnv };
       const beside = names ? ` beside "${names.target}", to be swapped in once restored and checked` : '';
       ui.info(`Created database "${into.target.database}"${beside} (TEMPLATE template0${fidelity.create ? `, ${fidelity.create.describe}` : ''}).`);
@@ -136,21 +144,34 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     const counter = new RestoreProgress(toc);
     const progress = await countProgress(ui, counter.display(redactedDsn(into.target)));
     // A least-privilege restore leaves entries out (cli-contract 7.14): the passes restore the rest.
-    const passes = least ? restorePasses(toc, effectiveJobs(into, header), toc.entries.filter((e) => !least.leftOut.has(e.dumpId))) : fidelity.passes;
+    const passes = least
+      ? restorePasses(
+          toc,
+          effectiveJobs(into, header),
+          toc.entries.filter((e) => !least.leftOut.has(e.dumpId)),
+        )
+      : fidelity.passes;
     const refusals = least && new EntryErrors();
     const result = await runPasses(
       passes,
       dir,
       (pass, list) => passArgs(pass, !!refusals, into.target.database, artifact.path, list, fidelity.noTablespaces),
-      (args) => runPgRestore(pgRestore.path, args, restoreEnv, scrubber, signal, { counter, onObject: (done, total) => progress.update(done, total), errors: refusals }),
-    ).then((r) => {
-      // What the server refused the owner role is listed, entry by entry; any other error fails (cli-contract 7.18).
-      if (least && refusals) least.notRestored.push(...refusedEntries(refusals.errors, toc, script));
-      return r;
-    }).catch((err: unknown) => {
-      progress.fail(`${running} failed`);
-      throw err;
-    });
+      (args) =>
+        runPgRestore(pgRestore.path, args, restoreEnv, scrubber, signal, {
+          counter,
+          onObject: (done, total) => progress.update(done, total),
+          errors: refusals,
+        }),
+    )
+      .then((r) => {
+        // What the server refused the owner role is listed, entry by entry; any other error fails (cli-contract 7.18).
+        if (least && refusals) least.notRestored.push(...refusedEntries(refusals.errors, toc, script));
+        return r;
+      })
+      .catch((err: unknown) => {
+        progress.fail(`${running} failed`);
+        throw err;
+      });
     progress.succeed(`Restored ${counter.total} objects with ${running}`);
     // Restored whole: from here on a failure leaves a complete new database, which is kept; in place, it is dropped until swapped in.
     if (!names) creation = undefined;
@@ -210,7 +231,9 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
       // A restore that succeeded has its receipt written by the command, after its result is printed
       // (cli-contract 7.15); a failed one here, without hiding the failure behind a file error.
       if (plan.receiptPath && failure) {
-        await writeReceipt(plan.receiptPath, receipt, new UserFiles(scrubber)).catch((err: unknown) => ui.warn(err instanceof Error ? err.message : String(err)));
+        await writeReceipt(plan.receiptPath, receipt, new UserFiles(scrubber)).catch((err: unknown) =>
+          ui.warn(err instanceof Error ? err.message : String(err)),
+        );
       }
     }
     await scope.dispose();

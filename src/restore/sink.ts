@@ -114,7 +114,7 @@ export class PartWriter {
   ) {}
 
   async push(chunk: Buffer): Promise<void> {
-    for (let taken = 0; taken < chunk.length; ) {
+    for (let taken = 0; taken < chunk.length;) {
       const n = chunk.copy(this.#fill, this.#filled, taken);
       this.#filled += n;
       taken += n;

@@ -31,7 +31,13 @@ const CATALOG_SQL = `SELECT json_build_object(
 
 const PROVIDERS: Record<string, string> = { c: 'libc', i: 'icu', b: 'builtin' };
 
-export async function readTargetCatalog(target: Target, mode: 'new_database' | 'in_place', env: Env, scrubber: SecretScrubber, signal: AbortSignal): Promise<TargetCatalog> {
+export async function readTargetCatalog(
+  target: Target,
+  mode: 'new_database' | 'in_place',
+  env: Env,
+  scrubber: SecretScrubber,
+  signal: AbortSignal,
+): Promise<TargetCatalog> {
   const query = (database: string) => psql(CATALOG_SQL, { env, database, scrubber, signal });
   let text: string;
   try {

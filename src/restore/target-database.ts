@@ -23,7 +23,8 @@ export async function onMaintenanceDb<T>(query: (database: string) => Promise<T>
 }
 
 /** libpq's words for a server it could not reach at all (as opposed to one that refused the login or the database). */
-const NETWORK = /connection refused|could not translate host name|timeout expired|no route to host|network is unreachable|connection timed out|no such file or directory\s+Is the server running/i;
+const NETWORK =
+  /connection refused|could not translate host name|timeout expired|no route to host|network is unreachable|connection timed out|no such file or directory\s+Is the server running/i;
 
 /** psql could not reach the server at all: a network failure, exit 9 as for the service (cli-contract 5). */
 export const isNetworkFailure = (err: PsqlError): boolean => NETWORK.test(err.reason);
@@ -79,7 +80,10 @@ export async function inspectTarget(
   const run = (sql: string, database: string) => query(sql, database).catch(asUnreachable);
   const read = (text: string) => {
     const raw = JSON.parse(text) as { exists: boolean; version: string; versionNum: number; extensions: string[]; superuser: boolean | null };
-    return { exists: raw.exists, facts: { serverVersion: raw.version, serverMajor: Math.floor(raw.versionNum / 10_000), extensions: raw.extensions, superuser: raw.superuser === true } };
+    return {
+      exists: raw.exists,
+      facts: { serverVersion: raw.version, serverMajor: Math.floor(raw.versionNum / 10_000), extensions: raw.extensions, superuser: raw.superuser === true },
+    };
   };
 
   if (mode === 'in_place') return { createDatabase: false, ...read(await run(FACTS_SQL, target.database)).facts };
@@ -87,7 +91,9 @@ export async function inspectTarget(
   // No such database yet: the restore creates it.
   if (!exists) return { createDatabase: true, ...facts };
   if (mustCreate) {
-    throw new CliError('target_exists', `The database "${target.database}" already exists; svc restores only into a database it creates itself here.`, { hint: 'Drop it (it may be left from an earlier run), then run the command again.' });
+    throw new CliError('target_exists', `The database "${target.database}" already exists; svc restores only into a database it creates itself here.`, {
+      hint: 'Drop it (it may be left from an earlier run), then run the command again.',
+    });
   }
   // Anything user-made counts: relations, functions, types and schemas beyond the default public one.
   const objects = await run(
@@ -101,7 +107,10 @@ export async function inspectTarget(
     target.database,
   );
   if (objects !== '0') {
-    throw new CliError('target_exists', `The target database "${target.database}" already exists and is not empty; a new-database restore never writes into existing data.`);
+    throw new CliError(
+      'target_exists',
+      `The target database "${target.database}" already exists and is not empty; a new-database restore never writes into existing data.`,
+    );
   }
   return { createDatabase: false, ...facts };
 }
@@ -127,9 +136,10 @@ export async function createTargetDatabase(
     await onMaintenanceDb((database) => psql(sql, { env: createEnv, database, vars, scrubber, signal }));
   } catch (err) {
     if (err instanceof PsqlError) {
-      const hint = opts.options && /encoding|locale|collat|LC_/i.test(err.reason)
-        ? "The target server refused the archive's encoding or locale: install the locale there, or restore into a server that has it."
-        : 'The user in --target needs the CREATEDB privilege.';
+      const hint =
+        opts.options && /encoding|locale|collat|LC_/i.test(err.reason)
+          ? "The target server refused the archive's encoding or locale: install the locale there, or restore into a server that has it."
+          : 'The user in --target needs the CREATEDB privilege.';
       throw new LocalToolError(`Could not create the database "${target.database}": ${err.reason}`, hint);
     }
     throw err;

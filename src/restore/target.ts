@@ -81,10 +81,16 @@ function refuseParameter(keyword: string, password: string | undefined): never {
     );
   }
   if (NO_ENV_VAR.has(keyword)) {
-    throw new UsageError(`The target URI sets ${quoted}, which libpq reads from no environment variable; svc hands connection settings to psql and pg_restore only through their environment.`, hint);
+    throw new UsageError(
+      `The target URI sets ${quoted}, which libpq reads from no environment variable; svc hands connection settings to psql and pg_restore only through their environment.`,
+      hint,
+    );
   }
   if (NEWER_LIBPQ.has(keyword)) {
-    throw new UsageError(`The target URI sets ${quoted}, which needs libpq 16 or later; svc passes settings as libpq 15 reads them, and an older client would ignore it.`, hint);
+    throw new UsageError(
+      `The target URI sets ${quoted}, which needs libpq 16 or later; svc passes settings as libpq 15 reads them, and an older client would ignore it.`,
+      hint,
+    );
   }
   throw new UsageError(`The target URI sets ${quoted}, which is not a libpq connection parameter (psql would refuse the URI too).`, hint);
 }
@@ -100,7 +106,10 @@ function single(value: string, what: string): string {
 function portNumber(value: string, fromEnv: boolean): number {
   const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
   if (!(port >= 1 && port <= 65535)) {
-    throw new UsageError('The target port must be a number from 1 to 65535.', fromEnv ? 'The URI names no port, so it comes from PGPORT: fix or unset PGPORT.' : undefined);
+    throw new UsageError(
+      'The target port must be a number from 1 to 65535.',
+      fromEnv ? 'The URI names no port, so it comes from PGPORT: fix or unset PGPORT.' : undefined,
+    );
   }
   return port;
 }

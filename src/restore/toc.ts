@@ -36,13 +36,64 @@ export type RelationDesc = (typeof RELATION_DESCS)[number];
  * named DATA (tableoid 1259).
  */
 const OTHER_DESCS = [
-  'PUBLICATION TABLES IN SCHEMA', 'TEXT SEARCH CONFIGURATION', 'TEXT SEARCH DICTIONARY', 'MATERIALIZED VIEW DATA', 'FOREIGN DATA WRAPPER',
-  'TEXT SEARCH TEMPLATE', 'PROCEDURAL LANGUAGE', 'DATABASE PROPERTIES', 'TEXT SEARCH PARSER', 'SUBSCRIPTION TABLE', 'PUBLICATION TABLE',
-  'SEQUENCE OWNED BY', 'CHECK CONSTRAINT', 'OPERATOR FAMILY', 'OPERATOR CLASS', 'SECURITY LABEL', 'ACCESS METHOD', 'EVENT TRIGGER',
-  'FK CONSTRAINT', 'LARGE OBJECTS', 'ROW SECURITY', 'SEQUENCE SET', 'TABLE ATTACH', 'INDEX ATTACH', 'LARGE OBJECT', 'SUBSCRIPTION',
-  'USER MAPPING', 'DEFAULT ACL', 'PUBLICATION', 'TABLE DATA', 'SEARCHPATH', 'STATISTICS', 'STDSTRINGS', 'CONVERSION', 'CONSTRAINT',
-  'SHELL TYPE', 'COLLATION', 'AGGREGATE', 'PROCEDURE', 'TRANSFORM', 'EXTENSION', 'FUNCTION', 'OPERATOR', 'ENCODING', 'DATABASE',
-  'TRIGGER', 'COMMENT', 'DEFAULT', 'SCHEMA', 'SERVER', 'DOMAIN', 'POLICY', 'BLOBS', 'TYPE', 'RULE', 'CAST', 'BLOB', 'ACL',
+  'PUBLICATION TABLES IN SCHEMA',
+  'TEXT SEARCH CONFIGURATION',
+  'TEXT SEARCH DICTIONARY',
+  'MATERIALIZED VIEW DATA',
+  'FOREIGN DATA WRAPPER',
+  'TEXT SEARCH TEMPLATE',
+  'PROCEDURAL LANGUAGE',
+  'DATABASE PROPERTIES',
+  'TEXT SEARCH PARSER',
+  'SUBSCRIPTION TABLE',
+  'PUBLICATION TABLE',
+  'SEQUENCE OWNED BY',
+  'CHECK CONSTRAINT',
+  'OPERATOR FAMILY',
+  'OPERATOR CLASS',
+  'SECURITY LABEL',
+  'ACCESS METHOD',
+  'EVENT TRIGGER',
+  'FK CONSTRAINT',
+  'LARGE OBJECTS',
+  'ROW SECURITY',
+  'SEQUENCE SET',
+  'TABLE ATTACH',
+  'INDEX ATTACH',
+  'LARGE OBJECT',
+  'SUBSCRIPTION',
+  'USER MAPPING',
+  'DEFAULT ACL',
+  'PUBLICATION',
+  'TABLE DATA',
+  'SEARCHPATH',
+  'STATISTICS',
+  'STDSTRINGS',
+  'CONVERSION',
+  'CONSTRAINT',
+  'SHELL TYPE',
+  'COLLATION',
+  'AGGREGATE',
+  'PROCEDURE',
+  'TRANSFORM',
+  'EXTENSION',
+  'FUNCTION',
+  'OPERATOR',
+  'ENCODING',
+  'DATABASE',
+  'TRIGGER',
+  'COMMENT',
+  'DEFAULT',
+  'SCHEMA',
+  'SERVER',
+  'DOMAIN',
+  'POLICY',
+  'BLOBS',
+  'TYPE',
+  'RULE',
+  'CAST',
+  'BLOB',
+  'ACL',
 ];
 
 export interface Toc {
@@ -97,9 +148,16 @@ export function hasTableData(toc: Toc): boolean {
 }
 
 /** `pg_restore -l` of the verified archive, read once per run, in the archive's encoding (archive-script.ts reads it). */
-export async function readToc(archivePath: string, pgRestore: string, env: Env, scrubber: SecretScrubber, signal: AbortSignal, encoding: ArchiveEncoding): Promise<Toc> {
+export async function readToc(
+  archivePath: string,
+  pgRestore: string,
+  env: Env,
+  scrubber: SecretScrubber,
+  signal: AbortSignal,
+  encoding: ArchiveEncoding,
+): Promise<Toc> {
   const r = await execa(pgRestore, ['-l', archivePath], { env, extendEnv: false, reject: false, stdin: 'ignore', cancelSignal: signal, encoding: 'buffer' });
-  if (signal.aborted) throw new InterruptedError('Interrupted while reading the archive\'s table of contents.');
+  if (signal.aborted) throw new InterruptedError("Interrupted while reading the archive's table of contents.");
   if (r.exitCode !== 0) {
     throw new LocalToolError(`pg_restore -l could not list the archive: ${scrubber.scrub(Buffer.from(r.stderr).toString('utf8').trim().split('\n')[0] ?? '')}`);
   }

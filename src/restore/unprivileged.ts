@@ -62,7 +62,10 @@ export function archiveExtensions(script: ArchiveScript): ArchiveExtension[] {
   return entriesOf(script, 'EXTENSION').map((e) => {
     const found = readExtension(e.sql);
     if (!found) {
-      throw new LocalToolError(`The archive's EXTENSION entry ${JSON.stringify(e.name)} is not a CREATE EXTENSION statement as pg_dump writes it; svc does not run it. Nothing was restored.`, 'Check where the backup came from: pg_dump writes every extension as CREATE EXTENSION IF NOT EXISTS <name> WITH SCHEMA <schema>.');
+      throw new LocalToolError(
+        `The archive's EXTENSION entry ${JSON.stringify(e.name)} is not a CREATE EXTENSION statement as pg_dump writes it; svc does not run it. Nothing was restored.`,
+        'Check where the backup came from: pg_dump writes every extension as CREATE EXTENSION IF NOT EXISTS <name> WITH SCHEMA <schema>.',
+      );
     }
     return found;
   });
@@ -84,10 +87,24 @@ function named(roles: ArchiveRole[]): string {
  * Before anything is created (cli-contract 7.12): every role the archive names outside ownership and
  * privileges must exist on the target, else exit 11 naming each and what needs it.
  */
-export async function assertRolesExist(script: ArchiveScript, target: Target, env: Env, targetExists: boolean, scrubber: SecretScrubber, signal: AbortSignal): Promise<void> {
+export async function assertRolesExist(
+  script: ArchiveScript,
+  target: Target,
+  env: Env,
+  targetExists: boolean,
+  scrubber: SecretScrubber,
+  signal: AbortSignal,
+): Promise<void> {
   const roles = rolesNamed(script);
   if (!roles.length) return;
-  const read = (database: string) => existingRoles(roles.map((r) => r.name), env, database, scrubber, signal);
+  const read = (database: string) =>
+    existingRoles(
+      roles.map((r) => r.name),
+      env,
+      database,
+      scrubber,
+      signal,
+    );
   const have = await (targetExists ? read(target.database) : onMaintenanceDb(read)).catch((err: unknown) => {
     throw err instanceof PsqlError ? new LocalToolError(`Could not read the roles of ${redactedDsn(target)}: ${err.reason}`) : err;
   });
@@ -168,7 +185,8 @@ export async function prepareAsSuperuser(
     ...extensions.map((e) => `CREATE EXTENSION IF NOT EXISTS ${quoteIdent(e.name)} WITH SCHEMA ${quoteIdent(e.schema)};`),
   ].join('\n');
   // The archive's schema names reach the new database as they were read (archive-encoding.ts).
-  const run = (sql: string, vars?: Record<string, string>) => psql(sql, { env, database: target.database, vars, scrubber, signal, client: toc.encoding.client });
+  const run = (sql: string, vars?: Record<string, string>) =>
+    psql(sql, { env, database: target.database, vars, scrubber, signal, client: toc.encoding.client });
   // The extensions' comments too: the owner may not comment on what it does not own, and a comment runs no code.
   const comments = extensionComments(script);
   try {
@@ -176,7 +194,11 @@ export async function prepareAsSuperuser(
     await run(GRANTS_SQL, { owner: roles.owner.name });
     if (comments.sql.length) await run(comments.sql.join('\n'));
   } catch (err) {
-    if (err instanceof PsqlError) throw new LocalToolError(`The scratch server's superuser could not create the archive's extensions: ${err.reason}`, 'The extensions must be installed on the scratch server (pg_available_extensions).');
+    if (err instanceof PsqlError)
+      throw new LocalToolError(
+        `The scratch server's superuser could not create the archive's extensions: ${err.reason}`,
+        'The extensions must be installed on the scratch server (pg_available_extensions).',
+      );
     throw err;
   }
   const named = rolesNamed(script);

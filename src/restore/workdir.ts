@@ -12,8 +12,12 @@ export async function assertWritableDir(dir: string, flag: '--work-dir' | '--rec
   try {
     await access(dir, constants.W_OK | constants.X_OK);
   } catch {
-    if (flag === '--receipt') throw new UsageError(`The directory of --receipt, ${dir}, does not exist or is not writable.`, 'Name a file in a writable directory.');
-    throw new UsageError(`The work directory ${dir} does not exist or is not writable.`, 'Pass --work-dir with a writable directory that has room for the artifact.');
+    if (flag === '--receipt')
+      throw new UsageError(`The directory of --receipt, ${dir}, does not exist or is not writable.`, 'Name a file in a writable directory.');
+    throw new UsageError(
+      `The work directory ${dir} does not exist or is not writable.`,
+      'Pass --work-dir with a writable directory that has room for the artifact.',
+    );
   }
 }
 
@@ -26,7 +30,7 @@ export async function assertFreeSpace(dir: string, needed: number, code: 'insuff
   const free = await freeBytes(dir);
   const margin = 16 * 1024 * 1024;
   if (free < needed + margin) {
-    const what = code === 'insufficient_space' ? 'the artifact needs' : 'the restore job\'s artifact is';
+    const what = code === 'insufficient_space' ? 'the artifact needs' : "the restore job's artifact is";
     throw new CliError(code, `Not enough free space in ${dir}: ${formatBytes(free)} free, ${what} ${formatBytes(needed)}. Nothing was downloaded.`);
   }
 }

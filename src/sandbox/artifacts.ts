@@ -6,7 +6,10 @@ export const ARTIFACT_PREFIX = '/artifacts/';
 
 /** 20261121T120000Z: the X-Amz-Date form. */
 export function amzDate(d: Date): string {
-  return d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+  return d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z');
 }
 
 function parseAmzDate(s: string): number | undefined {
@@ -62,24 +65,12 @@ export class ArtifactServer {
     const expiresRaw = q.get('X-Amz-Expires');
     const signature = q.get('X-Amz-Signature');
     if (!date || !expiresRaw || !signature) {
-      return s3Error(
-        res,
-        403,
-        'AccessDenied',
-        'Query-string authentication requires the X-Amz-Date, X-Amz-Expires and X-Amz-Signature parameters.',
-        requestId,
-      );
+      return s3Error(res, 403, 'AccessDenied', 'Query-string authentication requires the X-Amz-Date, X-Amz-Expires and X-Amz-Signature parameters.', requestId);
     }
     const issued = parseAmzDate(date);
     const expires = /^\d{1,7}$/.test(expiresRaw) ? Number(expiresRaw) : undefined;
     if (issued === undefined || expires === undefined || !this.opts.signer.verify(key, date, expires, signature)) {
-      return s3Error(
-        res,
-        403,
-        'SignatureDoesNotMatch',
-        'The request signature we calculated does not match the signature you provided.',
-        requestId,
-      );
+      return s3Error(res, 403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.', requestId);
     }
     if (this.opts.now().getTime() > issued + expires * 1000) {
       return s3Error(res, 403, 'AccessDenied', 'Request has expired', requestId);

@@ -95,13 +95,7 @@ export class Call {
    * One keyset page. The cursor is verified here, so callers check ownership first (api-v1.md 4.1:
    * a foreign database is a 404, and a foreign listEvidence filter an empty page, before the cursor).
    */
-  page<T>(
-    list: ListName,
-    filter: string,
-    items: Keyed<T>[],
-    limit: number,
-    order: 'asc' | 'desc' = 'asc',
-  ): { items: T[]; nextCursor: string | null } {
+  page<T>(list: ListName, filter: string, items: Keyed<T>[], limit: number, order: 'asc' | 'desc' = 'asc'): { items: T[]; nextCursor: string | null } {
     const scope = { list, organizationId: this.org, filter };
     const raw = this.query.get('cursor');
     let rest = items;
@@ -143,4 +137,3 @@ export class Call {
 }
 
 export type Handler = (call: Call) => Reply;
-

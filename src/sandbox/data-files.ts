@@ -100,10 +100,10 @@ export const worldFile = z.strictObject({
    * Which archive of settings.json's artifacts a completed backup serves: by backup job, else by its
    * database (ad-hoc backups completed in the sandbox too), else the default.
    */
-  artifactFiles: z._default(
-    z.strictObject({ databases: z._default(z.record(id, artifactName), {}), backupJobs: z._default(z.record(id, artifactName), {}) }),
-    { databases: {}, backupJobs: {} },
-  ),
+  artifactFiles: z._default(z.strictObject({ databases: z._default(z.record(id, artifactName), {}), backupJobs: z._default(z.record(id, artifactName), {}) }), {
+    databases: {},
+    backupJobs: {},
+  }),
 });
 
 /** What buildSeedArtifact writes beside an archive; the loader checks every field against the file. */

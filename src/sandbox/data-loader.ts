@@ -5,12 +5,7 @@ import { listDatabasesResponse } from '../api/schemas/databases.js';
 import { listDestinationsResponse } from '../api/schemas/destinations.js';
 import { listEvidenceResponse } from '../api/schemas/evidence.js';
 import { getProfileResponse, type PublicApiProfile } from '../api/schemas/profile.js';
-import {
-  recoveryCandidateResponse,
-  recoverySummaryResponse,
-  recoveryWindowProofResponse,
-  type RecoveryWindowDecision,
-} from '../api/schemas/recovery.js';
+import { recoveryCandidateResponse, recoverySummaryResponse, recoveryWindowProofResponse, type RecoveryWindowDecision } from '../api/schemas/recovery.js';
 import { getRestoreResponse } from '../api/schemas/restores.js';
 import { toolCatalogResponse } from '../api/schemas/tools.js';
 import { loadArtifactCatalog } from './artifact-catalog.js';
@@ -31,8 +26,10 @@ const summaryOf = (d: BackupJobDetail) => ({
   claimedAt: d.claimedAt ?? null,
 });
 
-const byTimeThenId = <T extends { id: string }>(time: (t: T) => string) => (a: T, b: T) =>
-  Date.parse(time(a)) - Date.parse(time(b)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byTimeThenId =
+  <T extends { id: string }>(time: (t: T) => string) =>
+  (a: T, b: T) =>
+    Date.parse(time(a)) - Date.parse(time(b)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** Reads and cross-checks a data directory; every id reference must resolve inside one organization. */
 export async function loadSandboxData(dirArg: string = DEFAULT_DATA_DIR, opts: { shiftMs?: number } = {}): Promise<SandboxData> {
@@ -55,10 +52,9 @@ export async function loadSandboxData(dirArg: string = DEFAULT_DATA_DIR, opts: {
   const world = readJson(worldPath, worldFile);
   const { organizations, tokens } = bindTokens(readJson(SANDBOX_FILES.tokens, tokensFile), settings, loadProfile);
 
-  const databases = [
-    ...API_FILES.databasePages.flatMap((f) => readJson(api(f), listDatabasesResponse).databases),
-    ...world.databases,
-  ].sort(byTimeThenId((d) => d.createdAt));
+  const databases = [...API_FILES.databasePages.flatMap((f) => readJson(api(f), listDatabasesResponse).databases), ...world.databases].sort(
+    byTimeThenId((d) => d.createdAt),
+  );
   const destinations = [...readJson(api(API_FILES.destinations), listDestinationsResponse).destinations, ...world.destinations].sort(
     byTimeThenId((d) => d.createdAt),
   );

@@ -58,12 +58,7 @@ export function parseRange(header: string | undefined, total: number): RangeResu
  * Range answered with 206 and Content-Range, 416 when unsatisfiable. Never buffers the file.
  * Resolves when the response is finished or the client went away; 404 for a missing file.
  */
-export async function serveFile(
-  req: IncomingMessage,
-  res: ServerResponse,
-  filePath: string,
-  opts: ServeFileOptions = {},
-): Promise<void> {
+export async function serveFile(req: IncomingMessage, res: ServerResponse, filePath: string, opts: ServeFileOptions = {}): Promise<void> {
   const method = req.method ?? 'GET';
   if (method !== 'GET' && method !== 'HEAD') {
     res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain', ...opts.headers }).end('method not allowed\n');
@@ -94,9 +89,7 @@ export async function serveFile(
   }
 
   const range: ServedRange =
-    asked.kind === 'range'
-      ? { start: asked.start, end: asked.end, total, status: 206 }
-      : { start: 0, end: total - 1, total, status: 200 };
+    asked.kind === 'range' ? { start: asked.start, end: asked.end, total, status: 206 } : { start: 0, end: total - 1, total, status: 200 };
   const length = range.end - range.start + 1;
   res.writeHead(range.status, {
     ...base,

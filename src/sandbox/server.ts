@@ -214,7 +214,9 @@ function checkQuery(url: URL, route: RouteDef): Map<string, string> {
   for (const [key, value] of url.searchParams) {
     if (!route.query.includes(key)) {
       throw invalid(
-        route.query.length ? `Unknown query parameter "${key}"; this operation accepts ${route.query.join(', ')}.` : `This operation takes no query parameters ("${key}" given).`,
+        route.query.length
+          ? `Unknown query parameter "${key}"; this operation accepts ${route.query.join(', ')}.`
+          : `This operation takes no query parameters ("${key}" given).`,
       );
     }
     if (query.has(key)) throw invalid(`Query parameter "${key}" is given more than once.`);

@@ -13,9 +13,7 @@ export type JsonReviver = (key: string, value: unknown) => unknown;
 export function shiftTimestamps(shiftMs: number): JsonReviver | undefined {
   if (shiftMs === 0) return undefined;
   return (_key, value) =>
-    typeof value === 'string' && ISO_TIMESTAMP.test(value)
-      ? new Date(Date.parse(value) + shiftMs).toISOString().replace('.000Z', 'Z')
-      : value;
+    typeof value === 'string' && ISO_TIMESTAMP.test(value) ? new Date(Date.parse(value) + shiftMs).toISOString().replace('.000Z', 'Z') : value;
 }
 
 export const isoSeconds = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');

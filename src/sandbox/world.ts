@@ -186,8 +186,7 @@ export class SandboxWorld {
   /** triggerBackup on a database of the caller's organization (checked by the caller). */
   triggerBackup(db: ProtectedDatabaseSummary): BackupJobDetail {
     const previous = [...(this.#backupsByDatabase.get(db.id) ?? [])].reverse().find((b) => b.job.destinationId);
-    const destinationId =
-      previous?.job.destinationId ?? this.destinations(db.organizationId).find((d) => d.value.state === 'verified')?.value.id;
+    const destinationId = previous?.job.destinationId ?? this.destinations(db.organizationId).find((d) => d.value.state === 'verified')?.value.id;
     const job: BackupJobDetail = {
       id: `bj_${String(this.#nextBackupNumber++).padStart(4, '0')}`,
       organizationId: db.organizationId,
@@ -221,11 +220,7 @@ export class SandboxWorld {
   }
 
   /** createRestore for a completed backup (checked by the caller). */
-  createRestore(
-    backup: CompletedBackup,
-    mode: RestoreMode,
-    presign: ArtifactUrlSigner,
-  ): { restoreJob: RestoreJob; execution: RestoreExecutionCoordinates } {
+  createRestore(backup: CompletedBackup, mode: RestoreMode, presign: ArtifactUrlSigner): { restoreJob: RestoreJob; execution: RestoreExecutionCoordinates } {
     const created = newRestore(backup, mode, isoSeconds(this.#now()), presign, artifactFor(this.#data.artifacts, backup));
     this.#restores.push({ organizationId: backup.organizationId, job: created.restoreJob });
     return created;

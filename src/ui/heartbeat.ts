@@ -13,11 +13,14 @@ export interface Heartbeat {
  */
 export function heartbeat(beat: () => void, intervalMs = HEARTBEAT_MS): Heartbeat {
   let last = performance.now();
-  const timer = setInterval(() => {
-    if (performance.now() - last < intervalMs - 50) return;
-    last = performance.now();
-    beat();
-  }, Math.min(intervalMs, 5_000));
+  const timer = setInterval(
+    () => {
+      if (performance.now() - last < intervalMs - 50) return;
+      last = performance.now();
+      beat();
+    },
+    Math.min(intervalMs, 5_000),
+  );
   timer.unref();
   return {
     touch: () => {

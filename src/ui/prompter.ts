@@ -38,7 +38,11 @@ export const clackPrompter: Prompter = {
     const clack = await import('@clack/prompts');
     const until = promptSignal(process.stdin, signal);
     try {
-      const value = await clack.text({ message: guided(message, stdoutColumns(), styleText('gray', clack.S_BAR)), validate: validate ? (v) => validate(v ?? '') : undefined, signal: until.signal });
+      const value = await clack.text({
+        message: guided(message, stdoutColumns(), styleText('gray', clack.S_BAR)),
+        validate: validate ? (v) => validate(v ?? '') : undefined,
+        signal: until.signal,
+      });
       return clack.isCancel(value) ? undefined : value;
     } finally {
       until.dispose();

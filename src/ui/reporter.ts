@@ -151,7 +151,8 @@ export class Reporter {
     const started = performance.now();
     const took = () => elapsed(performance.now() - started);
     /** The last line of a spinner: ✓ or ✗, the text and the time it took. */
-    const end = (ok: boolean, t: string, detail?: string) => this.#ending(this.#outcome(ok), plain(t), detail === undefined ? undefined : plain(detail), `(${took()})`);
+    const end = (ok: boolean, t: string, detail?: string) =>
+      this.#ending(this.#outcome(ok), plain(t), detail === undefined ? undefined : plain(detail), `(${took()})`);
     if (this.opts.quiet) return { update() {}, succeed() {}, fail() {} };
     if (!this.opts.animated) {
       let last = '';

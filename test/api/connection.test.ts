@@ -53,11 +53,7 @@ describe('keep-alive', () => {
     const r = await svc(['databases', 'list', '--all', '--json']);
 
     expect(r.code).toBe(0);
-    expect(server.exchanges.map((e) => e.path)).toEqual([
-      '/api/v1/databases',
-      '/api/v1/databases?cursor=cur_db_2',
-      '/api/v1/databases?cursor=cur_db_3',
-    ]);
+    expect(server.exchanges.map((e) => e.path)).toEqual(['/api/v1/databases', '/api/v1/databases?cursor=cur_db_2', '/api/v1/databases?cursor=cur_db_3']);
     expect(server.connections).toBe(1);
     expect(new Set(server.exchanges.map((e) => e.connection))).toEqual(new Set([1]));
     expect(new Set(server.exchanges.map((e) => e.remotePort)).size).toBe(1);

@@ -61,7 +61,9 @@ describe('an error that echoes the token in every field and header', () => {
       }
       if (mode.includes('--verbose')) {
         expect(r.stderr).toMatch(
-          new RegExp(`http GET /api/v1/databases ${status} \\d+ms request-id=\\[redacted\\] ratelimit-limit=\\[redacted\\] ratelimit-remaining=Bearer \\[redacted\\] ratelimit-reset=\\[redacted\\]`),
+          new RegExp(
+            `http GET /api/v1/databases ${status} \\d+ms request-id=\\[redacted\\] ratelimit-limit=\\[redacted\\] ratelimit-remaining=Bearer \\[redacted\\] ratelimit-reset=\\[redacted\\]`,
+          ),
         );
       }
     },
@@ -129,14 +131,32 @@ describe('--jq sees the document after its secrets are scrubbed by key (issue 17
     ['.execution.expectedSizeBytes', '95129'],
   ])('svc api POST /restores --jq %j prints %j', async (filter, printed) => {
     hostile.api('POST', '/restores', json(202, created()));
-    const r = await svc(['api', '/restores', '-f', 'backupJobId=bj_0007', '-f', 'targetRedactedDsn=postgresql://app@db/x', '-f', 'mode=new_database', '-f', 'confirmDestructive=false', '--jq', filter], secrets());
+    const r = await svc(
+      [
+        'api',
+        '/restores',
+        '-f',
+        'backupJobId=bj_0007',
+        '-f',
+        'targetRedactedDsn=postgresql://app@db/x',
+        '-f',
+        'mode=new_database',
+        '-f',
+        'confirmDestructive=false',
+        '--jq',
+        filter,
+      ],
+      secrets(),
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(`${printed}\n`);
   });
 
   it('svc restore get --jq: a lock token field of the job is gone before jq runs', async () => {
     hostile.api('GET', '/restores/rj_0001', json(200, restoreGot({ lockToken: FOREIGN_LOCK, presignedS3Url: hostile.presignedUrl() })));
-    const r = await svc(['restore', 'get', 'rj_0001', '--jq', '.restoreJob.debug | [.lockToken, .presignedS3Url] | join(" ")'], { presignedUrls: [hostile.presignedUrl()] });
+    const r = await svc(['restore', 'get', 'rj_0001', '--jq', '.restoreJob.debug | [.lockToken, .presignedS3Url] | join(" ")'], {
+      presignedUrls: [hostile.presignedUrl()],
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('[redacted] [redacted]\n');
   });

@@ -71,8 +71,20 @@ const cursorsSent = () => hostile.requestsTo('/databases').map((e) => e.url.sear
 
 /** How each streamed form opens the document and writes an item's id (the fixture's first database, ids made distinct). */
 const STREAMED = [
-  { name: 'svc databases list --all --json', argv: ['databases', 'list', '--all', '--json'], opens: '{\n  "databases": [\n    {\n      "id": "db_orders_0",', id: '"id": "db_orders_', closes: '\n    }\n  ]\n}\n' },
-  { name: 'svc api /databases --paginate', argv: ['api', '/databases', '--paginate'], opens: '{"databases":[{"id":"db_orders_0",', id: '"id":"db_orders_', closes: '}]}\n' },
+  {
+    name: 'svc databases list --all --json',
+    argv: ['databases', 'list', '--all', '--json'],
+    opens: '{\n  "databases": [\n    {\n      "id": "db_orders_0",',
+    id: '"id": "db_orders_',
+    closes: '\n    }\n  ]\n}\n',
+  },
+  {
+    name: 'svc api /databases --paginate',
+    argv: ['api', '/databases', '--paginate'],
+    opens: '{"databases":[{"id":"db_orders_0",',
+    id: '"id":"db_orders_',
+    closes: '}]}\n',
+  },
 ];
 
 describe('empty pages that always name a fresh next cursor', () => {
@@ -98,7 +110,11 @@ describe('empty pages that always name a fresh next cursor', () => {
 
   it('a page with items between empty ones starts the count again', async () => {
     // Pages 1-9 empty, page 10 has an item, then empty pages until the walk gives up.
-    hostile.api('GET', '/databases', freshCursorPages('databases-page1', 'databases', (page) => (page === 10 ? 1 : 0)));
+    hostile.api(
+      'GET',
+      '/databases',
+      freshCursorPages('databases-page1', 'databases', (page) => (page === 10 ? 1 : 0)),
+    );
     const r = await svc('svc databases list --all (one item among empty pages)', ['databases', 'list', '--all']);
     expect(r.code).toBe(1);
     expect(hostile.requestsTo('/databases')).toHaveLength(20);
@@ -108,18 +124,22 @@ describe('empty pages that always name a fresh next cursor', () => {
 
 describe('pages that never end stop at 10,000', () => {
   // Small pages: the cap counts pages, and 10,000 small ones take seconds. Memory is the 2 MiB pages' part below.
-  it.each(STREAMED)('$name: the list streamed until then stays unterminated; exit 1 after exactly 10,000 requests', async ({ name, argv, opens, id, closes }) => {
-    hostile.api('GET', '/databases', freshCursorPages('databases-page1', 'databases', 10));
-    const out = new StdoutTally([id, TOKEN]);
-    const r = await svc(`${name} (10,000 pages of 10)`, argv, out);
-    expect(r.code).toBe(1);
-    expect(hostile.requestsTo('/databases')).toHaveLength(10_000);
-    expect(r.stderr).toContain('Stopped following pages after 10000 pages (100000 items so far); the service does not end the list.');
-    expect(out.head.startsWith(opens)).toBe(true);
-    expect(out.count(id)).toBe(100_000);
-    expect(out.tail.endsWith(closes)).toBe(false);
-    expect(r.peakMiB).toBeLessThan(RSS_BUDGET_MIB);
-  }, 180_000);
+  it.each(STREAMED)(
+    '$name: the list streamed until then stays unterminated; exit 1 after exactly 10,000 requests',
+    async ({ name, argv, opens, id, closes }) => {
+      hostile.api('GET', '/databases', freshCursorPages('databases-page1', 'databases', 10));
+      const out = new StdoutTally([id, TOKEN]);
+      const r = await svc(`${name} (10,000 pages of 10)`, argv, out);
+      expect(r.code).toBe(1);
+      expect(hostile.requestsTo('/databases')).toHaveLength(10_000);
+      expect(r.stderr).toContain('Stopped following pages after 10000 pages (100000 items so far); the service does not end the list.');
+      expect(out.head.startsWith(opens)).toBe(true);
+      expect(out.count(id)).toBe(100_000);
+      expect(out.tail.endsWith(closes)).toBe(false);
+      expect(r.peakMiB).toBeLessThan(RSS_BUDGET_MIB);
+    },
+    180_000,
+  );
 
   it('svc databases list --all (a table, held): exit 1 after exactly 10,000 requests, nothing on stdout', async () => {
     // 200,000 databases: well under the 256 MiB a table may hold, so the page cap is what stops it.
@@ -142,19 +162,23 @@ describe('schema-valid pages of 2 MiB (6,000 databases each)', () => {
    */
   const PAGES = 120;
 
-  it.each(STREAMED)('$name: the list streamed to its end, in bounded memory', async ({ name, argv, opens, id, closes }) => {
-    hostile.api('GET', '/databases', freshCursorPages('databases-page1', 'databases', PER_PAGE, { lastPage: PAGES }));
-    const out = new StdoutTally([id, TOKEN]);
-    const r = await svc(`${name} (${PAGES} pages of 2 MiB)`, argv, out);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toBe('');
-    expect(hostile.requestsTo('/databases')).toHaveLength(PAGES);
-    expect(out.head.startsWith(opens)).toBe(true);
-    expect(out.count(id)).toBe(PAGES * PER_PAGE);
-    expect(out.tail.endsWith(closes)).toBe(true);
-    expect(out.bytes).toBeGreaterThan(PAGES * 2 * 1024 * 1024);
-    expect(r.peakMiB).toBeLessThan(RSS_BUDGET_MIB);
-  }, 180_000);
+  it.each(STREAMED)(
+    '$name: the list streamed to its end, in bounded memory',
+    async ({ name, argv, opens, id, closes }) => {
+      hostile.api('GET', '/databases', freshCursorPages('databases-page1', 'databases', PER_PAGE, { lastPage: PAGES }));
+      const out = new StdoutTally([id, TOKEN]);
+      const r = await svc(`${name} (${PAGES} pages of 2 MiB)`, argv, out);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(hostile.requestsTo('/databases')).toHaveLength(PAGES);
+      expect(out.head.startsWith(opens)).toBe(true);
+      expect(out.count(id)).toBe(PAGES * PER_PAGE);
+      expect(out.tail.endsWith(closes)).toBe(true);
+      expect(out.bytes).toBeGreaterThan(PAGES * 2 * 1024 * 1024);
+      expect(r.peakMiB).toBeLessThan(RSS_BUDGET_MIB);
+    },
+    180_000,
+  );
 
   // Each page holds this much of items; the page that passes 256 MiB stops the walk.
   const pageBytes = Buffer.byteLength(pageItemsJson('databases-page1', 'databases', PER_PAGE));
@@ -165,18 +189,22 @@ describe('schema-valid pages of 2 MiB (6,000 databases each)', () => {
     ['svc databases list --all (a table)', ['databases', 'list', '--all'], 'Add --json (without --jq)'],
     ['svc databases list --all --jq', ['databases', 'list', '--all', '--jq', '.databases | length'], 'Add --json (without --jq)'],
     ['svc api /databases --paginate --jq', ['api', '/databases', '--paginate', '--jq', '.databases | length'], 'Drop --jq'],
-  ])('%s holds the list: exit 1 (paging_too_large) once it passes 256 MiB, in bounded memory', async (name, argv, hint) => {
-    hostile.api('GET', '/databases', freshCursorPages('databases-page1', 'databases', PER_PAGE));
-    const r = await svc(`${name} (2 MiB pages, held)`, argv);
-    expect(r.code).toBe(1);
-    expect(hostile.requestsTo('/databases')).toHaveLength(stopsAt);
-    expect(r.stdout).toBe('');
-    if (argv.includes('--jq')) {
-      expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'paging_too_large', message, requestId: `req_page_${stopsAt}` });
-    } else {
-      expect(r.stderr).toContain(`error: ${message}`);
-    }
-    expect(r.stderr).toContain(hint);
-    expect(r.peakMiB).toBeLessThan(HELD_RSS_MIB);
-  }, 180_000);
+  ])(
+    '%s holds the list: exit 1 (paging_too_large) once it passes 256 MiB, in bounded memory',
+    async (name, argv, hint) => {
+      hostile.api('GET', '/databases', freshCursorPages('databases-page1', 'databases', PER_PAGE));
+      const r = await svc(`${name} (2 MiB pages, held)`, argv);
+      expect(r.code).toBe(1);
+      expect(hostile.requestsTo('/databases')).toHaveLength(stopsAt);
+      expect(r.stdout).toBe('');
+      if (argv.includes('--jq')) {
+        expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'paging_too_large', message, requestId: `req_page_${stopsAt}` });
+      } else {
+        expect(r.stderr).toContain(`error: ${message}`);
+      }
+      expect(r.stderr).toContain(hint);
+      expect(r.peakMiB).toBeLessThan(HELD_RSS_MIB);
+    },
+    180_000,
+  );
 });

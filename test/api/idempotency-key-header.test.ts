@@ -12,8 +12,7 @@ beforeAll(() => server.start());
 afterAll(() => server.stop());
 beforeEach(() => server.reset());
 
-const cli = (...argv: string[]) =>
-  runCli([...argv, '--base-url', server.baseUrl], { env: { SVC_API_KEY: 'svc_test_review_0123456789abcdef' } });
+const cli = (...argv: string[]) => runCli([...argv, '--base-url', server.baseUrl], { env: { SVC_API_KEY: 'svc_test_review_0123456789abcdef' } });
 
 it.each([['ключ-1'], ['a\nb'], ['tab\there'], [' padded ']])('backups trigger refuses the idempotency key %j: exit 2, nothing sent', async (key) => {
   const r = await cli('backups', 'trigger', 'db_orders', '--idempotency-key', key);

@@ -63,12 +63,7 @@ describe('mutations across retries', () => {
   });
 
   it('without a caller key, one random UUID is generated per logical request and reused by its retries', async () => {
-    server.script(
-      json(502, fixture('error-500')),
-      json(202, fixture('trigger-backup')),
-      json(504, fixture('error-500')),
-      json(202, fixture('trigger-backup')),
-    );
+    server.script(json(502, fixture('error-500')), json(202, fixture('trigger-backup')), json(504, fixture('error-500')), json(202, fixture('trigger-backup')));
     const api = makeClient();
     const op = { ...triggerBackup('db_orders', 'unused'), idempotencyKey: undefined };
 

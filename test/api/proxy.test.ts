@@ -57,7 +57,9 @@ describe('API requests', () => {
     const port = await closedPort();
     const r = await runCli(['--max-retries', '0', 'databases', 'list'], { env: api({ HTTP_PROXY: `http://ops:pr0xy-Secret@127.0.0.1:${port}` }) });
     expect(r.code).toBe(9);
-    expect(r.stderr).toContain(`error: Could not reach the service at ${new URL(sb.baseUrl).host} through the proxy 127.0.0.1:${port} (from HTTP_PROXY): ECONNREFUSED.`);
+    expect(r.stderr).toContain(
+      `error: Could not reach the service at ${new URL(sb.baseUrl).host} through the proxy 127.0.0.1:${port} (from HTTP_PROXY): ECONNREFUSED.`,
+    );
     expect(r.stderr).toContain('NO_PROXY');
     expect(r.stdout + r.stderr).not.toContain('pr0xy-Secret');
   });
@@ -103,7 +105,7 @@ describe('proxy values as curl reads them (the built CLI)', () => {
       const wrong = await svc(['--max-retries', '0', 'profile'], { http_proxy: `ops:not-the-pr0xy-Secret@${guarded.host}` });
       expect(wrong.exitCode).toBe(9);
       expect(String(wrong.stderr)).toContain(`error: The proxy ${guarded.host} refused the request: it wants credentials (HTTP 407).`);
-      expect(String(wrong.stderr)).toContain('Put the proxy\'s user and password in http_proxy');
+      expect(String(wrong.stderr)).toContain("Put the proxy's user and password in http_proxy");
       for (const r of [ok, wrong]) expect(String(r.stdout) + String(r.stderr)).not.toContain('pr0xy-Secret');
     } finally {
       await guarded.stop();
@@ -128,7 +130,9 @@ describe('proxy values as curl reads them (the built CLI)', () => {
         expect(JSON.parse(stderr).error).toMatchObject({ code: 'usage', message: `${variable} is not a proxy svc can use: ${why}.` });
       } else {
         expect(stderr).toContain(`error: ${variable} is not a proxy svc can use: ${why}`);
-        expect(stderr).toContain(`Set ${variable} to host:port or http://host:port (user:password@host:port for a proxy that wants a login), or unset it; nothing was sent.`);
+        expect(stderr).toContain(
+          `Set ${variable} to host:port or http://host:port (user:password@host:port for a proxy that wants a login), or unset it; nothing was sent.`,
+        );
       }
       expect(stderr).not.toContain('pr0xy-Secret');
       expect(stderr).not.toMatch(/TypeError|bug in svc/);

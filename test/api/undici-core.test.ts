@@ -37,7 +37,11 @@ describe('the node:http2 stand-in the bundle gives undici (src/api/undici-http2.
     const stand = await import('../../src/api/undici-http2.js');
     const http2 = await import('node:http2');
     const source = readFileSync(new URL('../../node_modules/undici/lib/dispatcher/client-h2.js', import.meta.url), 'utf8');
-    const read = /const \{\s*constants: \{([^}]*)\}\s*\} = http2/.exec(source)?.[1]?.split(',').map((s) => s.trim()).filter(Boolean);
+    const read = /const \{\s*constants: \{([^}]*)\}\s*\} = http2/
+      .exec(source)?.[1]
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     expect(read?.length).toBeGreaterThan(0);
     expect(Object.keys(stand.constants).sort()).toEqual([...read!].sort());
     for (const [name, value] of Object.entries(stand.constants)) expect(value, name).toBe(http2.constants[name as keyof typeof http2.constants]);

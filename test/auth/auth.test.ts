@@ -178,7 +178,9 @@ describe('auth login --with-token', () => {
     expect(r.code).toBe(0);
     expect(readJson(credentialsFile()).tokens[baseUrl]).toBe(TOKENS.login);
     // One line naming the cause in a few words, not the binding's raw D-Bus text (cli-contract 4, v4).
-    expect(r.stderr).toMatch(/^warning: No usable keychain \(no D-Bus session bus\): the token is stored in \S+ with mode 0600; for the OS keychain on Linux, run a Secret Service \(gnome-keyring, KeePassXC\) in your session\.$/m);
+    expect(r.stderr).toMatch(
+      /^warning: No usable keychain \(no D-Bus session bus\): the token is stored in \S+ with mode 0600; for the OS keychain on Linux, run a Secret Service \(gnome-keyring, KeePassXC\) in your session\.$/m,
+    );
     expect(r.stderr).not.toContain('autolaunch');
   });
 

@@ -114,7 +114,7 @@ describe('profiles', () => {
   });
 });
 
-describe('profile names that are an object\'s own machinery (issue 17, item 8)', () => {
+describe("profile names that are an object's own machinery (issue 17, item 8)", () => {
   it.each(['__proto__', 'constructor', 'toString'])('--profile %s: login saves it, status reads it, --all lists it, logout removes its token', async (name) => {
     const login = await svc(['auth', 'login', '--with-token', '--profile', name, '--base-url', prod.baseUrl], { stdin: TOKENS.prod });
     expect(login.code, login.stderr).toBe(0);
@@ -218,7 +218,11 @@ describe('concurrent logins (real processes)', () => {
       const checks = round === 3 ? await Promise.all(servers.map((_, i) => spawnSvc(['profile', '--json', '--profile', `p${i}`], { env }))) : [];
       checks.forEach((r, i) => expect(JSON.parse(String(r.stdout)).profile.apiKeyId).toBe(`key_n${i}`));
       await expectNoSecretsLeft(
-        { texts: [...runs, ...checks].flatMap((r) => [String(r.stdout), String(r.stderr)]), paths: [env.HOME!, env.TMPDIR!], allowed: (f) => f === join(dir, 'credentials.json') },
+        {
+          texts: [...runs, ...checks].flatMap((r) => [String(r.stdout), String(r.stderr)]),
+          paths: [env.HOME!, env.TMPDIR!],
+          allowed: (f) => f === join(dir, 'credentials.json'),
+        },
         { tokens },
       );
     }

@@ -91,9 +91,7 @@ describe('real keychain (gnome-keyring over D-Bus, built CLI)', () => {
     await ensureBuilt();
     server = await new LoopbackServer().start();
     server.otherwise((ex) =>
-      ex.path === '/api/v1/profile' && ex.headers.get('authorization') === `Bearer ${TOKEN}`
-        ? json(200, fixture('profile'))
-        : json(401, fixture('error-401')),
+      ex.path === '/api/v1/profile' && ex.headers.get('authorization') === `Bearer ${TOKEN}` ? json(200, fixture('profile')) : json(401, fixture('error-401')),
     );
     root = mkdtempSync(join(tmpdir(), 'svc-keychain-'));
   }, 150_000);
@@ -107,70 +105,76 @@ describe('real keychain (gnome-keyring over D-Bus, built CLI)', () => {
     '%s: login stores in the keychain (no credentials.json), status reads it, logout removes it',
     { timeout: SESSION_TIMEOUT_MS + 30_000 },
     async (backend, ctx) => {
-    server.exchanges.length = 0;
-    const missing = missingPrerequisites(backend);
-    if (missing.length) {
-      const reason = `needs ${missing.join(', ')} (apt-get install gnome-keyring dbus-x11${backend === 'keytar' ? ' libsecret-1-dev, then npm rebuild keytar' : ''})`;
-      // In CI a missing keychain must fail, not quietly pass as skipped.
-      if (inCI) expect.fail(`CI is set, so the real keychain test may not skip: it ${reason}`);
-      console.warn(`real keychain test skipped: it ${reason}`);
-      ctx.skip(`it ${reason}`);
-    }
+      server.exchanges.length = 0;
+      const missing = missingPrerequisites(backend);
+      if (missing.length) {
+        const reason = `needs ${missing.join(', ')} (apt-get install gnome-keyring dbus-x11${backend === 'keytar' ? ' libsecret-1-dev, then npm rebuild keytar' : ''})`;
+        // In CI a missing keychain must fail, not quietly pass as skipped.
+        if (inCI) expect.fail(`CI is set, so the real keychain test may not skip: it ${reason}`);
+        console.warn(`real keychain test skipped: it ${reason}`);
+        ctx.skip(`it ${reason}`);
+      }
 
-    const home = join(root, `home-${backend}`);
-    const out = join(root, `out-${backend}`);
-    mkdirSync(home, { mode: 0o700 });
-    mkdirSync(out);
-    const tokenFile = join(root, `token-${backend}`);
-    writeFileSync(tokenFile, TOKEN, { mode: 0o600 });
+      const home = join(root, `home-${backend}`);
+      const out = join(root, `out-${backend}`);
+      mkdirSync(home, { mode: 0o700 });
+      mkdirSync(out);
+      const tokenFile = join(root, `token-${backend}`);
+      writeFileSync(tokenFile, TOKEN, { mode: 0o600 });
 
-    const session = await runSession({
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: home,
-      LANG: 'C.UTF-8',
-      NO_COLOR: '1',
-      NODE: process.execPath,
-      SVC_BIN: join(ROOT, 'bin', 'svc'),
-      SVC_KEYCHAIN: backend,
-      SVC_TEST_BASE_URL: server.baseUrl,
-      TOKEN_FILE: tokenFile,
-      OUT: out,
-    });
-    const step = (name: string) => ({
-      code: Number(readFileSync(join(out, `${name}.code`), 'utf8').trim()),
-      stdout: readFileSync(join(out, `${name}.out`), 'utf8'),
-      stderr: readFileSync(join(out, `${name}.err`), 'utf8'),
-    });
-    const context = () => `session exit ${session.code ?? session.signal}\n${session.stderr}`;
-    expect(session.code, context()).toBe(0);
+      const session = await runSession({
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: home,
+        LANG: 'C.UTF-8',
+        NO_COLOR: '1',
+        NODE: process.execPath,
+        SVC_BIN: join(ROOT, 'bin', 'svc'),
+        SVC_KEYCHAIN: backend,
+        SVC_TEST_BASE_URL: server.baseUrl,
+        TOKEN_FILE: tokenFile,
+        OUT: out,
+      });
+      const step = (name: string) => ({
+        code: Number(readFileSync(join(out, `${name}.code`), 'utf8').trim()),
+        stdout: readFileSync(join(out, `${name}.out`), 'utf8'),
+        stderr: readFileSync(join(out, `${name}.err`), 'utf8'),
+      });
+      const context = () => `session exit ${session.code ?? session.signal}\n${session.stderr}`;
+      expect(session.code, context()).toBe(0);
 
-    const login = step('login');
-    expect(login.code, login.stderr).toBe(0);
-    expect(login.stderr).toContain('token stored in the keychain');
-    // A silent fallback to the file would say so on stderr.
-    expect(login.stderr).not.toContain('0600');
+      const login = step('login');
+      expect(login.code, login.stderr).toBe(0);
+      expect(login.stderr).toContain('token stored in the keychain');
+      // A silent fallback to the file would say so on stderr.
+      expect(login.stderr).not.toContain('0600');
 
-    const status = step('status');
-    expect(status.code, status.stderr).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ profileName: 'default', baseUrl: server.baseUrl, source: 'keychain', profile: { apiKeyId: 'key_cli_01' } });
-    expect(readFileSync(join(out, 'credentials-file'), 'utf8').trim()).toBe('absent');
-    // The login remembers its service for the next shell.
-    expect(readJsonIfExists(join(out, 'config-after-login.json'))).toEqual({ profiles: { default: { baseUrl: server.baseUrl } } });
+      const status = step('status');
+      expect(status.code, status.stderr).toBe(0);
+      expect(JSON.parse(status.stdout)).toMatchObject({
+        profileName: 'default',
+        baseUrl: server.baseUrl,
+        source: 'keychain',
+        profile: { apiKeyId: 'key_cli_01' },
+      });
+      expect(readFileSync(join(out, 'credentials-file'), 'utf8').trim()).toBe('absent');
+      // The login remembers its service for the next shell.
+      expect(readJsonIfExists(join(out, 'config-after-login.json'))).toEqual({ profiles: { default: { baseUrl: server.baseUrl } } });
 
-    const logout = step('logout');
-    expect(logout.code, logout.stderr).toBe(0);
-    expect(JSON.parse(logout.stdout)).toEqual({ profileName: 'default', baseUrl: server.baseUrl, removedFrom: ['keychain'] });
+      const logout = step('logout');
+      expect(logout.code, logout.stderr).toBe(0);
+      expect(JSON.parse(logout.stdout)).toEqual({ profileName: 'default', baseUrl: server.baseUrl, removedFrom: ['keychain'] });
 
-    const after = step('status-after-logout');
-    expect(after.code, after.stderr).toBe(3);
-    expect(after.stderr).toContain('Not logged in');
+      const after = step('status-after-logout');
+      expect(after.code, after.stderr).toBe(3);
+      expect(after.stderr).toContain('Not logged in');
 
-    // login and the first status reached the service; the last status had no token to send.
-    expect(server.exchanges.map((e) => e.headers.get('authorization'))).toEqual([`Bearer ${TOKEN}`, `Bearer ${TOKEN}`]);
-    expect(server.exchanges[0]!.headers.get('user-agent')).toMatch(/^svc\/\S+ node\/\S+$/);
-    for (const s of [login, status, logout, after]) expect(s.stdout + s.stderr).not.toContain(TOKEN);
-    expect(existsSync(join(home, '.config', 'svc', 'credentials.json'))).toBe(false);
-  });
+      // login and the first status reached the service; the last status had no token to send.
+      expect(server.exchanges.map((e) => e.headers.get('authorization'))).toEqual([`Bearer ${TOKEN}`, `Bearer ${TOKEN}`]);
+      expect(server.exchanges[0]!.headers.get('user-agent')).toMatch(/^svc\/\S+ node\/\S+$/);
+      for (const s of [login, status, logout, after]) expect(s.stdout + s.stderr).not.toContain(TOKEN);
+      expect(existsSync(join(home, '.config', 'svc', 'credentials.json'))).toBe(false);
+    },
+  );
 });
 
 function readJsonIfExists(path: string): unknown {

@@ -14,13 +14,16 @@ describe('help for a bare command line', () => {
     expect(r.stderr).toBe('');
   });
 
-  it.each(['auth', 'databases', 'destinations', 'backups', 'evidence', 'restore', 'recovery', 'tools'])('svc %s: the group help with its verbs on stdout, exit 0', async (group) => {
-    const r = await runCli([group]);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^Usage: svc ${group} \\[options\\] \\[command\\]`));
-    expect(r.stdout).toContain('Commands:');
-    expect(r.stderr).toBe('');
-  });
+  it.each(['auth', 'databases', 'destinations', 'backups', 'evidence', 'restore', 'recovery', 'tools'])(
+    'svc %s: the group help with its verbs on stdout, exit 0',
+    async (group) => {
+      const r = await runCli([group]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`^Usage: svc ${group} \\[options\\] \\[command\\]`));
+      expect(r.stdout).toContain('Commands:');
+      expect(r.stderr).toBe('');
+    },
+  );
 
   it('global options alone still mean the root help: svc --json', async () => {
     const r = await runCli(['--json']);
@@ -31,7 +34,7 @@ describe('help for a bare command line', () => {
   it('a mistyped group is still a usage error with a suggestion (exit 2)', async () => {
     const r = await runCli(['databses']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("(Did you mean databases?)");
+    expect(r.stderr).toContain('(Did you mean databases?)');
     expect(r.stdout).toBe('');
   });
 

@@ -50,7 +50,8 @@ const statusRows: Array<{
  * (cli-contract 4, v5): the list names none, so the 404 stands.
  */
 const LIST: Route = { path: '/databases', fixture: 'databases-page2' };
-const lookup = (status: number, path: string) => (status === 404 && path.startsWith('/databases/') ? { routes: [LIST], requests: [{ path: '/databases' }] } : { routes: [], requests: [] });
+const lookup = (status: number, path: string) =>
+  status === 404 && path.startsWith('/databases/') ? { routes: [LIST], requests: [{ path: '/databases' }] } : { routes: [], requests: [] };
 
 function errorRoute(row: (typeof statusRows)[number]): Route {
   return {

@@ -48,19 +48,15 @@ describe('global options before or after the subcommand', () => {
     try {
       mkdirSync(join(home, 'svc'), { recursive: true });
       writeFileSync(join(home, 'svc', 'config.json'), JSON.stringify({ baseUrl: server.baseUrl }));
-      await runCase(
-        server,
-        home,
-        {
-          name: 'config file',
-          argv: ['profile'],
-          env: { SVC_BASE_URL: undefined },
-          routes: [{ path: '/profile', fixture: 'profile' }],
-          requests: [{ path: '/profile' }],
-          code: 0,
-          stdout: ['key_cli_01'],
-        },
-      );
+      await runCase(server, home, {
+        name: 'config file',
+        argv: ['profile'],
+        env: { SVC_BASE_URL: undefined },
+        routes: [{ path: '/profile', fixture: 'profile' }],
+        requests: [{ path: '/profile' }],
+        code: 0,
+        stdout: ['key_cli_01'],
+      });
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
@@ -173,7 +169,14 @@ describe('usage errors', () => {
     ['--timeout 1.0005', ['--timeout', '1.0005', 'profile'], {}],
     ['SVC_TIMEOUT=2.0001', ['profile'], { SVC_TIMEOUT: '2.0001' }],
   ])('%s works: whole milliseconds', async (_name, argv, env) => {
-    await runCase(server, configHome(), { name: 'fractional timeout', argv, env, routes: [{ path: '/profile', fixture: 'profile' }], code: 0, stdout: ['key_cli_01'] });
+    await runCase(server, configHome(), {
+      name: 'fractional timeout',
+      argv,
+      env,
+      routes: [{ path: '/profile', fixture: 'profile' }],
+      code: 0,
+      stdout: ['key_cli_01'],
+    });
   });
 
   it('an unknown flag under --json is the usage envelope', async () => {
@@ -220,7 +223,10 @@ describe('--quiet', () => {
       name: 'quiet error',
       argv: ['--quiet', 'databases', 'get', 'db_gone'],
       // The 404 is followed by one list read (a database's name is accepted for its id): none is named so.
-      routes: [{ path: '/databases/db_gone', fixture: 'error-404', status: 404 }, { path: '/databases', fixture: 'databases-page2' }],
+      routes: [
+        { path: '/databases/db_gone', fixture: 'error-404', status: 404 },
+        { path: '/databases', fixture: 'databases-page2' },
+      ],
       code: 5,
       stderr: ['Protected database not found.', 'req_nf_1'],
     });
@@ -326,11 +332,21 @@ describe('the API token never reaches stdout or stderr', () => {
       requests: [{ path: '/databases' }, { path: '/databases', query: { cursor: 'cur_db_2' } }],
       code: 0,
     },
-    { name: 'destinations get', argv: ['destinations', 'get', 'dst_eu_s3'], routes: [{ path: '/destinations/dst_eu_s3', fixture: 'destination-get' }], code: 0 },
+    {
+      name: 'destinations get',
+      argv: ['destinations', 'get', 'dst_eu_s3'],
+      routes: [{ path: '/destinations/dst_eu_s3', fixture: 'destination-get' }],
+      code: 0,
+    },
     { name: 'backups get', argv: ['backups', 'get', 'bj_0007'], routes: [{ path: '/backups/bj_0007', fixture: 'backup-get-completed' }], code: 0 },
     { name: 'evidence get', argv: ['evidence', 'get', 'bj_0007'], routes: [{ path: '/evidence/bj_0007', fixture: 'evidence-get' }], code: 0 },
     { name: 'restore get', argv: ['restore', 'get', 'rj_0001'], routes: [{ path: '/restores/rj_0001', fixture: 'restore-get' }], code: 0 },
-    { name: 'recovery proof', argv: ['recovery', 'proof', 'rw_0003'], routes: [{ path: '/recovery/windows/rw_0003/proof', fixture: 'recovery-proof' }], code: 0 },
+    {
+      name: 'recovery proof',
+      argv: ['recovery', 'proof', 'rw_0003'],
+      routes: [{ path: '/recovery/windows/rw_0003/proof', fixture: 'recovery-proof' }],
+      code: 0,
+    },
     { name: 'tools list', argv: ['tools', 'list'], routes: [{ path: '/mcp/tools', fixture: 'tools' }], code: 0 },
     { name: '401', argv: ['profile'], routes: [{ path: '/profile', fixture: 'error-401', status: 401 }], code: 3 },
     { name: '401 echoing the token', argv: ['profile'], routes: [{ path: '/profile', body: revokedEcho, status: 401 }], code: 3 },

@@ -33,19 +33,35 @@ describe('401: the advice fits where the token came from', () => {
     server.otherwise(() => json(401, fixture('error-401')));
     const r = await svc(['databases', 'list'], { SVC_API_KEY: TOKEN });
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain(`SVC_API_KEY is set and overrides any saved login: set it to a valid token, or unset it to use the one \`svc --base-url ${server.baseUrl} auth login\` stored.`);
+    expect(r.stderr).toContain(
+      `SVC_API_KEY is set and overrides any saved login: set it to a valid token, or unset it to use the one \`svc --base-url ${server.baseUrl} auth login\` stored.`,
+    );
     expect(r.stderr).toContain('New tokens are made in the dashboard under Settings, API tokens.');
     expect(r.stderr).not.toContain('Run `svc auth login`');
   });
 
   it('a stored token: log in again', async () => {
     const keychain = new FakeKeychain();
-    server.otherwise((ex) => (ex.headers.get('authorization') === `Bearer ${TOKEN}` && ex.url.pathname === '/api/v1/profile' ? json(200, fixture('profile')) : json(401, fixture('error-401'))));
-    expect((await runCli(['auth', 'login', '--with-token', '--base-url', server.baseUrl], { keytar: keychain, stdin: TOKEN, env: { HOME: home, XDG_CONFIG_HOME: home } })).code).toBe(0);
+    server.otherwise((ex) =>
+      ex.headers.get('authorization') === `Bearer ${TOKEN}` && ex.url.pathname === '/api/v1/profile'
+        ? json(200, fixture('profile'))
+        : json(401, fixture('error-401')),
+    );
+    expect(
+      (
+        await runCli(['auth', 'login', '--with-token', '--base-url', server.baseUrl], {
+          keytar: keychain,
+          stdin: TOKEN,
+          env: { HOME: home, XDG_CONFIG_HOME: home },
+        })
+      ).code,
+    ).toBe(0);
     const r = await svc(['databases', 'list'], {}, keychain);
     expect(r.code).toBe(3);
     // The command carries the --base-url this run was given (cli-contract 4, v5).
-    expect(r.stderr).toContain(`Run \`svc --base-url ${server.baseUrl} auth login\` to store a valid token, or set SVC_API_KEY. New tokens are made in the dashboard under Settings, API tokens.`);
+    expect(r.stderr).toContain(
+      `Run \`svc --base-url ${server.baseUrl} auth login\` to store a valid token, or set SVC_API_KEY. New tokens are made in the dashboard under Settings, API tokens.`,
+    );
     expect(r.stderr).not.toContain('SVC_API_KEY is set');
   });
 

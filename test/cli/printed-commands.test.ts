@@ -32,7 +32,8 @@ afterEach(async () => {
 });
 afterAll(() => shell.cleanup());
 
-const svc = (args: string[]) => runCli(['--base-url', server.baseUrl, '--profile', 'ops', ...args], { env: { HOME: home, XDG_CONFIG_HOME: home, SVC_API_KEY: TOKEN } });
+const svc = (args: string[]) =>
+  runCli(['--base-url', server.baseUrl, '--profile', 'ops', ...args], { env: { HOME: home, XDG_CONFIG_HOME: home, SVC_API_KEY: TOKEN } });
 const given = () => ['--base-url', server.baseUrl, '--profile', 'ops'];
 
 /** The text between two lines of stderr: the command block svc printed, as a person would select it. */

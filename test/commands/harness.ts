@@ -81,29 +81,28 @@ function queryMatches(url: URL, want: Record<string, string | null> | undefined)
 export function handler(server: LoopbackServer, route: Route): RequestHandler {
   const method = route.method ?? 'GET';
   const make = method === 'POST' ? http.post : http.get;
-  return make(`${server.baseUrl}/api/v1${route.path}`, ({ request }) => {
-    if (!queryMatches(new URL(request.url), route.whenQuery)) return undefined;
-    const init = (requestId: string | undefined) => ({
-      status: route.status ?? 200,
-      headers: { 'X-Request-ID': route.requestId ?? requestId ?? 'req_test_1', ...RATE_LIMIT_HEADERS, ...route.headers },
-    });
-    if (route.raw !== undefined) return new HttpResponse(route.raw, init(undefined));
-    const body = route.body !== undefined ? route.body : fixture(route.fixture ?? '');
-    // An error fixture's requestId is echoed in X-Request-ID, as the service does (api-v1.md 7).
-    return HttpResponse.json(body as never, init((body as { error?: { requestId?: string } })?.error?.requestId));
-  }, { once: route.once === true });
+  return make(
+    `${server.baseUrl}/api/v1${route.path}`,
+    ({ request }) => {
+      if (!queryMatches(new URL(request.url), route.whenQuery)) return undefined;
+      const init = (requestId: string | undefined) => ({
+        status: route.status ?? 200,
+        headers: { 'X-Request-ID': route.requestId ?? requestId ?? 'req_test_1', ...RATE_LIMIT_HEADERS, ...route.headers },
+      });
+      if (route.raw !== undefined) return new HttpResponse(route.raw, init(undefined));
+      const body = route.body !== undefined ? route.body : fixture(route.fixture ?? '');
+      // An error fixture's requestId is echoed in X-Request-ID, as the service does (api-v1.md 7).
+      return HttpResponse.json(body as never, init((body as { error?: { requestId?: string } })?.error?.requestId));
+    },
+    { once: route.once === true },
+  );
 }
 
 export function baseEnv(server: LoopbackServer, configHome: string): Record<string, string> {
   return { SVC_API_KEY: TOKEN, SVC_BASE_URL: server.baseUrl, XDG_CONFIG_HOME: configHome, HOME: configHome };
 }
 
-export async function run(
-  server: LoopbackServer,
-  configHome: string,
-  argv: string[],
-  opts: RunOptions = {},
-): Promise<CliRun> {
+export async function run(server: LoopbackServer, configHome: string, argv: string[], opts: RunOptions = {}): Promise<CliRun> {
   return runCli(argv, { ...opts, env: { ...baseEnv(server, configHome), ...opts.env } });
 }
 
@@ -117,9 +116,9 @@ export function expectStandardHeaders(requests: Exchange[]): void {
 }
 
 export function expectRequests(requests: Exchange[], expected: ExpectedRequest[]): void {
-  expect(
-    requests.map((r) => ({ method: r.method, path: r.url.pathname, query: Object.fromEntries(r.url.searchParams) })),
-  ).toEqual(expected.map((e) => ({ method: e.method ?? 'GET', path: `/api/v1${e.path}`, query: e.query ?? {} })));
+  expect(requests.map((r) => ({ method: r.method, path: r.url.pathname, query: Object.fromEntries(r.url.searchParams) }))).toEqual(
+    expected.map((e) => ({ method: e.method ?? 'GET', path: `/api/v1${e.path}`, query: e.query ?? {} })),
+  );
 }
 
 function expectMatches(text: string, matches: Match[] | undefined, present: boolean, what: string): void {

@@ -37,7 +37,20 @@ const PLACEMENTS: Array<[string, (argv: string[]) => string[]]> = [
   ['--json --timeout 5 after', (argv) => [...argv, '--json', '--timeout', '5']],
   [
     'every global option, around',
-    (argv) => ['--base-url', 'http://127.0.0.1:9', '--profile', 'prod', '--quiet', '--timeout=5', ...argv, '--verbose', '--max-retries', '2', '--no-color', '--json'],
+    (argv) => [
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--profile',
+      'prod',
+      '--quiet',
+      '--timeout=5',
+      ...argv,
+      '--verbose',
+      '--max-retries',
+      '2',
+      '--no-color',
+      '--json',
+    ],
   ],
 ];
 
@@ -56,7 +69,14 @@ export function withGlobals(rows: OkRow[]): Array<[name: string, argv: string[],
  * options without paging flags are `base`: each flag alone, all together, and the boundaries.
  */
 export function pagingRows(argv: string[], base: Record<string, unknown>, env: Env = {}): OkRow[] {
-  const opts = (page: { limit?: number; cursor?: string; all?: boolean; headers?: boolean }) => ({ ...base, limit: undefined, cursor: undefined, all: false, headers: true, ...page });
+  const opts = (page: { limit?: number; cursor?: string; all?: boolean; headers?: boolean }) => ({
+    ...base,
+    limit: undefined,
+    cursor: undefined,
+    all: false,
+    headers: true,
+    ...page,
+  });
   return [
     ['defaults: first page, server-chosen size', argv, opts({}), env],
     ['--limit 1', [...argv, '--limit', '1'], opts({ limit: 1 }), env],

@@ -29,7 +29,10 @@ function dataRow(values: Array<Buffer | null>): Buffer {
 }
 
 const errorResponse = (fields: Record<string, string>) =>
-  message('E', Buffer.concat([...Object.entries(fields).flatMap(([code, text]) => [Buffer.from(code), Buffer.from(text), Buffer.from([0])]), Buffer.from([0])]));
+  message(
+    'E',
+    Buffer.concat([...Object.entries(fields).flatMap(([code, text]) => [Buffer.from(code), Buffer.from(text), Buffer.from([0])]), Buffer.from([0])]),
+  );
 
 /** Feeds `chunks` through BoundedMessages into pg-protocol's parser: the messages pg would see, and the bytes it was given. */
 async function through(chunks: Iterable<Buffer>): Promise<{ messages: Array<Record<string, unknown>>; bytes: number; largest: number }> {
@@ -97,7 +100,9 @@ describe('BoundedMessages', () => {
   });
 
   it('cuts each text field of an error or notice; the fields after a long one survive', async () => {
-    const { messages } = await through(pieces(errorResponse({ S: 'ERROR', V: 'ERROR', C: '22P02', M: `invalid input: "${'y'.repeat(1_000_000)}"`, D: 'the detail' }), 4096));
+    const { messages } = await through(
+      pieces(errorResponse({ S: 'ERROR', V: 'ERROR', C: '22P02', M: `invalid input: "${'y'.repeat(1_000_000)}"`, D: 'the detail' }), 4096),
+    );
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatchObject({ name: 'error', severity: 'ERROR', code: '22P02', detail: 'the detail' });
     expect((messages[0]!.message as string).length).toBe(2048);

@@ -7,7 +7,10 @@ import { DEFAULT_DRIFT, noDrift, parseShare } from '../../src/drill/drift.js';
 import { fingerprintOf } from '../../src/drill/fingerprint.js';
 
 const fp = (tables: Record<string, number>, digest = 'a'.repeat(64)) =>
-  fingerprintOf(Object.entries(tables).map(([table, rows]) => ({ table, rows, sizeBytes: 8192 })), digest);
+  fingerprintOf(
+    Object.entries(tables).map(([table, rows]) => ({ table, rows, sizeBytes: 8192 })),
+    digest,
+  );
 
 describe('noDrift', () => {
   const before = fp({ 'public.orders': 5000, 'public.customers': 1000, 'public.tiny': 10 });
@@ -42,6 +45,10 @@ describe('noDrift', () => {
 });
 
 describe('--max-shrink', () => {
-  it.each([['50%', 0.5], ['12.5%', 0.125], ['100%', 1]] as const)('%s', (raw, share) => expect(parseShare(raw, '--max-shrink')).toBe(share));
+  it.each([
+    ['50%', 0.5],
+    ['12.5%', 0.125],
+    ['100%', 1],
+  ] as const)('%s', (raw, share) => expect(parseShare(raw, '--max-shrink')).toBe(share));
   it.each(['0%', '50', '101%', '-5%', 'half'])('%s is exit 2', (raw) => expect(() => parseShare(raw, '--max-shrink')).toThrow(/Invalid --max-shrink/));
 });

@@ -84,10 +84,15 @@ describe.skipIf(!!skip)("a backup's database settings act with no more rights th
     rmSync(data, { recursive: true, force: true });
   });
 
-  it('stores only the ordinary setting; each refused one is in notApplied with the server\'s reason', async () => {
+  it("stores only the ordinary setting; each refused one is in notApplied with the server's reason", async () => {
     const check = join(h.workDir(), 'settings.sql');
     // Passes only when the scratch database holds exactly the setting the owner role may make; else shows what it holds.
-    writeFileSync(check, ['-- check: stored_settings', `SELECT stored FROM (${STORED}) AS x(stored) WHERE stored IS DISTINCT FROM '(database): statement_timeout=7s'`, ''].join('\n'));
+    writeFileSync(
+      check,
+      ['-- check: stored_settings', `SELECT stored FROM (${STORED}) AS x(stored) WHERE stored IS DISTINCT FROM '(database): statement_timeout=7s'`, ''].join(
+        '\n',
+      ),
+    );
     const r = await h.drill(['db_orders', '--check', check, '--json'], { timeoutMs: 150_000 });
     expect(r.doc, r.stderr).toBeDefined();
     const db = r.doc!.databases[0]!;
@@ -101,8 +106,14 @@ describe.skipIf(!!skip)("a backup's database settings act with no more rights th
     expect.soft(settings.applied).toEqual([`ALTER DATABASE ${q} SET "statement_timeout" TO '7s';`]);
     expect.soft([...settings.notApplied].sort((a, b) => a.statement.localeCompare(b.statement))).toEqual([
       { statement: `ALTER DATABASE ${q} SET "lo_compat_privileges" TO 'on';`, reason: 'permission denied to set parameter "lo_compat_privileges"' },
-      { statement: `ALTER DATABASE ${q} SET "postgis.gdal_enabled_drivers" TO 'ENABLE_ALL';`, reason: 'permission denied to set parameter "postgis.gdal_enabled_drivers"' },
-      { statement: `ALTER DATABASE ${q} SET "session_preload_libraries" TO 'auto_explain';`, reason: 'permission denied to set parameter "session_preload_libraries"' },
+      {
+        statement: `ALTER DATABASE ${q} SET "postgis.gdal_enabled_drivers" TO 'ENABLE_ALL';`,
+        reason: 'permission denied to set parameter "postgis.gdal_enabled_drivers"',
+      },
+      {
+        statement: `ALTER DATABASE ${q} SET "session_preload_libraries" TO 'auto_explain';`,
+        reason: 'permission denied to set parameter "session_preload_libraries"',
+      },
       { statement: `ALTER ROLE "postgres" IN DATABASE ${q} SET "work_mem" TO '77kB';`, reason: 'must be superuser to alter superusers' },
     ]);
   }, 180_000);
@@ -113,7 +124,9 @@ describe.skipIf(!!skip)("a backup's database settings act with no more rights th
       expect(r.doc, r.stderr).toBeDefined();
       const db = r.doc!.databases[0]!;
       expect.soft(r.code, r.stderr).toBe(0);
-      expect.soft(db.receipt!.databaseSettings!.applied).toEqual([expect.stringMatching(/^ALTER DATABASE "svc_drill_db_billing_[0-9a-f]{8}" SET "search_path" TO 'evil', 'pg_catalog', 'public';$/)]);
+      expect
+        .soft(db.receipt!.databaseSettings!.applied)
+        .toEqual([expect.stringMatching(/^ALTER DATABASE "svc_drill_db_billing_[0-9a-f]{8}" SET "search_path" TO 'evil', 'pg_catalog', 'public';$/)]);
       expect.soft(db.kept, r.stderr).toBeDefined();
       expect(existsSync(marker)).toBe(false);
     } finally {

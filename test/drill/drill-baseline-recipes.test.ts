@@ -45,7 +45,7 @@ const RECIPES = [
   },
 ] as const;
 
-describe.skipIf(!!skip)('the README\'s recipes for the baseline in CI', { timeout: 240_000 }, () => {
+describe.skipIf(!!skip)("the README's recipes for the baseline in CI", { timeout: 240_000 }, () => {
   const h = new DrillE2e();
   /** The previous run's organization report: a shard's report, merged, as the merge job leaves it. */
   let merged = '';
@@ -78,7 +78,10 @@ describe.skipIf(!!skip)('the README\'s recipes for the baseline in CI', { timeou
       const r = await drillThere(root, recipe.pick);
       expect(r.code, r.stderr).toBe(0);
       for (const db of r.doc.databases) {
-        expect(db.checks.find((c) => c.name === 'no_drift'), db.databaseId).toMatchObject({ status: 'passed', detail: expect.stringContaining('in the baseline; no table lost more than 50%') });
+        expect(
+          db.checks.find((c) => c.name === 'no_drift'),
+          db.databaseId,
+        ).toMatchObject({ status: 'passed', detail: expect.stringContaining('in the baseline; no table lost more than 50%') });
       }
 
       const first = await drillThere(h.workDir(), recipe.pick);

@@ -46,7 +46,7 @@ describe.skipIf(!!skip)('a SQL check that tries to leave its session', () => {
         "SELECT repeat('x', 120 * 1024 * 1024) AS v",
         '-- check: who_runs_it',
         'SELECT current_user AS who, r.rolsuper AS super, r.rolcreaterole AS createrole, r.rolcreatedb AS createdb,',
-        '  (SELECT string_agg(g.rolname, \',\') FROM pg_auth_members am JOIN pg_roles g ON g.oid = am.roleid WHERE am.member = r.oid) AS member_of,',
+        "  (SELECT string_agg(g.rolname, ',') FROM pg_auth_members am JOIN pg_roles g ON g.oid = am.roleid WHERE am.member = r.oid) AS member_of,",
         "  current_setting('transaction_read_only') AS ro, current_setting('statement_timeout') AS timeout, shobj_description(r.oid, 'pg_authid') AS comment,",
         "  (SELECT array_to_string(setconfig, ' ') FROM pg_db_role_setting WHERE setrole = r.oid AND setdatabase = 0) AS role_settings, r.rolbypassrls AS bypassrls",
         'FROM pg_roles r WHERE r.rolname = current_user',
@@ -73,13 +73,20 @@ describe.skipIf(!!skip)('a SQL check that tries to leave its session', () => {
     expect.soft(checks.nothing_was_created).toMatchObject({ status: 'passed' });
 
     // No text of a check closes a wrapper or reaches a second statement.
-    expect.soft(checks.closes_the_wrapper).toMatchObject({ status: 'failed', detail: expect.stringMatching(/^the query failed: ERROR: +syntax error at or near "\)"/) });
-    expect.soft(checks.several_statements).toMatchObject({ status: 'failed', detail: expect.stringMatching(/^the query failed: ERROR: +cannot insert multiple commands into a prepared statement/) });
+    expect
+      .soft(checks.closes_the_wrapper)
+      .toMatchObject({ status: 'failed', detail: expect.stringMatching(/^the query failed: ERROR: +syntax error at or near "\)"/) });
+    expect.soft(checks.several_statements).toMatchObject({
+      status: 'failed',
+      detail: expect.stringMatching(/^the query failed: ERROR: +cannot insert multiple commands into a prepared statement/),
+    });
 
     // The timeout holds: neither the escape nor a plain sleep runs past 60 s.
     expect.soft(checks.lifts_the_timeout).toMatchObject({ status: 'failed' });
     expect.soft(checks.lifts_the_timeout!.durationMs).toBeLessThan(59_000);
-    expect.soft(checks.sleeps_65s).toMatchObject({ status: 'failed', detail: expect.stringMatching(/^the query failed: ERROR: +canceling statement due to statement timeout/) });
+    expect
+      .soft(checks.sleeps_65s)
+      .toMatchObject({ status: 'failed', detail: expect.stringMatching(/^the query failed: ERROR: +canceling statement due to statement timeout/) });
     expect.soft(checks.sleeps_65s!.durationMs).toBeGreaterThanOrEqual(59_000);
     expect.soft(checks.sleeps_65s!.durationMs).toBeLessThan(65_000);
 
@@ -88,11 +95,15 @@ describe.skipIf(!!skip)('a SQL check that tries to leave its session', () => {
 
     // The role: made for this run, marked, no right but to read, the settings on it.
     expect.soft(checks.who_runs_it!.status).toBe('failed');
-    expect.soft(checks.who_runs_it!.detail).toMatch(
-      /^returned 1 row; they are: who=svc_drill_check_[0-9a-f]{8}, super=false, createrole=false, createdb=false, member_of=pg_read_all_data, ro=on, timeout=1min, comment=svc restore drill: pid=\d+ host=\S+ started=\S+, role_settings=default_transaction_read_only=on statement_timeout=60s, bypassrls=true$/,
-    );
+    expect
+      .soft(checks.who_runs_it!.detail)
+      .toMatch(
+        /^returned 1 row; they are: who=svc_drill_check_[0-9a-f]{8}, super=false, createrole=false, createdb=false, member_of=pg_read_all_data, ro=on, timeout=1min, comment=svc restore drill: pid=\d+ host=\S+ started=\S+, role_settings=default_transaction_read_only=on statement_timeout=60s, bypassrls=true$/,
+      );
     expect.soft(checks.reads_every_table).toMatchObject({ status: 'passed' });
-    expect.soft(checks.reads_server_files).toMatchObject({ status: 'failed', detail: expect.stringMatching(/^the query failed: ERROR: +permission denied for function pg_ls_dir/) });
+    expect
+      .soft(checks.reads_server_files)
+      .toMatchObject({ status: 'failed', detail: expect.stringMatching(/^the query failed: ERROR: +permission denied for function pg_ls_dir/) });
 
     // A setting one check makes dies with its connection.
     expect.soft(checks.sets_for_the_next).toMatchObject({ status: 'passed' });

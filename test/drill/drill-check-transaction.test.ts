@@ -48,7 +48,7 @@ describe.skipIf(!!skip)('a check cannot leave the read-only transaction svc runs
     await Promise.allSettled([cluster?.stop(), h.stop()]);
   });
 
-  it('--scratch auto: the DO ... COMMIT check, bare or behind a nested comment, creates no table and fails with the server\'s reason; ordinary checks pass and fail as before', async () => {
+  it("--scratch auto: the DO ... COMMIT check, bare or behind a nested comment, creates no table and fails with the server's reason; ordinary checks pass and fail as before", async () => {
     const file = join(h.workDir(), 'escape.sql');
     writeFileSync(
       file,
@@ -77,14 +77,19 @@ describe.skipIf(!!skip)('a check cannot leave the read-only transaction svc runs
     expect.soft(checks.nothing_was_created, JSON.stringify(checks)).toMatchObject({ status: 'passed' });
     expect.soft(checks.do_commit).toMatchObject({ status: 'failed', detail: expect.stringMatching(INVALID_TERMINATION) });
     expect.soft(checks.nested_comment).toMatchObject({ status: 'failed', detail: expect.stringMatching(INVALID_TERMINATION) });
-    expect.soft(checks.commit_alone).toMatchObject({ status: 'failed', detail: expect.stringMatching(/^the query failed: the check ended the read-only transaction svc ran it in/) });
-    expect.soft(checks.only_comments).toMatchObject({ status: 'failed', detail: 'the query failed: the server ran no statement (the check holds only comments)' });
+    expect
+      .soft(checks.commit_alone)
+      .toMatchObject({ status: 'failed', detail: expect.stringMatching(/^the query failed: the check ended the read-only transaction svc ran it in/) });
+    expect
+      .soft(checks.only_comments)
+      .toMatchObject({ status: 'failed', detail: 'the query failed: the server ran no statement (the check holds only comments)' });
     expect.soft(checks.read_only_repeatable_read).toMatchObject({ status: 'passed' });
     expect.soft(checks.some_rows).toMatchObject({ status: 'failed', detail: 'returned 1 row; they are: v=x' });
   });
 
-  it('--scratch <dsn>, a role that may not create roles: the operator\'s role keeps no setting and no prepared transaction a check made', async () => {
-    const settings = () => cluster.psql("SELECT coalesce(string_agg(array_to_string(setconfig, ' '), '; '), '') FROM pg_db_role_setting WHERE setrole = 'drill_ops'::regrole");
+  it("--scratch <dsn>, a role that may not create roles: the operator's role keeps no setting and no prepared transaction a check made", async () => {
+    const settings = () =>
+      cluster.psql("SELECT coalesce(string_agg(array_to_string(setconfig, ' '), '; '), '') FROM pg_db_role_setting WHERE setrole = 'drill_ops'::regrole");
     expect(await settings()).toBe('');
     const file = join(h.workDir(), 'operator.sql');
     writeFileSync(
@@ -105,8 +110,12 @@ describe.skipIf(!!skip)('a check cannot leave the read-only transaction svc runs
     expect(r.doc, r.stderr).toBeDefined();
     expect.soft(r.stderr).toContain('may not create roles on');
     const checks = checksOf(r.doc);
-    expect.soft(checks.nested_comment_alter_role, JSON.stringify(checks)).toMatchObject({ status: 'failed', detail: expect.stringMatching(INVALID_TERMINATION) });
-    expect.soft(checks.prepares_its_transaction).toMatchObject({ status: 'failed', detail: expect.stringMatching(/^the query failed: the check ended the read-only transaction svc ran it in/) });
+    expect
+      .soft(checks.nested_comment_alter_role, JSON.stringify(checks))
+      .toMatchObject({ status: 'failed', detail: expect.stringMatching(INVALID_TERMINATION) });
+    expect
+      .soft(checks.prepares_its_transaction)
+      .toMatchObject({ status: 'failed', detail: expect.stringMatching(/^the query failed: the check ended the read-only transaction svc ran it in/) });
     expect.soft(checks.no_orders_missing).toMatchObject({ status: 'passed' });
     // Nothing of the checks is left: no prepared transaction, and so the scratch database could be dropped.
     expect.soft(await cluster.psql('SELECT count(*) FROM pg_prepared_xacts')).toBe('0');

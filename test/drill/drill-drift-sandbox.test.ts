@@ -28,7 +28,7 @@ describe.skipIf(!!skip)('the sandbox database whose newest backup lost rows', { 
     rmSync(data, { recursive: true, force: true });
   });
 
-  it('the organization drilled against the older backup\'s report: db_inventory fails no_drift naming orders, beside db_analytics', async () => {
+  it("the organization drilled against the older backup's report: db_inventory fails no_drift naming orders, beside db_analytics", async () => {
     const baseline = join(h.workDir(), 'baseline');
     const before = await h.drill([DRIFT.databaseId, '--backup', DRIFT.wholeBackup, '--report', baseline]);
     expect(before.code, before.stderr).toBe(0);
@@ -37,7 +37,10 @@ describe.skipIf(!!skip)('the sandbox database whose newest backup lost rows', { 
     const r = await h.drill(['--all', '--baseline', baseline, '--json', '--report', report]);
     expect(r.code, r.stderr).toBe(13);
     const failed = r.doc!.databases.filter((d) => d.result === 'failed').map((d) => [d.databaseId, d.failure!.check]);
-    expect(failed).toEqual([['db_analytics', 'backup_selected'], [DRIFT.databaseId, 'no_drift']]);
+    expect(failed).toEqual([
+      ['db_analytics', 'backup_selected'],
+      [DRIFT.databaseId, 'no_drift'],
+    ]);
     const inventory = r.doc!.databases.find((d) => d.databaseId === DRIFT.databaseId)!;
     expect(inventory.backupJobId).toBe(DRIFT.shrunkBackup);
     expect(inventory.checks.find((c) => c.name === 'rows_match')!.status).toBe('passed');
@@ -49,7 +52,10 @@ describe.skipIf(!!skip)('the sandbox database whose newest backup lost rows', { 
     // --quiet, as a CI job runs it: no progress lines, and the table says why each database failed.
     const quiet = await h.drill(['--all', '--baseline', baseline, '--quiet'], { env: { COLUMNS: '200' } });
     expect(quiet.code, quiet.stderr).toBe(13);
-    const rows = quiet.stdout.trimEnd().split('\n').map((l) => l.split(/ {2,}/));
+    const rows = quiet.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split(/ {2,}/));
     expect(rows[0]).toEqual(['DATABASE', 'NAME', 'BACKUP', 'AGE', 'RECOVERY', 'RESULT', 'FAILED CHECK', 'WHY']);
     const why = Object.fromEntries(rows.slice(1).map((r) => [r[0], r.length === 8 ? r[7] : '']));
     expect(why).toEqual({

@@ -59,7 +59,10 @@ describe.skipIf(!!skip)('no_drift: a drill against an earlier drill of the same 
   it('each database carries a fingerprint: tables with rows and sizes, totals, a schema digest', () => {
     const doc = JSON.parse(readFileSync(join(wholeReport, 'drill.json'), 'utf8')) as DrillDocument;
     const fp = doc.drill.databases[0]!.fingerprint!;
-    expect(fp.tables.map((t) => [t.table, t.rows])).toEqual([['public.customers', 1000], ['public.orders', 5000]]);
+    expect(fp.tables.map((t) => [t.table, t.rows])).toEqual([
+      ['public.customers', 1000],
+      ['public.orders', 5000],
+    ]);
     expect(fp.tables.every((t) => t.sizeBytes > 0)).toBe(true);
     expect(fp.totals).toEqual({ tables: 2, rows: 6000, sizeBytes: fp.tables[0]!.sizeBytes + fp.tables[1]!.sizeBytes });
     expect(fp.schemaDigest).toMatch(/^[0-9a-f]{64}$/);
@@ -72,7 +75,10 @@ describe.skipIf(!!skip)('no_drift: a drill against an earlier drill of the same 
     expect(r.code, r.stderr).toBe(0);
     const names = r.doc!.databases[0]!.checks.map((c) => c.name);
     expect(names.slice(names.indexOf('rows_match'), names.indexOf('rows_match') + 2)).toEqual(['rows_match', 'no_drift']);
-    expect(check(r.doc, 'no_drift')).toMatchObject({ status: 'passed', detail: '2 table(s), 6,000 row(s) against 6,000 in the baseline; no table lost more than 50% of its rows' });
+    expect(check(r.doc, 'no_drift')).toMatchObject({
+      status: 'passed',
+      detail: '2 table(s), 6,000 row(s) against 6,000 in the baseline; no table lost more than 50% of its rows',
+    });
   });
 
   it('a backup that lost 90% of one table fails no_drift naming it with both counts; report, JUnit and metrics show it', async () => {
@@ -90,8 +96,12 @@ describe.skipIf(!!skip)('no_drift: a drill against an earlier drill of the same 
     expect(nd.detail).not.toContain('public.customers');
     expect(db.failure).toMatchObject({ check: 'no_drift', code: 'data_drift' });
     expect(r.stderr).toContain('db_orders (no_drift)');
-    expect(readFileSync(join(report, 'junit.xml'), 'utf8')).toMatch(/<testcase classname="db_orders" name="no_drift" time="[\d.]+">\n {4}<failure message="[^"]*public\.orders: 5,000 row\(s\) in the baseline, 500 now/);
-    expect(readFileSync(join(report, 'drill.md'), 'utf8')).toMatch(/## Drift against the baseline\n\n- db_orders \(orders-prod\): \*\*failed\*\*: .*public\.orders: 5,000/);
+    expect(readFileSync(join(report, 'junit.xml'), 'utf8')).toMatch(
+      /<testcase classname="db_orders" name="no_drift" time="[\d.]+">\n {4}<failure message="[^"]*public\.orders: 5,000 row\(s\) in the baseline, 500 now/,
+    );
+    expect(readFileSync(join(report, 'drill.md'), 'utf8')).toMatch(
+      /## Drift against the baseline\n\n- db_orders \(orders-prod\): \*\*failed\*\*: .*public\.orders: 5,000/,
+    );
     const prom = readFileSync(metrics, 'utf8');
     expect(prom).toContain('svc_restore_drill_rows{database_id="db_orders",database="orders-prod"} 1510');
     expect(prom).toMatch(/svc_restore_drill_size_bytes\{database_id="db_orders",database="orders-prod"\} [1-9]\d+/);
@@ -103,7 +113,8 @@ describe.skipIf(!!skip)('no_drift: a drill against an earlier drill of the same 
     expect(r.code, r.stderr).toBe(0);
     expect(check(r.doc, 'no_drift')).toMatchObject({
       status: 'passed',
-      detail: "3 table(s), 1,510 row(s) against 6,000 in the baseline; no table lost more than 95% of its rows; schema changes (pass): new table(s): public.notes; the schema changed (its digest differs from the baseline's)",
+      detail:
+        "3 table(s), 1,510 row(s) against 6,000 in the baseline; no table lost more than 95% of its rows; schema changes (pass): new table(s): public.notes; the schema changed (its digest differs from the baseline's)",
     });
   });
 

@@ -29,7 +29,11 @@ describe.skipIf(!!skip)('a drill of a LATIN1 database with database settings and
     try {
       const dir = join(dirname(cluster.dataDir), 'fast_ssd');
       mkdirSync(dir);
-      chownSync(dir, Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })), Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })));
+      chownSync(
+        dir,
+        Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })),
+        Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })),
+      );
       chmodSync(dir, 0o700);
       await cluster.psql(`CREATE TABLESPACE fast_ssd LOCATION '${dir}'; CREATE DATABASE orders TEMPLATE template0 ENCODING LATIN1 LOCALE 'C';`);
       await cluster.psql(
@@ -52,7 +56,7 @@ describe.skipIf(!!skip)('a drill of a LATIN1 database with database settings and
     rmSync(data, { recursive: true, force: true });
   });
 
-  it('passes, with the archive\'s encoding and search_path in the scratch database, and says the tablespace was ignored', async () => {
+  it("passes, with the archive's encoding and search_path in the scratch database, and says the tablespace was ignored", async () => {
     const check = join(h.workDir(), 'fidelity.sql');
     // Each check is a new session of the scratch database: the unqualified name resolves through the restored search_path.
     // The check is ASCII (the check runner's client encoding is the database's): 'ü' is one LATIN1 byte, one character.
@@ -79,6 +83,8 @@ describe.skipIf(!!skip)('a drill of a LATIN1 database with database settings and
     ]);
     expect(db.receipt!.tablespaces).toEqual({ named: ['fast_ssd'], ignored: true });
     expect(db.receipt!.databaseOptions).toEqual({ ENCODING: 'LATIN1', LOCALE_PROVIDER: 'libc', LOCALE: 'C' });
-    expect(db.receipt!.databaseSettings!.applied).toEqual([expect.stringMatching(/^ALTER DATABASE "svc_drill_db_orders_[0-9a-f]{8}" SET "search_path" TO 'app', 'public';$/)]);
+    expect(db.receipt!.databaseSettings!.applied).toEqual([
+      expect.stringMatching(/^ALTER DATABASE "svc_drill_db_orders_[0-9a-f]{8}" SET "search_path" TO 'app', 'public';$/),
+    ]);
   }, 180_000);
 });

@@ -56,7 +56,15 @@ describe.skipIf(!!skip)('svc restore drill: the files it writes and the text it 
       if (e.method !== 'POST' || e.path !== '/api/v1/restores' || status !== 202) return undefined;
       const b = body as { restoreJob: Record<string, unknown>; execution: { lockToken: string; presignedS3Url: string } };
       const lock = b.execution.lockToken;
-      return { ...b, restoreJob: { ...b.restoreJob, id: `rj_echo_${lock}`, errorMessage: `lock ${lock}`, debug: { lockToken: lock, presignedS3Url: b.execution.presignedS3Url } } };
+      return {
+        ...b,
+        restoreJob: {
+          ...b.restoreJob,
+          id: `rj_echo_${lock}`,
+          errorMessage: `lock ${lock}`,
+          debug: { lockToken: lock, presignedS3Url: b.execution.presignedS3Url },
+        },
+      };
     };
     const report = join(h.workDir(), 'report');
     const r = await h.drill(['db_orders', '--report', report, '--json'], { env: viaProxy() });
@@ -89,7 +97,10 @@ describe.skipIf(!!skip)('svc restore drill: the files it writes and the text it 
 
     // stderr: one line per phase; the name and the row read \n, never start a line of their own.
     const lines = r.stderr.trimEnd().split('\n');
-    expect(lines.filter((l) => l.startsWith('db_x')), r.stderr).toEqual([]);
+    expect(
+      lines.filter((l) => l.startsWith('db_x')),
+      r.stderr,
+    ).toEqual([]);
     expect(r.stderr).not.toMatch(RAW_CONTROL);
     expect(lines.find((l) => l.startsWith('db_orders: Using bj_0007'))).toContain(`of orders\\n${FORGED}]0;owned<img src=x> (db_orders)`);
     expect(lines.find((l) => l.startsWith('db_orders: failed at check:hostile'))).toContain(`row\\n${FORGED}[2J<img src=x>`);
@@ -154,41 +165,44 @@ describe.skipIf(!!skip)('svc restore drill: the files it writes and the text it 
     rmSync(report, { recursive: true });
   });
 
-  it.skipIf(process.getuid?.() !== 0)('item 9: a full --report disk: the result on stdout first (--json), then exit 2 naming the path and the cause, never "a bug in svc"', async () => {
-    const mount = join(h.workDir(), 'tiny');
-    mkdirSync(mount);
-    await execa('mount', ['-t', 'tmpfs', '-o', 'size=64k,mode=0755', 'tmpfs', mount]);
-    try {
-      const report = join(mount, 'report');
-      mkdirSync(report);
-      // The disk filled up while the drill ran.
-      rewrite = (e) => {
-        if (e.method === 'POST' && e.path === '/api/v1/restores') {
-          try {
-            for (;;) appendFileSync(join(mount, 'filler'), Buffer.alloc(4096));
-          } catch {
-            // ENOSPC: full.
+  it.skipIf(process.getuid?.() !== 0)(
+    'item 9: a full --report disk: the result on stdout first (--json), then exit 2 naming the path and the cause, never "a bug in svc"',
+    async () => {
+      const mount = join(h.workDir(), 'tiny');
+      mkdirSync(mount);
+      await execa('mount', ['-t', 'tmpfs', '-o', 'size=64k,mode=0755', 'tmpfs', mount]);
+      try {
+        const report = join(mount, 'report');
+        mkdirSync(report);
+        // The disk filled up while the drill ran.
+        rewrite = (e) => {
+          if (e.method === 'POST' && e.path === '/api/v1/restores') {
+            try {
+              for (;;) appendFileSync(join(mount, 'filler'), Buffer.alloc(4096));
+            } catch {
+              // ENOSPC: full.
+            }
           }
-        }
-        return undefined;
-      };
-      const r = await h.drill(['db_orders', '--report', report, '--json'], { env: viaProxy() });
-      expect(r.code, r.stderr).toBe(2);
-      expect(r.doc!.databases[0]!.result).toBe('passed');
-      const error = (JSON.parse(r.stderr.trimEnd().split('\n').at(-1)!) as { error: { code: string; message: string; hint: string } }).error;
-      expect(error.code).toBe('file_not_written');
-      expect(error.message).toMatch(new RegExp(`^Could not write ${report}/\\S+: no space left on the device \\(ENOSPC\\)\\.$`));
-      expect(r.stderr).not.toContain('bug in svc');
-      // No temporary file is left behind.
-      expect(readdirSync(report).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-    } finally {
-      await execa('umount', [mount]);
-    }
-  });
+          return undefined;
+        };
+        const r = await h.drill(['db_orders', '--report', report, '--json'], { env: viaProxy() });
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.doc!.databases[0]!.result).toBe('passed');
+        const error = (JSON.parse(r.stderr.trimEnd().split('\n').at(-1)!) as { error: { code: string; message: string; hint: string } }).error;
+        expect(error.code).toBe('file_not_written');
+        expect(error.message).toMatch(new RegExp(`^Could not write ${report}/\\S+: no space left on the device \\(ENOSPC\\)\\.$`));
+        expect(r.stderr).not.toContain('bug in svc');
+        // No temporary file is left behind.
+        expect(readdirSync(report).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+      } finally {
+        await execa('umount', [mount]);
+      }
+    },
+  );
 
   it('item 10: a database the service lists twice is drilled once (one restore job, one row, one receipt)', async () => {
     rewrite = (e, status, body) => {
-      if (e.method !== 'GET' || !e.path.startsWith('/api/v1/databases?') && e.path !== '/api/v1/databases') return undefined;
+      if (e.method !== 'GET' || (!e.path.startsWith('/api/v1/databases?') && e.path !== '/api/v1/databases')) return undefined;
       const b = body as { databases: Array<{ id: string }> };
       const orders = b.databases.find((d) => d.id === 'db_orders');
       return orders ? { ...b, databases: [orders, orders] } : { ...b, databases: [] };
@@ -221,7 +235,12 @@ describe.skipIf(!!skip)('svc restore drill: the files it writes and the text it 
 
   it('item 10: at 40 columns the kept: command lines break only as shell continuations, and each runs as one command', async () => {
     const workDir = h.workDir();
-    const session = await PtySession.start(['restore', 'drill', 'db_orders', '--keep', '--work-dir', workDir], { env: h.sb.env('drill'), cols: 40, rows: 60, timeoutMs: 120_000 });
+    const session = await PtySession.start(['restore', 'drill', 'db_orders', '--keep', '--work-dir', workDir], {
+      env: h.sb.env('drill'),
+      cols: 40,
+      rows: 60,
+      timeoutMs: 120_000,
+    });
     const result = await session.exited;
     try {
       expect(result.exitCode, result.screen).toBe(0);
@@ -240,7 +259,10 @@ describe.skipIf(!!skip)('svc restore drill: the files it writes and the text it 
       }
       // Pasted into a shell as printed: the psql line reaches the kept database, the stop line stops the cluster.
       const asTyped = (lines: string[]) => lines.join('\n').replace(/^db_orders: kept: /, '');
-      const psql = await execa('sh', ['-c', `${asTyped(commands[0]!)} -X -A -t -c 'SELECT count(*) FROM customers'`], { env: { PATH: process.env.PATH, LC_ALL: 'C' }, extendEnv: false });
+      const psql = await execa('sh', ['-c', `${asTyped(commands[0]!)} -X -A -t -c 'SELECT count(*) FROM customers'`], {
+        env: { PATH: process.env.PATH, LC_ALL: 'C' },
+        extendEnv: false,
+      });
       expect(psql.stdout.trim()).toBe('1000');
       const stop = asTyped(commands[1]!);
       expect(stop).toMatch(/pg_ctl/);

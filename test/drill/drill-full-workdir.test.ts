@@ -26,14 +26,32 @@ describe.skipIf(!!skip)('a drill whose work dir is too small for the scratch clu
     const cache = mkdtempSync(join(h.root, 'cache-'));
     const r = await execa(
       'unshare',
-      ['--mount', '--propagation', 'private', 'sh', '-c', `mount -t tmpfs -o size=24m svc-test-full '${workDir}' && exec "$@"`, 'sh',
-        process.execPath, SVC, 'restore', 'drill', 'db_orders', '--work-dir', workDir],
+      [
+        '--mount',
+        '--propagation',
+        'private',
+        'sh',
+        '-c',
+        `mount -t tmpfs -o size=24m svc-test-full '${workDir}' && exec "$@"`,
+        'sh',
+        process.execPath,
+        SVC,
+        'restore',
+        'drill',
+        'db_orders',
+        '--work-dir',
+        workDir,
+      ],
       { env: h.sb.env('drill', { XDG_CACHE_HOME: cache }), extendEnv: false, reject: false, stdin: 'ignore', timeout: 120_000 },
     );
     const stderr = String(r.stderr);
     expectNoSecrets(`${r.stdout}\n${stderr}`);
     expect(r.exitCode, stderr).toBe(11);
-    expect(stderr).toMatch(new RegExp(`error: initdb of the scratch cluster failed \\(exit 1\\): the work directory ${workDir} has no space left \\([\\d.]+ [KM]iB \\(\\d+ bytes\\) free\\); a scratch cluster needs about 64 MiB, and each restored database more\\.`));
+    expect(stderr).toMatch(
+      new RegExp(
+        `error: initdb of the scratch cluster failed \\(exit 1\\): the work directory ${workDir} has no space left \\([\\d.]+ [KM]iB \\(\\d+ bytes\\) free\\); a scratch cluster needs about 64 MiB, and each restored database more\\.`,
+      ),
+    );
     expect(stderr).toContain('Free space there, or point --work-dir at a file system with room');
     expect(stderr).not.toContain('searchable');
     // Nothing was asked of the service: the cluster starts before any createRestore.

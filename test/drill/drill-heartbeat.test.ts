@@ -20,10 +20,15 @@ describe.skipIf(!!skip)('the drill heartbeat', () => {
   it('piped: "db_orders: restore into svc_drill_... (still running, 1m)" once, then the verdict', async () => {
     const shims = mkdtempSync(join(tmpdir(), 'svc-drill-shim-'));
     const real = join(findPgBinDir()!, 'pg_restore');
-    writeFileSync(join(shims, 'pg_restore'), `#!/bin/sh\ncase "$1" in --version|-l|--create|--data-only) exec ${real} "$@";; esac\nsleep 65\nexec ${real} "$@"\n`);
+    writeFileSync(
+      join(shims, 'pg_restore'),
+      `#!/bin/sh\ncase "$1" in --version|-l|--create|--data-only) exec ${real} "$@";; esac\nsleep 65\nexec ${real} "$@"\n`,
+    );
     chmodSync(join(shims, 'pg_restore'), 0o755);
     const started = Date.now();
-    const r = await h.drill(['db_orders'], { env: { PATH: `${shims}${delimiter}${process.env.PATH}` }, timeoutMs: 150_000 }).finally(() => rmSync(shims, { recursive: true, force: true }));
+    const r = await h
+      .drill(['db_orders'], { env: { PATH: `${shims}${delimiter}${process.env.PATH}` }, timeoutMs: 150_000 })
+      .finally(() => rmSync(shims, { recursive: true, force: true }));
     expect(r.code, r.stderr).toBe(0);
     expect(Date.now() - started).toBeGreaterThan(60_000);
     const beats = r.stderr.split('\n').filter((l) => l.includes('still running'));

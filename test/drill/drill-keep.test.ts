@@ -19,7 +19,7 @@ if (skip) console.warn(`test/drill/drill-keep.test.ts skipped: ${skip}`);
  * database, the cluster, and the psql and pg_ctl ... stop lines, on stderr and in the report.
  * Built CLI, real PostgreSQL.
  */
-describe.skipIf(!!skip)('--keep keeps a failed restore\'s scratch database and says how to reach and stop it', { timeout: 120_000 }, () => {
+describe.skipIf(!!skip)("--keep keeps a failed restore's scratch database and says how to reach and stop it", { timeout: 120_000 }, () => {
   const h = new RestoreHarness();
   let failing: { PATH: string };
   const used: Array<{ dir: string; tmp: string }> = [];
@@ -32,7 +32,14 @@ describe.skipIf(!!skip)('--keep keeps a failed restore\'s scratch database and s
     await mkdir(bin);
     await writeFile(
       join(bin, 'pg_restore'),
-      ['#!/bin/sh', `case "$1" in --version|-l|--create|--data-only) exec '${h.shimDir}/pg_restore' "$@";; esac`, `'${h.shimDir}/pg_restore' "$@"`, 'echo "pg_restore: error: planted failure" >&2', 'exit 1', ''].join('\n'),
+      [
+        '#!/bin/sh',
+        `case "$1" in --version|-l|--create|--data-only) exec '${h.shimDir}/pg_restore' "$@";; esac`,
+        `'${h.shimDir}/pg_restore' "$@"`,
+        'echo "pg_restore: error: planted failure" >&2',
+        'exit 1',
+        '',
+      ].join('\n'),
     );
     await chmod(join(bin, 'pg_restore'), 0o755);
     failing = { PATH: `${bin}:${h.env().PATH}` };
@@ -52,9 +59,11 @@ describe.skipIf(!!skip)('--keep keeps a failed restore\'s scratch database and s
         }
       }
     }
-    await h.cluster.psql("SELECT string_agg(format('DROP DATABASE %I WITH (FORCE)', datname), '; ') FROM pg_database WHERE datname LIKE 'svc\\_drill\\_%'").then(async (drops) => {
-      for (const sql of drops.split('; ').filter(Boolean)) await h.cluster.psql(sql);
-    });
+    await h.cluster
+      .psql("SELECT string_agg(format('DROP DATABASE %I WITH (FORCE)', datname), '; ') FROM pg_database WHERE datname LIKE 'svc\\_drill\\_%'")
+      .then(async (drops) => {
+        for (const sql of drops.split('; ').filter(Boolean)) await h.cluster.psql(sql);
+      });
   });
 
   async function run(args: string[]) {
@@ -94,7 +103,10 @@ describe.skipIf(!!skip)('--keep keeps a failed restore\'s scratch database and s
     expect(psqlLine).toMatch(new RegExp(`^psql -h ${r.dir}/svc-drill-\\w+ -p \\d+ -U postgres -d ${r.name}$`));
     expect(stopLine).toMatch(/pg_ctl -D \S+\/data stop -m fast {3}# then: rm -rf \S+$/);
     const args = psqlLine.split(' ').slice(1);
-    const count = await execa('psql', [...args, '-X', '-A', '-t', '-c', 'SELECT count(*) FROM orders'], { env: { PATH: process.env.PATH, LC_ALL: 'C' }, extendEnv: false });
+    const count = await execa('psql', [...args, '-X', '-A', '-t', '-c', 'SELECT count(*) FROM orders'], {
+      env: { PATH: process.env.PATH, LC_ALL: 'C' },
+      extendEnv: false,
+    });
     expect(count.stdout.trim()).toBe('5000');
     // The kept cluster is the user's: no owner record, so no later drill takes it for an orphan.
     const [cluster] = await readdir(r.dir);
@@ -108,15 +120,22 @@ describe.skipIf(!!skip)('--keep keeps a failed restore\'s scratch database and s
     await expectNoSecretsLeft({ texts: [r.stdout, r.stderr], paths: [h.scratch] }, h.secretSet());
   });
 
-  it('--scratch <dsn>: the database stays on the operator\'s server, marked kept, and a later drill leaves it there', async () => {
+  it("--scratch <dsn>: the database stays on the operator's server, marked kept, and a later drill leaves it there", async () => {
     const r = await run(['--scratch', h.dsn('postgres', true)]);
     expect(r.kept).toEqual([`psql ${h.redacted(r.name)}`]);
     expect(await h.cluster.psql('SELECT count(*) FROM orders', r.name)).toBe('5000');
     // The kept database is the backup's: svc's marker is gone from it; its owner role (not the database) says it was kept.
-    expect(await h.cluster.psql(`SELECT coalesce(shobj_description(oid, 'pg_database'), '(none)') FROM pg_database WHERE datname = '${r.name}'`)).toBe('(none)');
-    expect(await h.cluster.psql(`SELECT shobj_description(datdba, 'pg_authid') FROM pg_database WHERE datname = '${r.name}'`)).toMatch(/^svc restore drill: kept \(--keep\) at /);
+    expect(await h.cluster.psql(`SELECT coalesce(shobj_description(oid, 'pg_database'), '(none)') FROM pg_database WHERE datname = '${r.name}'`)).toBe(
+      '(none)',
+    );
+    expect(await h.cluster.psql(`SELECT shobj_description(datdba, 'pg_authid') FROM pg_database WHERE datname = '${r.name}'`)).toMatch(
+      /^svc restore drill: kept \(--keep\) at /,
+    );
 
-    const again = await spawnSvc(['restore', 'drill', DRILLED, '--scratch', h.dsn('postgres', true), '--work-dir', r.dir], { env: h.env({ TMPDIR: r.tmp }), timeoutMs: 60_000 });
+    const again = await spawnSvc(['restore', 'drill', DRILLED, '--scratch', h.dsn('postgres', true), '--work-dir', r.dir], {
+      env: h.env({ TMPDIR: r.tmp }),
+      timeoutMs: 60_000,
+    });
     h.record(String(again.stdout), String(again.stderr));
     expect(again.exitCode, String(again.stderr)).toBe(0);
     expect(String(again.stderr)).not.toContain(r.name);

@@ -88,11 +88,13 @@ describe.skipIf(!!skip)('a drill restores as an unprivileged owner role', { time
     expect(db.checks.find((c) => c.name === 'check:policies_restored')?.status).toBe('passed');
     expect([...db.placeholderRoles!].sort()).toEqual(['anon', 'authenticated', 'b c']);
     expect(db.receipt!.placeholderRoles).toEqual(db.placeholderRoles);
-    expect(first.stderr).toMatch(/^db_orders: created NOLOGIN placeholder roles (authenticated|anon|b c)(, (authenticated|anon|b c)){2}, named by the archive's policies and functions$/m);
+    expect(first.stderr).toMatch(
+      /^db_orders: created NOLOGIN placeholder roles (authenticated|anon|b c)(, (authenticated|anon|b c)){2}, named by the archive's policies and functions$/m,
+    );
     expect(db.checks.find((c) => c.name === 'data_present')?.status).toBe('passed');
   });
 
-  it('the event trigger is named as not restored with the server\'s reason (and its comment, which needs it), in the result, the receipt and on stderr; the drill passes', () => {
+  it("the event trigger is named as not restored with the server's reason (and its comment, which needs it), in the result, the receipt and on stderr; the drill passes", () => {
     const db = first.doc!.databases[0]!;
     const expected = [
       { type: 'EVENT TRIGGER', name: 'audit_ddl', reason: 'permission denied to create event trigger "audit_ddl"' },
@@ -101,7 +103,10 @@ describe.skipIf(!!skip)('a drill restores as an unprivileged owner role', { time
     expect(db.notRestored).toEqual(expected);
     expect(db.receipt!.notRestored).toEqual(expected);
     expect(first.stderr).toMatch(/^db_orders: not restored: event trigger audit_ddl: permission denied to create event trigger "audit_ddl"$/m);
-    expect(db.checks.find((c) => c.name === 'restore_clean')).toMatchObject({ status: 'passed', detail: expect.stringContaining('left out: event trigger audit_ddl, comment EVENT TRIGGER audit_ddl') });
+    expect(db.checks.find((c) => c.name === 'restore_clean')).toMatchObject({
+      status: 'passed',
+      detail: expect.stringContaining('left out: event trigger audit_ddl, comment EVENT TRIGGER audit_ddl'),
+    });
   });
 
   it('with --strict the same archive fails restore_clean, naming the event trigger', async () => {

@@ -75,16 +75,19 @@ describe.skipIf(!!skip)(`svc restore drill on the server ${SERVER_BINDIR_ENV} na
 
   const counts = () => {
     const file = join(h.workDir(), 'counts.sql');
-    writeFileSync(file, '-- check: seed_counts\nSELECT (SELECT count(*) FROM customers) AS customers, (SELECT count(*) FROM orders) AS orders\nWHERE (SELECT count(*) FROM customers) <> 1000 OR (SELECT count(*) FROM orders) <> 5000\n');
+    writeFileSync(
+      file,
+      '-- check: seed_counts\nSELECT (SELECT count(*) FROM customers) AS customers, (SELECT count(*) FROM orders) AS orders\nWHERE (SELECT count(*) FROM customers) <> 1000 OR (SELECT count(*) FROM orders) <> 5000\n',
+    );
     return file;
   };
 
-  it('db_orders\' backup serves a dump made from a server of this major (or, for a server newer than pg_dump, the committed 15 archive)', () => {
+  it("db_orders' backup serves a dump made from a server of this major (or, for a server newer than pg_dump, the committed 15 archive)", () => {
     const source = readCustomArchive(readFileSync(join(data, 'sandbox', 'artifacts', 'acme-orders.pgdump'))).serverVersion!;
     expect(Number(source.split('.')[0])).toBe(origin === 'server under test' ? major : 15);
   });
 
-  it(`--pg-bindir ${given ? '<that major>' : '(not given: svc finds the machine\'s server)'}: db_orders restores and passes every check`, async () => {
+  it(`--pg-bindir ${given ? '<that major>' : "(not given: svc finds the machine's server)"}: db_orders restores and passes every check`, async () => {
     const r = await h.drill(['db_orders', '--check', counts(), '--json', ...(given ? ['--pg-bindir', given] : [])]);
     expectPassed(r);
     const source = /^Scratch server: PostgreSQL (\S+) from (\S+) \((.+)\)\.$/m.exec(r.stderr);

@@ -62,7 +62,13 @@ describe.skipIf(!!skip)('svc restore drill merge', { timeout: 180_000 }, () => {
     expect(r.code, r.stderr).toBe(13);
     expect(r.stderr).toContain('1 of 3 database(s) failed (db_analytics)');
     expect(r.stdout).toMatch(/db_analytics\s.*failed\s+backup_selected/);
-    expect(doc(out).drill).toMatchObject({ passed: 2, failed: 1, shard: null, isolation: 'os-user', merge: { shards: ['1/3', '2/3', '3/3'], missingShards: [] } });
+    expect(doc(out).drill).toMatchObject({
+      passed: 2,
+      failed: 1,
+      shard: null,
+      isolation: 'os-user',
+      merge: { shards: ['1/3', '2/3', '3/3'], missingShards: [] },
+    });
   });
 
   it('a database reported by two shards is named once, the later report kept; all passed is exit 0', async () => {

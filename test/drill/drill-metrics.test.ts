@@ -67,7 +67,10 @@ describe.skipIf(!!skip)('drill metrics: --metrics-file and --pushgateway with Pr
     expect(await pushed(gateway.url, LAST_SUCCESS, 'db_orders')).toBe(passedAt);
 
     // Prometheus scraped both: one series from node_exporter, one pushed (honor_labels keeps job=svc_restore_drill).
-    const scraped = await eventually(() => query(prometheus.url, `${LAST_SUCCESS}{database_id="db_orders"}`), (r) => r.length === 2);
+    const scraped = await eventually(
+      () => query(prometheus.url, `${LAST_SUCCESS}{database_id="db_orders"}`),
+      (r) => r.length === 2,
+    );
     expect(scraped.map((s) => s.labels.job).sort()).toEqual(['node', 'svc_restore_drill']);
     for (const s of scraped) expect(s.value).toBe(passedAt);
 
@@ -85,7 +88,10 @@ describe.skipIf(!!skip)('drill metrics: --metrics-file and --pushgateway with Pr
     expect(fileValue(after, LAST_SUCCESS, 'db_orders')).toBe(passedAt);
     expect(await pushed(gateway.url, 'svc_restore_drill_success', 'db_orders')).toBe(0);
     expect(await pushed(gateway.url, LAST_SUCCESS, 'db_orders')).toBe(passedAt);
-    const failing = await eventually(() => query(prometheus.url, `svc_restore_drill_success{database_id="db_orders"}`), (r) => r.length === 2 && r.every((s) => s.value === 0));
+    const failing = await eventually(
+      () => query(prometheus.url, `svc_restore_drill_success{database_id="db_orders"}`),
+      (r) => r.length === 2 && r.every((s) => s.value === 0),
+    );
     expect(failing.map((s) => s.value)).toEqual([0, 0]);
     const still = await query(prometheus.url, `${LAST_SUCCESS}{database_id="db_orders"}`);
     expect(still.map((s) => s.value)).toEqual([passedAt, passedAt]);

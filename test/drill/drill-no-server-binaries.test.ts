@@ -39,7 +39,18 @@ describe.skipIf(!!skip)('no PostgreSQL server binaries on the machine', { timeou
     hidden = async (args, env = {}) => {
       const r = await execa(
         'unshare',
-        ['--mount', '--propagation', 'private', 'sh', '-c', 'mount -t tmpfs svc-test-no-postgresql /usr/lib/postgresql && exec "$@"', 'sh', process.execPath, SVC, ...args],
+        [
+          '--mount',
+          '--propagation',
+          'private',
+          'sh',
+          '-c',
+          'mount -t tmpfs svc-test-no-postgresql /usr/lib/postgresql && exec "$@"',
+          'sh',
+          process.execPath,
+          SVC,
+          ...args,
+        ],
         { env: h.sb.env('drill', { PATH: `${clientBin}:${process.env.PATH}`, ...env }), extendEnv: false, reject: false, stdin: 'ignore', timeout: 120_000 },
       );
       const out = { code: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
@@ -56,7 +67,14 @@ describe.skipIf(!!skip)('no PostgreSQL server binaries on the machine', { timeou
   it('the namespace hides the server binaries and keeps the client tools', async () => {
     const r = await execa(
       'unshare',
-      ['--mount', '--propagation', 'private', 'sh', '-c', 'mount -t tmpfs svc-test-no-postgresql /usr/lib/postgresql && ls -A /usr/lib/postgresql; command -v initdb postgres pg_ctl; pg_restore --version; psql --version'],
+      [
+        '--mount',
+        '--propagation',
+        'private',
+        'sh',
+        '-c',
+        'mount -t tmpfs svc-test-no-postgresql /usr/lib/postgresql && ls -A /usr/lib/postgresql; command -v initdb postgres pg_ctl; pg_restore --version; psql --version',
+      ],
       { env: { PATH: `${clientBin}:${process.env.PATH}` }, extendEnv: false, reject: false },
     );
     expect(r.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^pg_restore \(PostgreSQL\) \d+/), expect.stringMatching(/^psql \(PostgreSQL\) \d+/)]);
@@ -74,7 +92,9 @@ describe.skipIf(!!skip)('no PostgreSQL server binaries on the machine', { timeou
     expect(lines).toContain(
       'error: No PostgreSQL server binaries (initdb, pg_ctl, postgres) were found for the scratch cluster: not in pg_config --bindir, /usr/lib/postgresql/*/bin, /usr/local/pgsql/bin, Homebrew, Postgres.app or PATH.',
     );
-    expect(r.stderr).toContain('Install them (Debian/Ubuntu: sudo apt-get install postgresql; macOS: brew install postgresql@17), point --pg-bindir (or SVC_PG_BINDIR) at them, or drill on a server of yours with --scratch postgresql://user@host/postgres.');
+    expect(r.stderr).toContain(
+      'Install them (Debian/Ubuntu: sudo apt-get install postgresql; macOS: brew install postgresql@17), point --pg-bindir (or SVC_PG_BINDIR) at them, or drill on a server of yours with --scratch postgresql://user@host/postgres.',
+    );
     expect(h.sb.requests.length).toBe(before);
     expect(readdirSync(work)).toEqual([]);
     expect(processesIn(work)).toEqual([]);
@@ -90,7 +110,9 @@ describe.skipIf(!!skip)('no PostgreSQL server binaries on the machine', { timeou
 
   it('--scratch <dsn> drills on the same machine all the same', async () => {
     const work = h.workDir();
-    const r = await hidden(['restore', 'drill', 'db_orders', '--scratch', cluster.dsn('postgres'), '--work-dir', work, '--json'], { PGPASSWORD: cluster.password });
+    const r = await hidden(['restore', 'drill', 'db_orders', '--scratch', cluster.dsn('postgres'), '--work-dir', work, '--json'], {
+      PGPASSWORD: cluster.password,
+    });
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout).drill;
     expect(doc).toMatchObject({ scratch: 'dsn', passed: 1, failed: 0 });
@@ -99,4 +121,3 @@ describe.skipIf(!!skip)('no PostgreSQL server binaries on the machine', { timeou
     expect(readdirSync(work)).toEqual([]);
   });
 });
-

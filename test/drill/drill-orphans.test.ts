@@ -54,13 +54,26 @@ describe.skipIf(!!skip)('a drill after one killed with SIGKILL reaps what it lef
     used.push(made);
     return made;
   }
-  const drillDatabases = async () => (await h.cluster.psql("SELECT string_agg(datname, ',') FROM pg_database WHERE datname LIKE 'svc\\_drill\\_%'")).split(',').filter(Boolean);
+  const drillDatabases = async () =>
+    (await h.cluster.psql("SELECT string_agg(datname, ',') FROM pg_database WHERE datname LIKE 'svc\\_drill\\_%'")).split(',').filter(Boolean);
 
   /** A drill in a process group of its own, SIGKILLed (the whole group) once pg_restore runs. */
   async function killedDrill(scratch: string[], dir: string, tmp: string): Promise<number> {
-    const gate = await toolGate(h, 'pg_restore', join(h.shimDir, 'pg_restore'), '[ "$1" != --version ] && [ "$1" != -l ] && [ "$1" != --create ] && [ "$1" != --data-only ]');
+    const gate = await toolGate(
+      h,
+      'pg_restore',
+      join(h.shimDir, 'pg_restore'),
+      '[ "$1" != --version ] && [ "$1" != -l ] && [ "$1" != --create ] && [ "$1" != --data-only ]',
+    );
     const env = h.env({ TMPDIR: tmp, SVC_PG_BINDIR: h.cluster.serverBinDir, ...gate.env });
-    const child = execa(process.execPath, [BIN, 'restore', 'drill', DRILLED, '--work-dir', dir, ...scratch], { cwd: ROOT, env, extendEnv: false, reject: false, detached: true, timeout: 60_000 });
+    const child = execa(process.execPath, [BIN, 'restore', 'drill', DRILLED, '--work-dir', dir, ...scratch], {
+      cwd: ROOT,
+      env,
+      extendEnv: false,
+      reject: false,
+      detached: true,
+      timeout: 60_000,
+    });
     killed.push(child);
     await gate.reached();
     expect(h.createRestoreRequests()).toHaveLength(1);
@@ -70,7 +83,10 @@ describe.skipIf(!!skip)('a drill after one killed with SIGKILL reaps what it lef
   }
 
   function drill(scratch: string[], dir: string, tmp: string): ResultPromise {
-    return spawnSvc(['restore', 'drill', DRILLED, '--work-dir', dir, ...scratch], { env: h.env({ TMPDIR: tmp, SVC_PG_BINDIR: h.cluster.serverBinDir }), timeoutMs: 60_000 });
+    return spawnSvc(['restore', 'drill', DRILLED, '--work-dir', dir, ...scratch], {
+      env: h.env({ TMPDIR: tmp, SVC_PG_BINDIR: h.cluster.serverBinDir }),
+      timeoutMs: 60_000,
+    });
   }
 
   it('--scratch auto: the orphaned postmaster is stopped, its cluster, artifact and password file removed, and the drill says so', async () => {
@@ -88,8 +104,14 @@ describe.skipIf(!!skip)('a drill after one killed with SIGKILL reaps what it lef
     const r = await drill([], dir, tmp);
     h.record(String(r.stdout), String(r.stderr));
     expect(r.exitCode, String(r.stderr)).toBe(0);
-    const cluster = join(dir, left.find((n) => n.startsWith('svc-drill-'))!);
-    const artifact = join(dir, left.find((n) => n.startsWith('svc-restore-'))!);
+    const cluster = join(
+      dir,
+      left.find((n) => n.startsWith('svc-drill-'))!,
+    );
+    const artifact = join(
+      dir,
+      left.find((n) => n.startsWith('svc-restore-'))!,
+    );
     expect(r.stderr).toContain(
       `Removed the scratch cluster of an earlier run whose svc process (pid ${pid}) no longer exists: stopped its postmaster (pid ${orphanPostmaster}) and removed ${cluster}.`,
     );
@@ -102,7 +124,7 @@ describe.skipIf(!!skip)('a drill after one killed with SIGKILL reaps what it lef
     await expectNoSecretsLeft({ texts: [String(r.stdout), String(r.stderr)], paths: [h.scratch] }, { ...h.secretSet(), dsnPasswords: [DSN_PASSWORD] });
   });
 
-  it('--scratch <dsn>: the svc_drill_* database of the killed run is dropped from the operator\'s server, and the drill says so', async () => {
+  it("--scratch <dsn>: the svc_drill_* database of the killed run is dropped from the operator's server, and the drill says so", async () => {
     const { dir, tmp } = await dirs();
     const scratch = ['--scratch', h.dsn('postgres', true)];
     const pid = await killedDrill(scratch, dir, tmp);
@@ -127,8 +149,12 @@ describe.skipIf(!!skip)('a drill after one killed with SIGKILL reaps what it lef
     const r = await drill(scratch, dir, tmp);
     h.record(String(r.stdout), String(r.stderr));
     expect(r.exitCode, String(r.stderr)).toBe(0);
-    expect(r.stderr).toContain(`Dropped ${orphan} from ${h.redacted('postgres')}: the scratch database of an earlier drill whose svc process (pid ${pid}) no longer exists.`);
-    expect(r.stderr).toContain(`Dropped the role ${roles.dead} from ${h.redacted('postgres')}: made by an earlier drill whose svc process (pid ${pid}) no longer exists.`);
+    expect(r.stderr).toContain(
+      `Dropped ${orphan} from ${h.redacted('postgres')}: the scratch database of an earlier drill whose svc process (pid ${pid}) no longer exists.`,
+    );
+    expect(r.stderr).toContain(
+      `Dropped the role ${roles.dead} from ${h.redacted('postgres')}: made by an earlier drill whose svc process (pid ${pid}) no longer exists.`,
+    );
     expect(r.stderr).toContain(`Dropped the role ${roles.reused} from`);
     expect(r.stderr).not.toContain(roles.live);
     expect(await h.cluster.psql("SELECT string_agg(rolname, ',' ORDER BY rolname) FROM pg_roles WHERE rolname LIKE 'svc\\_drill\\_%'")).toBe(roles.live);
@@ -139,10 +165,15 @@ describe.skipIf(!!skip)('a drill after one killed with SIGKILL reaps what it lef
     await expectNoSecretsLeft({ texts: [String(r.stdout), String(r.stderr)], paths: [h.scratch] }, h.secretSet());
   });
 
-  it('a live drill\'s cluster and scratch database are not touched by another drill in the same work dir', async () => {
+  it("a live drill's cluster and scratch database are not touched by another drill in the same work dir", async () => {
     const { dir, tmp } = await dirs();
     const scratch = ['--scratch', h.dsn('postgres', true)];
-    const gate = await toolGate(h, 'pg_restore', join(h.shimDir, 'pg_restore'), '[ "$1" != --version ] && [ "$1" != -l ] && [ "$1" != --create ] && [ "$1" != --data-only ]');
+    const gate = await toolGate(
+      h,
+      'pg_restore',
+      join(h.shimDir, 'pg_restore'),
+      '[ "$1" != --version ] && [ "$1" != -l ] && [ "$1" != --create ] && [ "$1" != --data-only ]',
+    );
     const first = spawnSvc(['restore', 'drill', DRILLED, '--work-dir', dir, ...scratch], { env: h.env({ TMPDIR: tmp, ...gate.env }), timeoutMs: 60_000 });
     await gate.reached();
     const [running] = await drillDatabases();

@@ -66,7 +66,11 @@ describe.skipIf(!!skip)('a drill lists what the server refuses its unprivileged 
 
   beforeAll(async () => {
     await chmod(h.scratch, 0o711);
-    for (const [key, sql] of [['silent', SILENT], ['refused', REFUSED], ['broken', BROKEN]] as const) {
+    for (const [key, sql] of [
+      ['silent', SILENT],
+      ['refused', REFUSED],
+      ['broken', BROKEN],
+    ] as const) {
       await h.cluster.psql(`CREATE DATABASE refusals_${key} TEMPLATE template0`);
       await h.cluster.psql(sql, `refusals_${key}`);
       const file = join(h.scratch, `${key}.pgdump`);
@@ -95,7 +99,13 @@ describe.skipIf(!!skip)('a drill lists what the server refuses its unprivileged 
     h.record(String(r.stdout), stderr);
     const lines = [...stderr.matchAll(/^db_orders: kept: (.+)$/gm)].map((m) => m[1]!);
     try {
-      if (inspect) await inspect((sql) => keptDb(lines.find((l) => l.startsWith('psql '))!, h.cluster.binDir).psql(sql));
+      if (inspect)
+        await inspect((sql) =>
+          keptDb(
+            lines.find((l) => l.startsWith('psql '))!,
+            h.cluster.binDir,
+          ).psql(sql),
+        );
     } finally {
       const stop = lines.find((l) => l.includes('pg_ctl ') && l.includes(' stop '));
       if (stop) for (const command of stop.split('   # then: ')) await execa('sh', ['-c', command], { reject: false });
@@ -107,7 +117,7 @@ describe.skipIf(!!skip)('a drill lists what the server refuses its unprivileged 
     return { code: r.exitCode, stderr, db };
   }
 
-  it('lists each refused entry with the server\'s reason and passes, the checks through what it restored included', async () => {
+  it("lists each refused entry with the server's reason and passes, the checks through what it restored included", async () => {
     const r = await drill('refused', ['--check', 'CHECKS']);
     expect(r.code, r.stderr).toBe(0);
     const listed = (r.db.notRestored as Array<{ type: string; name: string; reason: string }>).map((n) => `${n.type} ${n.name}: ${n.reason}`).sort();
@@ -120,16 +130,30 @@ describe.skipIf(!!skip)('a drill lists what the server refuses its unprivileged 
       'TRANSFORM TRANSFORM FOR integer LANGUAGE sql: must be owner of type integer',
     ]);
     expect(r.db.checks.map((c: { name: string; status: string }) => `${c.name} ${c.status}`)).toEqual(
-      ['backup_selected', 'artifact_verified', 'restore_clean', 'objects_present', 'data_present', 'rows_match', 'check:secret_not_public', 'check:open_still_public', 'check:extension_comment'].map((n) => `${n} passed`),
+      [
+        'backup_selected',
+        'artifact_verified',
+        'restore_clean',
+        'objects_present',
+        'data_present',
+        'rows_match',
+        'check:secret_not_public',
+        'check:open_still_public',
+        'check:extension_comment',
+      ].map((n) => `${n} passed`),
     );
     expect(r.stderr).toMatch(/^db_orders: not restored: transform TRANSFORM FOR integer LANGUAGE sql: must be owner of type integer$/m);
   });
 
-  it('REVOKE EXECUTE ... FROM PUBLIC and the extension\'s comment are applied, although privileges are not; nothing is listed', async () => {
+  it("REVOKE EXECUTE ... FROM PUBLIC and the extension's comment are applied, although privileges are not; nothing is listed", async () => {
     const r = await drill('silent', ['--check', 'CHECKS']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.db.notRestored).toEqual([]);
-    expect(r.db.checks.filter((c: { name: string }) => c.name.startsWith('check:')).map((c: { name: string; status: string; detail?: string }) => [c.name, c.status, c.detail])).toEqual([
+    expect(
+      r.db.checks
+        .filter((c: { name: string }) => c.name.startsWith('check:'))
+        .map((c: { name: string; status: string; detail?: string }) => [c.name, c.status, c.detail]),
+    ).toEqual([
       ['check:secret_not_public', 'passed', undefined],
       ['check:open_still_public', 'passed', undefined],
       ['check:extension_comment', 'passed', undefined],
@@ -155,7 +179,9 @@ describe.skipIf(!!skip)('a drill lists what the server refuses its unprivileged 
     h.artifact = archives.broken.server;
     h.info = archives.broken.info;
     await h.reset();
-    const r = await h.built(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', await h.workDir()], { env: { SVC_TARGET_DSN: h.dsn('refusals_broken_copy', true) } });
+    const r = await h.built(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', await h.workDir()], {
+      env: { SVC_TARGET_DSN: h.dsn('refusals_broken_copy', true) },
+    });
     expect(r.code, r.stderr).toBe(11);
     expect(r.stderr).toMatch(/relation "lookup" does not exist/);
   });
@@ -172,7 +198,7 @@ describe.skipIf(!!skip)('a drill lists what the server refuses its unprivileged 
     expect({ secret: await can('public.secret(integer, text)'), open: await can('public.open(integer)') }).toEqual({ secret: 'f', open: 't' });
   });
 
-  it('--keep leaves neither svc\'s marker as the database\'s comment nor a GRANT on pg_catalog in the kept database', async () => {
+  it("--keep leaves neither svc's marker as the database's comment nor a GRANT on pg_catalog in the kept database", async () => {
     const r = await drill('silent', ['--keep'], async (psql) => {
       const comment = await psql("SELECT coalesce(shobj_description(oid, 'pg_database'), '(none)') FROM pg_database WHERE datname = current_database()");
       const catalogAcl = await psql("SELECT nspacl::text FROM pg_namespace WHERE nspname = 'pg_catalog'");

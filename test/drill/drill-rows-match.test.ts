@@ -49,7 +49,10 @@ describe.skipIf(!!skip)('rows_match: each restored table holds the rows the arch
       await seedDatabase(cluster, 'acme_orders');
       await cluster.psql(LOSSY, 'acme_orders');
       source = JSON.parse(
-        await cluster.psql('SELECT json_build_object(\'customers\', (SELECT count(*) FROM customers), \'orders\', (SELECT count(*) FROM orders), \'events\', (SELECT count(*) FROM events))', 'acme_orders'),
+        await cluster.psql(
+          "SELECT json_build_object('customers', (SELECT count(*) FROM customers), 'orders', (SELECT count(*) FROM orders), 'events', (SELECT count(*) FROM events))",
+          'acme_orders',
+        ),
       );
       await dumpDatabase(cluster, 'acme_orders', archive);
     } finally {
@@ -75,7 +78,14 @@ describe.skipIf(!!skip)('rows_match: each restored table holds the rows the arch
     expect(db.checks.map((c) => [c.name, c.status])).toEqual(restoredThen('passed'));
     // The committed billing dump: plans 4, accounts 400, invoices 2,400, payments 1,800.
     expect(db.checks.find((c) => c.name === 'rows_match')!.detail).toBe('4 table(s), 4,604 row(s), each as many as the archive holds');
-    expect(receiptOf(report, 'db_billing').rowsMatch).toEqual({ tables: 4, archiveRows: 4604, restoredRows: 4604, mismatches: [], extensionTables: 0, uncounted: 0 });
+    expect(receiptOf(report, 'db_billing').rowsMatch).toEqual({
+      tables: 4,
+      archiveRows: 4604,
+      restoredRows: 4604,
+      mismatches: [],
+      extensionTables: 0,
+      uncounted: 0,
+    });
     expect(readFileSync(join(report, 'junit.xml'), 'utf8')).toContain('<testcase classname="db_billing" name="rows_match"');
   });
 
@@ -104,7 +114,9 @@ describe.skipIf(!!skip)('rows_match: each restored table holds the rows the arch
     expect(md).toContain('- check: `rows_match`');
     expect(md).toContain('public.events: 100 in the archive, 90 restored');
     const junit = readFileSync(join(report, 'junit.xml'), 'utf8');
-    expect(junit).toMatch(/<testcase classname="db_orders" name="rows_match" time="[\d.]+">\n {4}<failure message="[^"]*public\.events: 100 in the archive, 90 restored" type="rows_mismatch">/);
+    expect(junit).toMatch(
+      /<testcase classname="db_orders" name="rows_match" time="[\d.]+">\n {4}<failure message="[^"]*public\.events: 100 in the archive, 90 restored" type="rows_mismatch">/,
+    );
   });
 
   it('--no-rows-check: rows_match is recorded as skipped, and the same backup passes', async () => {
@@ -112,10 +124,17 @@ describe.skipIf(!!skip)('rows_match: each restored table holds the rows the arch
     const r = await h.drill(['db_orders', '--no-rows-check', '--json', '--report', report]);
     expect(r.code, r.stderr).toBe(0);
     const db = r.doc!.databases[0]!;
-    expect(db.checks.find((c) => c.name === 'rows_match')).toEqual({ name: 'rows_match', status: 'skipped', durationMs: 0, detail: 'turned off (--no-rows-check)' });
+    expect(db.checks.find((c) => c.name === 'rows_match')).toEqual({
+      name: 'rows_match',
+      status: 'skipped',
+      durationMs: 0,
+      detail: 'turned off (--no-rows-check)',
+    });
     expect(db.checks.map((c) => c.name)).toEqual(CHECKS);
     expect(receiptOf(report, 'db_orders').rowsMatch).toBeNull();
-    expect(readFileSync(join(report, 'junit.xml'), 'utf8')).toContain('<testcase classname="db_orders" name="rows_match" time="0.000">\n    <skipped message="turned off (--no-rows-check)"/>');
+    expect(readFileSync(join(report, 'junit.xml'), 'utf8')).toContain(
+      '<testcase classname="db_orders" name="rows_match" time="0.000">\n    <skipped message="turned off (--no-rows-check)"/>',
+    );
   });
 
   it('a restore that fails while the archive is still being counted ends the counting pg_restore with it, not at exit', async () => {

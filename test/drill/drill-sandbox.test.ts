@@ -69,7 +69,9 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
     const debian = findPgBinDir()!;
     expect(lines[0]).toMatch(new RegExp(`^Scratch server: PostgreSQL \\d+\\.\\d+ from (${debian}|/usr/\\S+) \\(`));
     expect(lines.slice(1, 8).map((l) => l.replace(/svc_drill_db_orders_[0-9a-f]{8}/, 'SCRATCH'))).toEqual([
-      expect.stringMatching(/^db_orders: Using bj_0007, started \S+Z, completed \S+Z \(.+ ago, age from its start\): the newest completed backup of orders-prod \(db_orders\)$/),
+      expect.stringMatching(
+        /^db_orders: Using bj_0007, started \S+Z, completed \S+Z \(.+ ago, age from its start\): the newest completed backup of orders-prod \(db_orders\)$/,
+      ),
       'db_orders: createRestore',
       'db_orders: download',
       'db_orders: verify',
@@ -103,12 +105,38 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
     expect(d.databases).toHaveLength(1);
     const db = d.databases[0]!;
     expect(Object.keys(db).sort()).toEqual(
-      ['databaseId', 'name', 'result', 'exitCode', 'backupJobId', 'backupStartedAt', 'backupCompletedAt', 'backupAgeSeconds', 'restoreJobId', 'recoveryTimeMs', 'phases', 'checks', 'placeholderRoles', 'notRestored', 'receipt', 'service', 'fingerprint'].sort(),
+      [
+        'databaseId',
+        'name',
+        'result',
+        'exitCode',
+        'backupJobId',
+        'backupStartedAt',
+        'backupCompletedAt',
+        'backupAgeSeconds',
+        'restoreJobId',
+        'recoveryTimeMs',
+        'phases',
+        'checks',
+        'placeholderRoles',
+        'notRestored',
+        'receipt',
+        'service',
+        'fingerprint',
+      ].sort(),
     );
     // cli-contract 9.17: the acme-orders dump's tables as restored, and the schema's digest.
     expect(db.fingerprint!.totals).toMatchObject({ tables: 2, rows: 6000 });
     expect(db.fingerprint!.schemaDigest).toMatch(/^[0-9a-f]{64}$/);
-    expect(db).toMatchObject({ databaseId: 'db_orders', name: 'orders-prod', result: 'passed', exitCode: 0, backupJobId: 'bj_0007', backupStartedAt: begun, backupCompletedAt: completed });
+    expect(db).toMatchObject({
+      databaseId: 'db_orders',
+      name: 'orders-prod',
+      result: 'passed',
+      exitCode: 0,
+      backupJobId: 'bj_0007',
+      backupStartedAt: begun,
+      backupCompletedAt: completed,
+    });
     // The recovery point proved: now minus startedAt (the dump's data is as of its start), as of the run.
     expect(db.backupAgeSeconds).toBeGreaterThanOrEqual(Math.floor((started - Date.parse(begun)) / 1000) - 1);
     expect(db.backupAgeSeconds).toBeLessThanOrEqual(Math.ceil((ended - Date.parse(begun)) / 1000) + 1);
@@ -158,7 +186,10 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
     };
     const together = await h.drill(['db_orders', 'db_billing', '--parallel', '2', '--json']);
     expect(together.code, together.stderr).toBe(0);
-    expect(together.doc!.databases.map((x) => [x.databaseId, x.result])).toEqual([['db_billing', 'passed'], ['db_orders', 'passed']]);
+    expect(together.doc!.databases.map((x) => [x.databaseId, x.result])).toEqual([
+      ['db_billing', 'passed'],
+      ['db_orders', 'passed'],
+    ]);
     expect(overlap(together.doc!)).toBe(true);
     // One cluster: both restores went to the same server (same port).
     const ports = together.doc!.databases.map((x) => /:(\d+)\//.exec(x.receipt!.targetRedactedDsn)![1]);
@@ -173,14 +204,27 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
     const r = await h.drill(['--all', '--json']);
     expect(r.code).toBe(13);
     const d = r.doc!;
-    expect(d.databases.map((x) => [x.databaseId, x.result])).toEqual([['db_analytics', 'failed'], ['db_billing', 'passed'], ['db_orders', 'passed']]);
+    expect(d.databases.map((x) => [x.databaseId, x.result])).toEqual([
+      ['db_analytics', 'failed'],
+      ['db_billing', 'passed'],
+      ['db_orders', 'passed'],
+    ]);
     expect(d).toMatchObject({ passed: 2, failed: 1 });
     const analytics = d.databases[0]!;
-    expect(analytics).toMatchObject({ exitCode: 7, backupJobId: null, restoreJobId: null, receipt: null, failure: { check: 'backup_selected', code: 'no_eligible_backup' } });
+    expect(analytics).toMatchObject({
+      exitCode: 7,
+      backupJobId: null,
+      restoreJobId: null,
+      receipt: null,
+      failure: { check: 'backup_selected', code: 'no_eligible_backup' },
+    });
     expect(analytics.failure!.message).toContain('db_analytics');
     expect(analytics.checks.map((c) => [c.name, c.status])).toEqual(BUILT_IN.map((c, i) => [c, i === 0 ? 'failed' : 'skipped']));
     const lines = r.stderr.trimEnd().split('\n');
-    expect(JSON.parse(lines.at(-1)!).error).toMatchObject({ code: 'drill_failed', message: 'The drill failed for 1 of 3 database(s): db_analytics (backup_selected).' });
+    expect(JSON.parse(lines.at(-1)!).error).toMatchObject({
+      code: 'drill_failed',
+      message: 'The drill failed for 1 of 3 database(s): db_analytics (backup_selected).',
+    });
     // The whole organization, from every page of listDatabases (the sandbox pages it two at a time).
     expect(h.sb.requests.filter((e) => e.path === '/api/v1/databases').length).toBeGreaterThanOrEqual(2);
   });
@@ -213,7 +257,11 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
     const r = await h.drill(['db_orders', '--check', file, '--json']);
     expect(r.code).toBe(13);
     const db = r.doc!.databases[0]!;
-    expect(db.checks.map((c) => [c.name, c.status])).toEqual([...BUILT_IN.map((c) => [c, 'passed']), ['check:shipped_orders_have_no_note', 'failed'], ['check:amounts_not_negative', 'passed']]);
+    expect(db.checks.map((c) => [c.name, c.status])).toEqual([
+      ...BUILT_IN.map((c) => [c, 'passed']),
+      ['check:shipped_orders_have_no_note', 'failed'],
+      ['check:amounts_not_negative', 'passed'],
+    ]);
     expect(db).toMatchObject({ result: 'failed', exitCode: 13, failure: { check: 'check:shipped_orders_have_no_note', code: 'sql_check_failed' } });
     const detail = db.checks.find((c) => c.status === 'failed')!.detail!;
     expect(detail.startsWith('returned more than 5 rows; the first 5: ')).toBe(true);
@@ -236,7 +284,11 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
     const file = checkFile('few.sql', "-- check: two_rows\nSELECT n, 'v' || n AS label FROM generate_series(1, 2) AS n\n");
     const r = await h.drill(['db_orders', '--check', file, '--json']);
     expect(r.code).toBe(13);
-    expect(r.doc!.databases[0]!.checks.at(-1)).toMatchObject({ name: 'check:two_rows', status: 'failed', detail: 'returned 2 rows; they are: n=1, label=v1 | n=2, label=v2' });
+    expect(r.doc!.databases[0]!.checks.at(-1)).toMatchObject({
+      name: 'check:two_rows',
+      status: 'failed',
+      detail: 'returned 2 rows; they are: n=1, label=v1 | n=2, label=v2',
+    });
   });
 
   it('a check that tries to write is refused by the read-only transaction: the check fails, the restored data is unchanged', async () => {
@@ -281,7 +333,11 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
     const file = checkFile('meta.sql', `-- check: sneaky\nSELECT 1 WHERE false\n\\! touch ${marker}\n`);
     const r = await h.drill(['db_orders', '--check', file, '--json']);
     expect(r.code).toBe(13);
-    expect(r.doc!.databases[0]!.checks.at(-1)).toMatchObject({ name: 'check:sneaky', status: 'failed', detail: expect.stringMatching(/^the query failed: ERROR: +syntax error/) });
+    expect(r.doc!.databases[0]!.checks.at(-1)).toMatchObject({
+      name: 'check:sneaky',
+      status: 'failed',
+      detail: expect.stringMatching(/^the query failed: ERROR: +syntax error/),
+    });
     expect(existsSync(marker)).toBe(false);
   });
 
@@ -296,7 +352,11 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
     const passed = (JSON.parse(readFileSync(join(report, 'drill.json'), 'utf8')) as DrillDocument).drill.databases[0]!;
     rmSync(report, { recursive: true });
     expect(passed.checks.map((c) => c.name)).toEqual([...BUILT_IN, 'max_age']);
-    expect(passed.checks.at(-1)).toMatchObject({ name: 'max_age', status: 'passed', detail: expect.stringMatching(new RegExp(`^backup age \\S+ \\(from its start\\), at most ${days}d$`)) });
+    expect(passed.checks.at(-1)).toMatchObject({
+      name: 'max_age',
+      status: 'passed',
+      detail: expect.stringMatching(new RegExp(`^backup age \\S+ \\(from its start\\), at most ${days}d$`)),
+    });
 
     const old = await h.drill(['db_orders', '--max-age', '90m', '--json']);
     expect(old.code).toBe(13);
@@ -316,7 +376,7 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
     rmSync(report, { recursive: true });
   });
 
-  it('--report DIR: drill.json, drill.md, junit.xml and receipts/<id>.json, each 0644; each receipt is its database\'s in drill.json', async () => {
+  it("--report DIR: drill.json, drill.md, junit.xml and receipts/<id>.json, each 0644; each receipt is its database's in drill.json", async () => {
     const report = join(h.workDir(), 'report');
     const r = await h.drill(['--all', '--report', report, '--json']);
     expect(r.code).toBe(13);
@@ -375,8 +435,17 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
     const r = await h.drill(['--all', '--dry-run', '--json']);
     expect(r.code).toBe(13);
     expect(h.restoresCreated()).toBe(before);
-    expect(r.doc!.databases.map((x) => [x.databaseId, x.result])).toEqual([['db_analytics', 'failed'], ['db_billing', 'planned'], ['db_orders', 'planned']]);
-    expect(r.doc!.databases[0]).toMatchObject({ backupJobId: null, backupCompletedAt: null, backupAgeSeconds: null, failure: { check: 'backup_selected', code: 'no_eligible_backup' } });
+    expect(r.doc!.databases.map((x) => [x.databaseId, x.result])).toEqual([
+      ['db_analytics', 'failed'],
+      ['db_billing', 'planned'],
+      ['db_orders', 'planned'],
+    ]);
+    expect(r.doc!.databases[0]).toMatchObject({
+      backupJobId: null,
+      backupCompletedAt: null,
+      backupAgeSeconds: null,
+      failure: { check: 'backup_selected', code: 'no_eligible_backup' },
+    });
     expect(r.stderr).toContain('The drill would fail: no backup to drill for 1 of 3 database(s): db_analytics (backup_selected).');
   });
 
@@ -397,7 +466,8 @@ describe.skipIf(!!skip)('svc restore drill against the sandbox, --scratch auto',
     expect(args).toEqual(['-h', expect.any(String), '-p', expect.stringMatching(/^\d+$/), '-U', 'postgres', '-d', expect.any(String)]);
     return {
       database: args[7]!,
-      psql: async (sql) => (await execa('psql', [...args, '-X', '-A', '-t', '-c', sql], { env: { PATH: process.env.PATH, LC_ALL: 'C' }, extendEnv: false })).stdout.trim(),
+      psql: async (sql) =>
+        (await execa('psql', [...args, '-X', '-A', '-t', '-c', sql], { env: { PATH: process.env.PATH, LC_ALL: 'C' }, extendEnv: false })).stdout.trim(),
     };
   }
 });

@@ -24,24 +24,32 @@ describe.skipIf(!!skip)('svc restore drill --scratch <dsn>', { timeout: 120_000 
   // Characters a URI must percent-encode.
   const password = `drill:p@ss/${randomBytes(6).toString('hex')}`;
   const dsn = (user: string, port = cluster.port) => `postgresql://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
-  const drillDatabases = async () => (await cluster.psql("SELECT coalesce(string_agg(datname, ',' ORDER BY datname), '') FROM pg_database WHERE datname LIKE 'svc\\_drill\\_%'")).split(',').filter(Boolean);
+  const drillDatabases = async () =>
+    (await cluster.psql("SELECT coalesce(string_agg(datname, ',' ORDER BY datname), '') FROM pg_database WHERE datname LIKE 'svc\\_drill\\_%'"))
+      .split(',')
+      .filter(Boolean);
   /** What the server logged of the DDL statements: the scratch databases svc created and dropped. */
   const serverLog = () => readFileSync(join(dirname(cluster.dataDir), 'server.log'), 'utf8');
 
   beforeAll(async () => {
     registerSecret(password, 'dsnPasswords');
-    const [started, pg] = await Promise.allSettled([h.start(), startCluster({ settings: { log_statement: 'ddl' }, serverBinDir: process.env[SERVER_BINDIR_ENV] || undefined })]);
+    const [started, pg] = await Promise.allSettled([
+      h.start(),
+      startCluster({ settings: { log_statement: 'ddl' }, serverBinDir: process.env[SERVER_BINDIR_ENV] || undefined }),
+    ]);
     if (pg.status === 'fulfilled') cluster = pg.value;
     for (const r of [started, pg]) if (r.status === 'rejected') throw r.reason;
     registerSecret(cluster.password, 'dsnPasswords');
     const literal = `'${password.replaceAll("'", "''")}'`;
-    await cluster.psql(`CREATE ROLE drill_ops LOGIN CREATEDB PASSWORD ${literal}; CREATE ROLE no_createdb LOGIN PASSWORD ${literal}; CREATE ROLE drill_admin LOGIN CREATEDB CREATEROLE PASSWORD ${literal}; CREATE DATABASE operators_own;`);
+    await cluster.psql(
+      `CREATE ROLE drill_ops LOGIN CREATEDB PASSWORD ${literal}; CREATE ROLE no_createdb LOGIN PASSWORD ${literal}; CREATE ROLE drill_admin LOGIN CREATEDB CREATEROLE PASSWORD ${literal}; CREATE DATABASE operators_own;`,
+    );
   }, 120_000);
   afterAll(async () => {
     await Promise.allSettled([cluster?.stop(), h.stop()]);
   });
 
-  it('drills db_orders on the operator\'s server: a svc_drill_* database is created, restored, checked and dropped; the server and its other databases stay', async () => {
+  it("drills db_orders on the operator's server: a svc_drill_* database is created, restored, checked and dropped; the server and its other databases stay", async () => {
     const before = await drillDatabases();
     const r = await h.drill(['db_orders', '--scratch', dsn('drill_ops'), '--json']);
     expect(r.code, r.stderr).toBe(0);
@@ -69,7 +77,9 @@ describe.skipIf(!!skip)('svc restore drill --scratch <dsn>', { timeout: 120_000 
     const roles = () => cluster.psql("SELECT coalesce(string_agg(rolname, ',' ORDER BY rolname), '') FROM pg_roles WHERE rolname LIKE 'svc\\_drill\\_%'");
     const r = await h.drill(['db_orders', '--scratch', dsn('drill_admin'), '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('Scratch server: each database is restored as a throwaway owner role (no superuser, no CREATEDB, no CREATEROLE) that "drill_admin" creates and drops again.');
+    expect(r.stderr).toContain(
+      'Scratch server: each database is restored as a throwaway owner role (no superuser, no CREATEDB, no CREATEROLE) that "drill_admin" creates and drops again.',
+    );
     const log = serverLog();
     const owner = /CREATE ROLE "(svc_drill_owner_[0-9a-f]{8})" LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE/.exec(log)?.[1];
     expect(owner, log.slice(-4000)).toBeDefined();
@@ -88,7 +98,9 @@ describe.skipIf(!!skip)('svc restore drill --scratch <dsn>', { timeout: 120_000 
   });
 
   it('the password from PGPASSWORD instead: the same drill, no warning', async () => {
-    const r = await h.drill(['db_orders', '--scratch', `postgresql://drill_ops@127.0.0.1:${cluster.port}/postgres`, '--json'], { env: { PGPASSWORD: password } });
+    const r = await h.drill(['db_orders', '--scratch', `postgresql://drill_ops@127.0.0.1:${cluster.port}/postgres`, '--json'], {
+      env: { PGPASSWORD: password },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.doc!.scratch).toBe('dsn');
     expect(r.stderr).not.toMatch(/visible to other/i);
@@ -143,11 +155,12 @@ describe.skipIf(!!skip)('svc restore drill --scratch <dsn>', { timeout: 120_000 
   const WHO = [
     '-- check: who_runs_it',
     'SELECT current_user AS who, r.rolsuper AS super, r.rolcreaterole AS createrole,',
-    '  (SELECT string_agg(g.rolname, \',\') FROM pg_auth_members am JOIN pg_roles g ON g.oid = am.roleid WHERE am.member = r.oid) AS member_of,',
+    "  (SELECT string_agg(g.rolname, ',') FROM pg_auth_members am JOIN pg_roles g ON g.oid = am.roleid WHERE am.member = r.oid) AS member_of,",
     "  current_setting('transaction_read_only') AS ro, current_setting('statement_timeout') AS timeout",
     'FROM pg_roles r WHERE r.rolname = current_user',
   ].join('\n');
-  const settingsOf = (role: string) => cluster.psql(`SELECT count(*) FROM pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole WHERE r.rolname = '${role}'`);
+  const settingsOf = (role: string) =>
+    cluster.psql(`SELECT count(*) FROM pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole WHERE r.rolname = '${role}'`);
 
   it('a role that may not create roles runs the checks itself, read-only with the 60 s timeout, said once; a check that tries ALTER ROLE ... SET work_mem leaves nothing on the server', async () => {
     const file = checkFile(
@@ -162,27 +175,39 @@ describe.skipIf(!!skip)('svc restore drill --scratch <dsn>', { timeout: 120_000 
     expect(await settingsOf('drill_ops')).toBe('0');
     expect(r.code, r.stderr).toBe(13);
     const checks = r.doc!.databases[0]!.checks;
-    expect(checks.find((c) => c.name === 'check:alters_the_role')).toMatchObject({ status: 'failed', detail: expect.stringMatching(/^the query failed: ERROR: +syntax error at or near "\)"/) });
+    expect(checks.find((c) => c.name === 'check:alters_the_role')).toMatchObject({
+      status: 'failed',
+      detail: expect.stringMatching(/^the query failed: ERROR: +syntax error at or near "\)"/),
+    });
     expect(checks.find((c) => c.name === 'check:who_runs_it')).toMatchObject({
       status: 'failed',
       detail: 'returned 1 row; they are: who=drill_ops, super=false, createrole=false, member_of=null, ro=on, timeout=1min',
     });
-    const said = r.stderr.match(/The role "drill_ops" may not create roles on postgresql:\/\/drill_ops@127\.0\.0\.1:\d+\/postgres: the SQL checks run as that role, in read-only transactions with a 60 s statement timeout/g);
+    const said = r.stderr.match(
+      /The role "drill_ops" may not create roles on postgresql:\/\/drill_ops@127\.0\.0\.1:\d+\/postgres: the SQL checks run as that role, in read-only transactions with a 60 s statement timeout/g,
+    );
     expect(said, r.stderr).toHaveLength(1);
     expect(await drillDatabases()).toEqual([]);
   });
 
   it('a role that may create roles makes a throwaway check role that can only read, and drops it after the run; its password reaches no server log', async () => {
     const roles = () => cluster.psql("SELECT coalesce(string_agg(rolname, ','), '') FROM pg_roles WHERE rolname LIKE 'svc\\_drill\\_check\\_%'");
-    const file = checkFile(`${WHO}\n-- check: alters_the_role\nSELECT 1 WHERE false; ALTER ROLE drill_admin SET work_mem = '77MB'\n-- check: reads_the_data\nSELECT count(*) AS n FROM orders HAVING count(*) <> 5000\n`);
+    const file = checkFile(
+      `${WHO}\n-- check: alters_the_role\nSELECT 1 WHERE false; ALTER ROLE drill_admin SET work_mem = '77MB'\n-- check: reads_the_data\nSELECT count(*) AS n FROM orders HAVING count(*) <> 5000\n`,
+    );
     const r = await h.drill(['db_orders', '--scratch', dsn('drill_admin'), '--check', file, '--json']);
     expect(r.code, r.stderr).toBe(13);
     const checks = r.doc!.databases[0]!.checks;
     // From PostgreSQL 16 a CREATEROLE role grants only roles it administers: then SELECT and USAGE in the scratch database instead.
     const memberOf = cluster.serverMajor >= 16 ? 'null' : 'pg_read_all_data';
-    const who = new RegExp(`^returned 1 row; they are: who=(svc_drill_check_[0-9a-f]{8}), super=false, createrole=false, member_of=${memberOf}, ro=on, timeout=1min$`).exec(checks.find((c) => c.name === 'check:who_runs_it')!.detail!);
+    const who = new RegExp(
+      `^returned 1 row; they are: who=(svc_drill_check_[0-9a-f]{8}), super=false, createrole=false, member_of=${memberOf}, ro=on, timeout=1min$`,
+    ).exec(checks.find((c) => c.name === 'check:who_runs_it')!.detail!);
     expect(who, checks.find((c) => c.name === 'check:who_runs_it')!.detail).not.toBeNull();
-    expect(checks.find((c) => c.name === 'check:alters_the_role')).toMatchObject({ status: 'failed', detail: expect.stringMatching(/cannot insert multiple commands into a prepared statement/) });
+    expect(checks.find((c) => c.name === 'check:alters_the_role')).toMatchObject({
+      status: 'failed',
+      detail: expect.stringMatching(/cannot insert multiple commands into a prepared statement/),
+    });
     expect(checks.find((c) => c.name === 'check:reads_the_data')).toMatchObject({ status: 'passed' });
     expect(await settingsOf('drill_admin')).toBe('0');
     expect(await roles()).toBe('');

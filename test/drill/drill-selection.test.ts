@@ -93,7 +93,9 @@ describe.skipIf(!!skip)('selection over 250 jobs per database, a vanished job, t
 
     // 20 h before the newest job's completion: the newest job completed by then, as a full read of the list finds it.
     const before = new Date(Date.parse(jobs[0]!.completedAt!) - 20 * 3_600_000).toISOString().replace('.000Z', 'Z');
-    const expected = jobs.filter((j) => j.state === 'completed' && Date.parse(j.completedAt!) <= Date.parse(before)).sort((a, b) => Date.parse(b.completedAt!) - Date.parse(a.completedAt!))[0]!;
+    const expected = jobs
+      .filter((j) => j.state === 'completed' && Date.parse(j.completedAt!) <= Date.parse(before))
+      .sort((a, b) => Date.parse(b.completedAt!) - Date.parse(a.completedAt!))[0]!;
     const b = await h.drill(['db_bulk_0001', '--before', before, '--dry-run', '--json'], { token: 'drill' });
     expect(b.code, b.stderr).toBe(0);
     expect(b.doc!.databases[0]!.backupJobId).toBe(expected.id);
@@ -107,7 +109,9 @@ describe.skipIf(!!skip)('selection over 250 jobs per database, a vanished job, t
       timeoutMs: 120_000,
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`selection db_bulk_0001: ${vanished} is listed but getBackup answered 404 (removed by retention since the list was read?); skipped`);
+    expect(r.stderr).toContain(
+      `selection db_bulk_0001: ${vanished} is listed but getBackup answered 404 (removed by retention since the list was read?); skipped`,
+    );
     expect(r.stderr).toMatch(new RegExp(`^Using ${next.id}, started ${next.startedAt}, completed ${next.completedAt} \\(.+ ago, age from its start\\)`, 'm'));
     expect(JSON.parse(r.stdout).backupSelection).toMatchObject({ rule: 'latest', backupJobId: next.id });
     expect(await cluster.psql('SELECT count(*) FROM orders', 'hist_vanished')).toBe('5000');

@@ -29,7 +29,7 @@ describe.skipIf(!!skip)('svc restore drill --pg-bindir <another major>', () => {
   }, 300_000);
   afterAll(() => h.stop());
 
-  it('the archive of db_orders\' backup was dumped from PostgreSQL 15', () => {
+  it("the archive of db_orders' backup was dumped from PostgreSQL 15", () => {
     expect(source).toMatch(/^15\.\d+/);
   });
 
@@ -62,16 +62,20 @@ describe.skipIf(!!skip)('svc restore drill --pg-bindir <another major>', () => {
     expect(db.receipt!.artifact.verified).toBe(true);
   }, 180_000);
 
-  it.each([16, 17, 18])('a newer server (%i) restores it with the machine\'s pg_restore and passes', async (major) => {
-    const bindir = pgServerBinDir(major);
-    const r = await h.drill(['db_orders', '--pg-bindir', bindir, '--json']);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.doc!.serverVersion).toBe(serverVersionOf(bindir));
-    const db = r.doc!.databases[0]!;
-    expect(db.result).toBe('passed');
-    expect(db.receipt!.targetServerVersion).toMatch(new RegExp(`^${major}\\.`));
-    const pgRestore = execFileSync(join(findPgBinDir()!, 'pg_restore'), ['--version'], { encoding: 'utf8' }).trim();
-    expect(db.receipt!.pgRestoreVersion).toBe(pgRestore);
-    expect(db.receipt!.tableRowEstimates).toEqual({ 'public.customers': 1000, 'public.orders': 5000 });
-  }, 180_000);
+  it.each([16, 17, 18])(
+    "a newer server (%i) restores it with the machine's pg_restore and passes",
+    async (major) => {
+      const bindir = pgServerBinDir(major);
+      const r = await h.drill(['db_orders', '--pg-bindir', bindir, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.doc!.serverVersion).toBe(serverVersionOf(bindir));
+      const db = r.doc!.databases[0]!;
+      expect(db.result).toBe('passed');
+      expect(db.receipt!.targetServerVersion).toMatch(new RegExp(`^${major}\\.`));
+      const pgRestore = execFileSync(join(findPgBinDir()!, 'pg_restore'), ['--version'], { encoding: 'utf8' }).trim();
+      expect(db.receipt!.pgRestoreVersion).toBe(pgRestore);
+      expect(db.receipt!.tableRowEstimates).toEqual({ 'public.customers': 1000, 'public.orders': 5000 });
+    },
+    180_000,
+  );
 });

@@ -4,7 +4,18 @@ import { http } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ResultPromise } from 'execa';
 import { ensureBuilt, spawnSvc } from '../support/built-cli.js';
-import { autoScratchServer, drillApi, drillProcesses, DRILLED, psqlHoldAll, requestsTo, scratchPassword, SECOND, serverBindir, toolGate } from '../support/drill-signals.js';
+import {
+  autoScratchServer,
+  drillApi,
+  drillProcesses,
+  DRILLED,
+  psqlHoldAll,
+  requestsTo,
+  scratchPassword,
+  SECOND,
+  serverBindir,
+  toolGate,
+} from '../support/drill-signals.js';
 import { pgSkipReason } from '../support/pg-cluster.js';
 import { DSN_PASSWORD, RestoreHarness, waitFor } from '../support/restore-harness.js';
 import { clusterServer, holdLock, lockWaiter, psqlGate, releaseAll, type SqlServer } from '../support/restore-signals.js';
@@ -80,7 +91,8 @@ describe.skipIf(!!skip)('a signal in each phase of a drill (built CLI as a subpr
   }
 
   const dsnServer = () => clusterServer(h.cluster);
-  const leftoverDatabases = async () => (await h.cluster.psql("SELECT string_agg(datname, ',') FROM pg_database WHERE datname LIKE 'svc\\_drill\\_%'")).split(',').filter(Boolean);
+  const leftoverDatabases = async () =>
+    (await h.cluster.psql("SELECT string_agg(datname, ',') FROM pg_database WHERE datname LIKE 'svc\\_drill\\_%'")).split(',').filter(Boolean);
   const restoredName = async (stderr: () => Promise<string>) => /restore into (svc_drill_\w+)/.exec(await stderr())![1]!;
 
   async function workDir(): Promise<string> {
@@ -124,7 +136,10 @@ describe.skipIf(!!skip)('a signal in each phase of a drill (built CLI as a subpr
         reached: () =>
           waitFor('a partial artifact on disk', async () => {
             for (const run of (await readdir(dir)).filter((n) => n.startsWith('svc-restore-'))) {
-              const size = await stat(join(dir, run, 'artifact.dump')).then((s) => s.size, () => 0);
+              const size = await stat(join(dir, run, 'artifact.dump')).then(
+                (s) => s.size,
+                () => 0,
+              );
               if (size > 0 && size < h.info.sizeBytes) return true;
             }
             return undefined;
@@ -149,7 +164,12 @@ describe.skipIf(!!skip)('a signal in each phase of a drill (built CLI as a subpr
     },
     /** pg_restore runs and waits for a lock on pg_trigger (the foreign key's triggers), held in the scratch database. */
     async restore(scratch) {
-      const gate = await toolGate(h, 'pg_restore', join(h.shimDir, 'pg_restore'), '[ "$1" != --version ] && [ "$1" != -l ] && [ "$1" != --data-only ] && [ "$1" != --create ]');
+      const gate = await toolGate(
+        h,
+        'pg_restore',
+        join(h.shimDir, 'pg_restore'),
+        '[ "$1" != --version ] && [ "$1" != -l ] && [ "$1" != --data-only ] && [ "$1" != --create ]',
+      );
       let lock: { release(): Promise<void> } | undefined;
       return {
         env: gate.env,
@@ -202,8 +222,12 @@ describe.skipIf(!!skip)('a signal in each phase of a drill (built CLI as a subpr
         args: ['--check', file],
         async reached({ server }) {
           const s = await server();
-          await waitFor('the SQL check running in the scratch database as the check role', async () =>
-            (await s.psql("SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%pg\\_sleep(300)%' AND usename LIKE 'svc\\_drill\\_check\\_%' AND pid <> pg_backend_pid()")) === '1' || undefined,
+          await waitFor(
+            'the SQL check running in the scratch database as the check role',
+            async () =>
+              (await s.psql(
+                "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%pg\\_sleep(300)%' AND usename LIKE 'svc\\_drill\\_check\\_%' AND pid <> pg_backend_pid()",
+              )) === '1' || undefined,
           );
         },
         async after() {
@@ -227,41 +251,47 @@ describe.skipIf(!!skip)('a signal in each phase of a drill (built CLI as a subpr
       .flatMap((phase, i) => (phase === 'restore' ? SIGNALS : [SIGNALS[i % SIGNALS.length]!]).map((s) => ({ phase, scratch: 'dsn' as Scratch, ...s }))),
   ];
 
-  it.each(cases)('$phase, --scratch $scratch, $signal: exit $code, scratch database and cluster gone, nothing left', async ({ phase, scratch, signal, code }) => {
-    const dir = await workDir();
-    // This run's own TMPDIR: its PGPASSFILEs, and through them its child processes, are told apart from any other run's.
-    const tmp = await mkdtemp(join(h.scratch, 'tmp-'));
-    const caught = await PHASES[phase]!(scratch, dir);
-    const scratchArgs = scratch === 'dsn' ? ['--scratch', h.dsn('postgres', true)] : [];
-    const child = drill([...scratchArgs, ...(caught.args ?? [])], dir, tmp, { SVC_PG_BINDIR: h.cluster.serverBinDir, ...caught.env });
-    let stderr = '';
-    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    await caught.reached({
-      stderr: async () => stderr,
-      server: () => (scratch === 'auto' ? autoScratchServer(h, dir) : Promise.resolve(dsnServer())),
-    });
-    // What the run has going (its cluster, its client tools) is visible to the checks below: they could fail.
-    if (scratch === 'auto' || caught.tool) expect(drillProcesses(dir, tmp)).not.toEqual([]);
-    const password = scratch === 'auto' ? await scratchPassword(tmp) : DSN_PASSWORD;
-    // While initdb runs the cluster has no password yet (it is set once the server is up).
-    if (phase !== 'cluster') expect(password).toBeDefined();
-    const passwords = password ? [password] : [];
-    child.kill(signal);
-    await caught.afterSignal?.();
-    const r = await child;
-    h.record(String(r.stdout), String(r.stderr));
+  it.each(cases)(
+    '$phase, --scratch $scratch, $signal: exit $code, scratch database and cluster gone, nothing left',
+    async ({ phase, scratch, signal, code }) => {
+      const dir = await workDir();
+      // This run's own TMPDIR: its PGPASSFILEs, and through them its child processes, are told apart from any other run's.
+      const tmp = await mkdtemp(join(h.scratch, 'tmp-'));
+      const caught = await PHASES[phase]!(scratch, dir);
+      const scratchArgs = scratch === 'dsn' ? ['--scratch', h.dsn('postgres', true)] : [];
+      const child = drill([...scratchArgs, ...(caught.args ?? [])], dir, tmp, { SVC_PG_BINDIR: h.cluster.serverBinDir, ...caught.env });
+      let stderr = '';
+      child.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+      await caught.reached({
+        stderr: async () => stderr,
+        server: () => (scratch === 'auto' ? autoScratchServer(h, dir) : Promise.resolve(dsnServer())),
+      });
+      // What the run has going (its cluster, its client tools) is visible to the checks below: they could fail.
+      if (scratch === 'auto' || caught.tool) expect(drillProcesses(dir, tmp)).not.toEqual([]);
+      const password = scratch === 'auto' ? await scratchPassword(tmp) : DSN_PASSWORD;
+      // While initdb runs the cluster has no password yet (it is set once the server is up).
+      if (phase !== 'cluster') expect(password).toBeDefined();
+      const passwords = password ? [password] : [];
+      child.kill(signal);
+      await caught.afterSignal?.();
+      const r = await child;
+      h.record(String(r.stdout), String(r.stderr));
 
-    expect(r.exitCode, String(r.stderr)).toBe(code);
-    expect(r.stderr).not.toContain('Stopped at once');
-    expect(r.stdout).toBe('');
-    expect(drillProcesses(dir, tmp)).toEqual([]);
-    expect(await readdir(dir)).toEqual([]);
-    expect(await pgpassLeftovers(tmp)).toEqual([]);
-    expect(await leftoverDatabases()).toEqual([]);
-    await caught.after?.();
-    expect(leaksIn(`${r.stdout}\n${r.stderr}`, { dsnPasswords: passwords })).toEqual([]);
-    await expectNoSecretsLeft({ texts: [String(r.stdout), String(r.stderr)], paths: [h.scratch] }, { ...h.secretSet(), dsnPasswords: [DSN_PASSWORD, ...passwords] });
-  });
+      expect(r.exitCode, String(r.stderr)).toBe(code);
+      expect(r.stderr).not.toContain('Stopped at once');
+      expect(r.stdout).toBe('');
+      expect(drillProcesses(dir, tmp)).toEqual([]);
+      expect(await readdir(dir)).toEqual([]);
+      expect(await pgpassLeftovers(tmp)).toEqual([]);
+      expect(await leftoverDatabases()).toEqual([]);
+      await caught.after?.();
+      expect(leaksIn(`${r.stdout}\n${r.stderr}`, { dsnPasswords: passwords })).toEqual([]);
+      await expectNoSecretsLeft(
+        { texts: [String(r.stdout), String(r.stderr)], paths: [h.scratch] },
+        { ...h.secretSet(), dsnPasswords: [DSN_PASSWORD, ...passwords] },
+      );
+    },
+  );
 
   it.each(SIGNALS)('a second signal ($signal) while the scratch cluster stops: exit $code at once, and still no postmaster left', async ({ signal, code }) => {
     const dir = await workDir();
@@ -280,13 +310,20 @@ describe.skipIf(!!skip)('a signal in each phase of a drill (built CLI as a subpr
     h.record(String(r.stdout), String(r.stderr));
 
     expect(r.exitCode, String(r.stderr)).toBe(code);
-    expect(String(r.stderr).split('\n').filter((l) => l.includes('Stopped at once'))).toEqual([`Stopped at once on a second ${signal}.`]);
+    expect(
+      String(r.stderr)
+        .split('\n')
+        .filter((l) => l.includes('Stopped at once')),
+    ).toEqual([`Stopped at once on a second ${signal}.`]);
     // svc left at once; the postmaster it told to quit on the way out goes a moment later.
     await waitFor('no process of the drill left', () => drillProcesses(dir, tmp).length === 0 || undefined, 10_000).catch(() => undefined);
     expect(drillProcesses(dir, tmp)).toEqual([]);
     expect(await readdir(dir)).toEqual([]);
     expect(await pgpassLeftovers(tmp)).toEqual([]);
-    await expectNoSecretsLeft({ texts: [String(r.stdout), String(r.stderr)], paths: [h.scratch] }, { ...h.secretSet(), dsnPasswords: [DSN_PASSWORD, password] });
+    await expectNoSecretsLeft(
+      { texts: [String(r.stdout), String(r.stderr)], paths: [h.scratch] },
+      { ...h.secretSet(), dsnPasswords: [DSN_PASSWORD, password] },
+    );
   });
 
   it('--dry-run, SIGTERM while a backup is being selected: exit 143, and no plan printed as if it were whole', async () => {
@@ -308,7 +345,13 @@ describe.skipIf(!!skip)('a signal in each phase of a drill (built CLI as a subpr
   it('--parallel 2 on an operator server, SIGTERM while both databases restore: exit 143, both scratch databases dropped', async () => {
     const dir = await workDir();
     const tmp = await mkdtemp(join(h.scratch, 'tmp-'));
-    const gate = await toolGate(h, 'pg_restore', join(h.shimDir, 'pg_restore'), '[ "$1" != --version ] && [ "$1" != -l ] && [ "$1" != --data-only ] && [ "$1" != --create ]', true);
+    const gate = await toolGate(
+      h,
+      'pg_restore',
+      join(h.shimDir, 'pg_restore'),
+      '[ "$1" != --version ] && [ "$1" != -l ] && [ "$1" != --data-only ] && [ "$1" != --create ]',
+      true,
+    );
     const child = drill([SECOND.databaseId, '--parallel', '2', '--scratch', h.dsn('postgres', true)], dir, tmp, gate.env);
     let stderr = '';
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));

@@ -33,7 +33,10 @@ describe.skipIf(!!skip)('svc restore drill: the report survives a signal and --d
   beforeAll(async () => {
     [gateway] = await Promise.all([startPushgateway(), h.start()]);
     sleepy = join(h.workDir(), 'sleepy.sql');
-    writeFileSync(sleepy, "-- check: sleeps_in_orders\nSELECT 1 FROM pg_sleep(CASE WHEN current_database() LIKE 'svc_drill_db_orders_%' THEN 60 ELSE 0 END) WHERE random() < 0\n");
+    writeFileSync(
+      sleepy,
+      "-- check: sleeps_in_orders\nSELECT 1 FROM pg_sleep(CASE WHEN current_database() LIKE 'svc_drill_db_orders_%' THEN 60 ELSE 0 END) WHERE random() < 0\n",
+    );
     slow = join(h.workDir(), 'slow.sql');
     writeFileSync(slow, '-- check: takes_two_seconds\nSELECT 1 FROM pg_sleep(2) WHERE random() < 0\n');
   }, 120_000);
@@ -48,10 +51,28 @@ describe.skipIf(!!skip)('svc restore drill: the report survives a signal and --d
     const workDir = h.workDir();
     const report = join(h.workDir(), 'report');
     const metrics = join(h.workDir(), 'drill.prom');
-    const child = spawnSvc(['restore', 'drill', 'db_orders', 'db_billing', '--check', sleepy, '--report', report, '--metrics-file', metrics, '--pushgateway', gateway.url, '--work-dir', workDir], {
-      env: h.sb.env('drill', {}),
-      timeoutMs: 150_000,
-    });
+    const child = spawnSvc(
+      [
+        'restore',
+        'drill',
+        'db_orders',
+        'db_billing',
+        '--check',
+        sleepy,
+        '--report',
+        report,
+        '--metrics-file',
+        metrics,
+        '--pushgateway',
+        gateway.url,
+        '--work-dir',
+        workDir,
+      ],
+      {
+        env: h.sb.env('drill', {}),
+        timeoutMs: 150_000,
+      },
+    );
     await waitFor("db_orders' check to sleep", () => sleepingInOrders(workDir), 90_000);
     child.kill('SIGTERM');
     const r = await child;
@@ -62,8 +83,15 @@ describe.skipIf(!!skip)('svc restore drill: the report survives a signal and --d
     expect(out.stderr).toContain(`Report of the interrupted drill: ${report}/drill.md`);
 
     const doc = readDoc(report);
-    expect(doc.databases.map((d) => [d.databaseId, d.result])).toEqual([['db_billing', 'passed'], ['db_orders', 'not_run']]);
-    expect(doc.databases[1]!.failure).toEqual({ check: 'interrupted', code: 'interrupted', message: "Interrupted (SIGTERM) before this database's drill finished." });
+    expect(doc.databases.map((d) => [d.databaseId, d.result])).toEqual([
+      ['db_billing', 'passed'],
+      ['db_orders', 'not_run'],
+    ]);
+    expect(doc.databases[1]!.failure).toEqual({
+      check: 'interrupted',
+      code: 'interrupted',
+      message: "Interrupted (SIGTERM) before this database's drill finished.",
+    });
     expect(doc.databases[1]!.exitCode).toBe(143);
     expect([doc.passed, doc.failed, doc.notRun]).toEqual([1, 0, 1]);
     expect(readdirSync(join(report, 'receipts'))).toEqual(['db_billing.json']);
@@ -72,7 +100,9 @@ describe.skipIf(!!skip)('svc restore drill: the report survives a signal and --d
     expect(suite.attributes.errors).toBe('1');
     expect(suite.cases.filter((c) => c.classname === 'db_orders').map((c) => [c.name, c.children])).toEqual([['interrupted', ['error']]]);
     const junit = readFileSync(join(report, 'junit.xml'), 'utf8');
-    expect(junit).toMatch(/<testcase classname="db_orders" name="interrupted" time="0.000">\n {4}<error message="Interrupted \(SIGTERM\) before this database&apos;s drill finished\." type="interrupted">/);
+    expect(junit).toMatch(
+      /<testcase classname="db_orders" name="interrupted" time="0.000">\n {4}<error message="Interrupted \(SIGTERM\) before this database&apos;s drill finished\." type="interrupted">/,
+    );
     expect(junit).toMatch(/<testcase classname="db_billing" name="rows_match" time="[\d.]+"\/>/);
     expect(readFileSync(join(report, 'drill.md'), 'utf8')).toContain('| db_orders (orders-prod) | - | - | - | **not run** | interrupted |');
 
@@ -82,7 +112,8 @@ describe.skipIf(!!skip)('svc restore drill: the report survives a signal and --d
     expect(prom).toContain('svc_restore_drill_databases{result="not_run"} 1');
     // The same pushed, after the clean-up, though the run's own signal was spent.
     const pushed = (await (await fetch(`${gateway.url}/metrics`)).text()).split('\n');
-    const line = (metric: string, label: string) => pushed.find((l) => l.startsWith(`${metric}{`) && l.includes(label) && l.includes('job="svc_restore_drill"'));
+    const line = (metric: string, label: string) =>
+      pushed.find((l) => l.startsWith(`${metric}{`) && l.includes(label) && l.includes('job="svc_restore_drill"'));
     expect(line('svc_restore_drill_success', 'database_id="db_billing"')).toMatch(/ 1$/);
     expect(line('svc_restore_drill_success', 'database_id="db_orders"')).toBeUndefined();
     expect(line('svc_restore_drill_databases', 'result="not_run"')).toMatch(/ 1$/);
@@ -103,7 +134,9 @@ describe.skipIf(!!skip)('svc restore drill: the report survives a signal and --d
     expect(doc.notRun).toBe(doc.databases.filter((d) => d.result === 'not_run').length);
     expect(r.stderr).toContain('db_orders: not run: Not started: --deadline 1s had passed since the run began.');
     expect(r.stderr).toMatch(/were not run: .*db_orders \(deadline\)/);
-    expect(readFileSync(join(report, 'junit.xml'), 'utf8')).toMatch(/<testcase classname="db_orders" name="deadline" time="0.000">\n {4}<error message="Not started: --deadline 1s/);
+    expect(readFileSync(join(report, 'junit.xml'), 'utf8')).toMatch(
+      /<testcase classname="db_orders" name="deadline" time="0.000">\n {4}<error message="Not started: --deadline 1s/,
+    );
 
     const merged = join(h.workDir(), 'merged');
     const m = await svc(['restore', 'drill', 'merge', report, '--report', merged], { env: h.sb.env('drill', {}) });

@@ -44,7 +44,10 @@ describe.skipIf(!!skip)('svc restore drill interrupted during a SQL check', { ti
 
   async function interrupted(signal: NodeJS.Signals, scratch: string[], running: (workDir: string) => Promise<boolean>, env: Record<string, string> = {}) {
     const workDir = h.workDir();
-    const child = spawnSvc(['restore', 'drill', 'db_orders', '--check', slow, '--work-dir', workDir, ...scratch], { env: h.sb.env('drill', env), timeoutMs: 90_000 });
+    const child = spawnSvc(['restore', 'drill', 'db_orders', '--check', slow, '--work-dir', workDir, ...scratch], {
+      env: h.sb.env('drill', env),
+      timeoutMs: 90_000,
+    });
     await waitFor('the SQL check to run', () => running(workDir), 40_000);
     const sent = Date.now();
     child.kill(signal);
@@ -66,7 +69,7 @@ describe.skipIf(!!skip)('svc restore drill interrupted during a SQL check', { ti
     expect(r.stdout).toBe('');
   });
 
-  it('--scratch <dsn>, SIGINT: exit 130, the svc_drill_* database dropped from the operator\'s server, which still runs', async () => {
+  it("--scratch <dsn>, SIGINT: exit 130, the svc_drill_* database dropped from the operator's server, which still runs", async () => {
     const dsn = `postgresql://postgres@127.0.0.1:${operator.port}/postgres`;
     const r = await interrupted('SIGINT', ['--scratch', dsn], async () => (await operator.psql(SLEEPING)) !== '0', { PGPASSWORD: password });
     expect(r.code, r.stderr).toBe(130);

@@ -38,7 +38,10 @@ it('removes what a dead or reused pid owned, keeps what a live process or nobody
     owned('svc-restore-reused', { pid: live.pid!, start: String(Number(liveStart) - 1) });
     owned('svc-pgpass-dead', { pid: dead.pid!, start: null }, 'pgpass');
     owned('svc-restore-otherhost', { pid: dead.pid!, start: null });
-    writeFileSync(join(root, 'svc-restore-otherhost', 'owner.json'), JSON.stringify({ kind: 'artifact', host: `not-${hostname()}`, svc: { pid: dead.pid, start: null } }));
+    writeFileSync(
+      join(root, 'svc-restore-otherhost', 'owner.json'),
+      JSON.stringify({ kind: 'artifact', host: `not-${hostname()}`, svc: { pid: dead.pid, start: null } }),
+    );
     mkdirSync(join(root, 'svc-drill-kept'));
     mkdirSync(join(root, 'unrelated'));
     writeFileSync(join(root, 'unrelated', 'owner.json'), JSON.stringify({ kind: 'artifact', host: hostname(), svc: { pid: dead.pid, start: null } }));

@@ -15,7 +15,7 @@ import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluste
 const skip = pgSkipReason();
 if (skip) console.warn(`test/drill/pg-session.test.ts skipped: ${skip}`);
 
-describe.skipIf(!!skip)('the drill\'s connection for SQL checks (real PostgreSQL)', { timeout: 60_000 }, () => {
+describe.skipIf(!!skip)("the drill's connection for SQL checks (real PostgreSQL)", { timeout: 60_000 }, () => {
   let cluster: PgCluster;
   let config: SessionConfig;
   const never = new AbortController().signal;
@@ -33,7 +33,7 @@ describe.skipIf(!!skip)('the drill\'s connection for SQL checks (real PostgreSQL
     expect(rows).toEqual([['x'.repeat(804), 'short', null]]);
   });
 
-  it('a billion rows: the first ones only, at once (the server stops at the portal\'s row limit)', async () => {
+  it("a billion rows: the first ones only, at once (the server stops at the portal's row limit)", async () => {
     const started = performance.now();
     // In the select list the set-returning function streams (in FROM, the server would build all of it first).
     const { rows } = await run('SELECT generate_series(1, 1000000000) AS g');
@@ -52,7 +52,9 @@ describe.skipIf(!!skip)('the drill\'s connection for SQL checks (real PostgreSQL
   });
 
   it('several statements in one text are refused by the server; none of them runs', async () => {
-    await expect(run('SELECT 1; CREATE TABLE made_by_a_check (id int)')).rejects.toMatchObject({ message: 'cannot insert multiple commands into a prepared statement' });
+    await expect(run('SELECT 1; CREATE TABLE made_by_a_check (id int)')).rejects.toMatchObject({
+      message: 'cannot insert multiple commands into a prepared statement',
+    });
     expect(await cluster.psql("SELECT count(*) FROM pg_class WHERE relname = 'made_by_a_check'")).toBe('0');
   });
 
@@ -62,7 +64,25 @@ describe.skipIf(!!skip)('the drill\'s connection for SQL checks (real PostgreSQL
     chmodSync(dir, 0o755);
     let tls: PgCluster | undefined;
     try {
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-days', '1', '-keyout', join(dir, 'server.key'), '-out', join(dir, 'server.crt')], { stdio: 'ignore' });
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-subj',
+          '/CN=localhost',
+          '-days',
+          '1',
+          '-keyout',
+          join(dir, 'server.key'),
+          '-out',
+          join(dir, 'server.crt'),
+        ],
+        { stdio: 'ignore' },
+      );
       chmodSync(join(dir, 'server.key'), 0o600);
       const user = serverUser();
       if (user) for (const f of ['server.key', 'server.crt']) chownSync(join(dir, f), user.uid, user.gid);

@@ -52,7 +52,11 @@ describe('parseCheckFile', () => {
     ].join('\n');
     expect(parseCheckFile(text, 'orders.sql')).toEqual([
       { name: 'no_negative_totals', sql: 'SELECT id, total FROM orders WHERE total < 0', file: 'orders.sql' },
-      { name: 'customers.email-unique_1', sql: '-- a comment inside the check\nSELECT email, count(*)\n  FROM customers\n GROUP BY email HAVING count(*) > 1', file: 'orders.sql' },
+      {
+        name: 'customers.email-unique_1',
+        sql: '-- a comment inside the check\nSELECT email, count(*)\n  FROM customers\n GROUP BY email HAVING count(*) > 1',
+        file: 'orders.sql',
+      },
     ]);
   });
 
@@ -67,7 +71,9 @@ describe('parseCheckFile', () => {
   });
 
   it('WITH ... SELECT, VALUES and TABLE are queries too; keywords in any case', () => {
-    const text = ['-- check: cte', 'with t as (select 1 as x) select x from t where x < 0', '-- check: v', 'VALUES (1)', '-- check: t', 'Table orders'].join('\n');
+    const text = ['-- check: cte', 'with t as (select 1 as x) select x from t where x < 0', '-- check: v', 'VALUES (1)', '-- check: t', 'Table orders'].join(
+      '\n',
+    );
     expect(parseCheckFile(text, 'f.sql').map((c) => c.name)).toEqual(['cte', 'v', 't']);
   });
 
@@ -77,7 +83,16 @@ describe('parseCheckFile', () => {
   });
 
   it('a comment after the last semicolon (a note before the next check) still leaves one runnable statement', () => {
-    const text = ['-- check: a', 'SELECT 1 WHERE false;', '-- b guards against negative totals', '', '-- check: b', 'SELECT 2 WHERE false;  ', '-- end of file', ''].join('\n');
+    const text = [
+      '-- check: a',
+      'SELECT 1 WHERE false;',
+      '-- b guards against negative totals',
+      '',
+      '-- check: b',
+      'SELECT 2 WHERE false;  ',
+      '-- end of file',
+      '',
+    ].join('\n');
     const checks = parseCheckFile(text, 'f.sql');
     expect(checks.map((c) => c.name)).toEqual(['a', 'b']);
     // Wrapped in a subquery, a semicolon would end the statement before its closing parenthesis.
@@ -103,12 +118,18 @@ describe('parseCheckFile', () => {
   });
 
   it('SQL before the first marker belongs to no check: exit 2', async () => {
-    expect(await refusal(() => parseCheckFile('SELECT 1;\n-- check: a\nSELECT 2\n', 'lead.sql'))).toBe('lead.sql: SQL before the first "-- check: <name>" line belongs to no check.');
+    expect(await refusal(() => parseCheckFile('SELECT 1;\n-- check: a\nSELECT 2\n', 'lead.sql'))).toBe(
+      'lead.sql: SQL before the first "-- check: <name>" line belongs to no check.',
+    );
   });
 
   it('a marker with nothing after it (or only comments) has no query: exit 2 naming the check', async () => {
-    expect(await refusal(() => parseCheckFile('-- check: a\n\n-- check: b\nSELECT 1\n', 'f.sql'))).toBe('f.sql: check "a" has no query after its "-- check:" line.');
-    expect(await refusal(() => parseCheckFile('-- check: a\nSELECT 1\n-- check: last\n-- todo\n', 'f.sql'))).toBe('f.sql: check "last" has no query after its "-- check:" line.');
+    expect(await refusal(() => parseCheckFile('-- check: a\n\n-- check: b\nSELECT 1\n', 'f.sql'))).toBe(
+      'f.sql: check "a" has no query after its "-- check:" line.',
+    );
+    expect(await refusal(() => parseCheckFile('-- check: a\nSELECT 1\n-- check: last\n-- todo\n', 'f.sql'))).toBe(
+      'f.sql: check "last" has no query after its "-- check:" line.',
+    );
   });
 
   it.each([
@@ -119,7 +140,9 @@ describe('parseCheckFile', () => {
     ['ünicode', '"ünicode"'],
     ['x'.repeat(65), `"${'x'.repeat(65)}"`],
   ])('the name %j is refused (exit 2): 1 to 64 of A-Z a-z 0-9 _ . -', async (name, shown) => {
-    expect(await refusal(() => parseCheckFile(`-- check: ${name}\nSELECT 1\n`, 'f.sql'))).toBe(`f.sql: invalid check name ${shown}: use 1 to 64 of A-Z a-z 0-9 _ . -`);
+    expect(await refusal(() => parseCheckFile(`-- check: ${name}\nSELECT 1\n`, 'f.sql'))).toBe(
+      `f.sql: invalid check name ${shown}: use 1 to 64 of A-Z a-z 0-9 _ . -`,
+    );
   });
 
   it.each([

@@ -21,7 +21,8 @@ afterAll(async () => {
 });
 
 /** One line: a short cause (never the binding's raw D-Bus text), where the token went, how to get a keychain. */
-const NO_KEYCHAIN = /^warning: No usable keychain \((no D-Bus session bus|no Secret Service is running|no keychain binding is installed|SVC_KEYCHAIN=file)\): the token is stored in (\S+credentials\.json) with mode 0600; for the OS keychain on Linux, run a Secret Service \(gnome-keyring, KeePassXC\) in your session\.$/m;
+const NO_KEYCHAIN =
+  /^warning: No usable keychain \((no D-Bus session bus|no Secret Service is running|no keychain binding is installed|SVC_KEYCHAIN=file)\): the token is stored in (\S+credentials\.json) with mode 0600; for the OS keychain on Linux, run a Secret Service \(gnome-keyring, KeePassXC\) in your session\.$/m;
 
 describe('human output: login, status, logout', () => {
   const home = tempDir('auth-human');

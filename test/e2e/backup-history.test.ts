@@ -77,6 +77,8 @@ describe.skipIf(!!skip)('backup selection reads a bounded part of the history', 
     const r = await plan({ databases: [{ id: 'db_orders', jobs }], vanished: ['bj_orders_0040'] }, 'db_orders');
     expect(r.code, r.stderr).toBe(0);
     expect(r.db).toMatchObject({ result: 'planned', backupJobId: 'bj_orders_0039' });
-    expect(r.stderr).toContain('selection db_orders: bj_orders_0040 is listed but getBackup answered 404 (removed by retention since the list was read?); skipped');
+    expect(r.stderr).toContain(
+      'selection db_orders: bj_orders_0040 is listed but getBackup answered 404 (removed by retention since the list was read?); skipped',
+    );
   });
 });

@@ -26,7 +26,9 @@ afterAll(async () => {
 });
 
 async function list(cache: string) {
-  const r = await spawnSvc(['databases', 'list', '--json'], { env: cleanEnv({ XDG_CACHE_HOME: cache, SVC_BASE_URL: sb.baseUrl, SVC_API_KEY: sb.token('full') }) });
+  const r = await spawnSvc(['databases', 'list', '--json'], {
+    env: cleanEnv({ XDG_CACHE_HOME: cache, SVC_BASE_URL: sb.baseUrl, SVC_API_KEY: sb.token('full') }),
+  });
   expect(r.exitCode, String(r.stderr)).toBe(0);
   expect(String(r.stderr)).not.toMatch(/error|warning|cache/i);
   expect(JSON.parse(String(r.stdout)).databases[0].id).toBe('db_orders');

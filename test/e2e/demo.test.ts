@@ -14,8 +14,14 @@ if (skip) console.warn(`test/e2e/demo.test.ts skipped: ${skip}`);
 describe.skipIf(!!skip)('the demo', () => {
   beforeAll(() => ensureBuilt(), 300_000);
 
-  it('says the drill\'s exit 13 was the point, right after the drill and at the end', async () => {
-    const r = await execa(process.execPath, ['--import', 'tsx', 'scripts/demo.mjs'], { cwd: ROOT, all: true, reject: false, stdin: 'ignore', env: { NO_COLOR: '1' } });
+  it("says the drill's exit 13 was the point, right after the drill and at the end", async () => {
+    const r = await execa(process.execPath, ['--import', 'tsx', 'scripts/demo.mjs'], {
+      cwd: ROOT,
+      all: true,
+      reject: false,
+      stdin: 'ignore',
+      env: { NO_COLOR: '1' },
+    });
     expect(r.exitCode, r.all).toBe(0);
     const out = String(r.all);
     expect(out).toContain('Exit 13 is what this step is for: db_analytics has no restorable backup');

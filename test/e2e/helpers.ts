@@ -123,7 +123,14 @@ export async function svc(args: string[], opts: SvcOptions): Promise<SvcResult> 
 }
 
 /** The parsed --json error envelope of stderr (cli-contract 4). */
-export function errorEnvelope(stderr: string): { code: string; message: string; requestId: string | null; requiredScope?: string; nextAction?: string; status: number | null } {
+export function errorEnvelope(stderr: string): {
+  code: string;
+  message: string;
+  requestId: string | null;
+  requiredScope?: string;
+  nextAction?: string;
+  status: number | null;
+} {
   const doc = JSON.parse(stderr) as { error: ReturnType<typeof errorEnvelope> };
   expect(Object.keys(doc)).toEqual(['error']);
   return doc.error;

@@ -33,7 +33,12 @@ beforeAll(async () => {
   const res = await request(`${sb.baseUrl}/api/v1/restores`, {
     method: 'POST',
     headers: { authorization: `Bearer ${sb.token('full')}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-    body: JSON.stringify({ backupJobId: 'bj_0007', targetRedactedDsn: 'postgresql://app@127.0.0.1:5432/e2e_watch', mode: 'new_database', confirmDestructive: false }),
+    body: JSON.stringify({
+      backupJobId: 'bj_0007',
+      targetRedactedDsn: 'postgresql://app@127.0.0.1:5432/e2e_watch',
+      mode: 'new_database',
+      confirmDestructive: false,
+    }),
   });
   expect(res.statusCode).toBe(202);
   queuedRestoreId = ((await res.body.json()) as { restoreJob: { id: string } }).restoreJob.id;
@@ -147,7 +152,14 @@ describe.concurrent('jobs, waits, interrupts and svc sandbox', () => {
   it('9: restore get --watch timeout as a --json envelope', async () => {
     const r = await svc(['restore', 'get', queuedRestoreId, '--watch', '--wait-timeout', '0.01', '--json'], { env: sb.env() });
     expect(r).toMatchObject({ code: 9, stdout: '' });
-    expect(errorEnvelope(r.stderr.split('\n').filter((l) => l.startsWith('{')).join(''))).toMatchObject({ code: 'wait_timeout' });
+    expect(
+      errorEnvelope(
+        r.stderr
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .join(''),
+      ),
+    ).toMatchObject({ code: 'wait_timeout' });
   });
 
   // 128 + the signal's number (contract v2, section 5).
@@ -174,7 +186,9 @@ describe.concurrent('jobs, waits, interrupts and svc sandbox', () => {
     expect(r).toMatchObject({ code: 11, stdout: '' });
     // pg_restore is looked for in the usual install directories too (the newest that reads the
     // archive is used); psql must be on PATH. Every tool missing is named, with the way to bring it in.
-    expect(r.stderr).toMatch(/error: (Neither psql nor pg_restore is on PATH|pg_restore was not found on PATH or in the usual PostgreSQL install directories\. psql was not found on PATH)/);
+    expect(r.stderr).toMatch(
+      /error: (Neither psql nor pg_restore is on PATH|pg_restore was not found on PATH or in the usual PostgreSQL install directories\. psql was not found on PATH)/,
+    );
     expect(r.stderr).toMatch(/apt-get install postgresql-client|export PATH=\S+:"\$PATH"/);
     expect(sb.requests.filter((e) => e.path === '/api/v1/restores').length).toBe(restoresBefore);
   });
@@ -201,13 +215,11 @@ describe.concurrent('jobs, waits, interrupts and svc sandbox', () => {
   it('svc sandbox (human): a banner with the base URL, the tokens and how to use them; exits 0 on SIGINT', async () => {
     const child = spawnSvc(['sandbox', '--port', '0'], { env: sb.env(null), printsSecrets: true });
     // Data on stdout (base URL, tokens); the notice and the how-to on stderr.
-    const [notes, banner] = await Promise.all([
-      waitForOutput(child, 'stderr', /svc databases list --all\n/),
-      waitForOutput(child, 'stdout', /^drill .*\n/m),
-    ]);
+    const [notes, banner] = await Promise.all([waitForOutput(child, 'stderr', /svc databases list --all\n/), waitForOutput(child, 'stdout', /^drill .*\n/m)]);
     expect(notes).toContain('It is not the service');
     expect(banner).not.toContain('It is not the service');
-    for (const name of ['full', 'read-only', 'no-scope', 'expired', 'revoked', 'org-b', 'tiny-budget', 'drill']) expect(banner).toMatch(new RegExp(`^${name} `, 'm'));
+    for (const name of ['full', 'read-only', 'no-scope', 'expired', 'revoked', 'org-b', 'tiny-budget', 'drill'])
+      expect(banner).toMatch(new RegExp(`^${name} `, 'm'));
     const baseUrl = /^base url: +(http:\/\/127\.0\.0\.1:\d+)$/m.exec(banner)?.[1];
     expect(notes).toContain(`export SVC_BASE_URL=${baseUrl}`);
     const res = await request(`${baseUrl}/api/v1/mcp/tools`, { headers: { authorization: `Bearer ${sb.token('no-scope')}` } });

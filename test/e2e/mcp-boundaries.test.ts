@@ -112,9 +112,14 @@ describe('plan_restore never connects to a database', () => {
   }, 60_000);
 
   it('a target carrying a password is still refused, and nothing connects', async () => {
-    service.otherwise((ex) => (ex.url.pathname === '/api/v1/profile' ? json(200, fixture('profile')) : ex.url.pathname === '/api/v1/mcp/tools' ? json(200, fixture('tools')) : undefined));
+    service.otherwise((ex) =>
+      ex.url.pathname === '/api/v1/profile' ? json(200, fixture('profile')) : ex.url.pathname === '/api/v1/mcp/tools' ? json(200, fixture('tools')) : undefined,
+    );
     const s = await serve();
-    const r: any = await s.client.callTool({ name: 'plan_restore', arguments: { backupJobId: 'bj_0007', target: `postgresql://app:hunter2@127.0.0.1:${postgres.port}/x` } });
+    const r: any = await s.client.callTool({
+      name: 'plan_restore',
+      arguments: { backupJobId: 'bj_0007', target: `postgresql://app:hunter2@127.0.0.1:${postgres.port}/x` },
+    });
     expect(r.isError).toBe(true);
     expect(r.content[0].text).toContain('The target holds a password');
     expect(postgres.connections).toBe(0);
@@ -142,7 +147,11 @@ describe('a token the service refuses', () => {
 
   it('a 404 names the tool that lists what exists, not a command', async () => {
     service.otherwise((ex) =>
-      ex.url.pathname === '/api/v1/profile' ? json(200, fixture('profile')) : ex.url.pathname === '/api/v1/mcp/tools' ? json(200, fixture('tools')) : json(404, fixture('error-404')),
+      ex.url.pathname === '/api/v1/profile'
+        ? json(200, fixture('profile'))
+        : ex.url.pathname === '/api/v1/mcp/tools'
+          ? json(200, fixture('tools'))
+          : json(404, fixture('error-404')),
     );
     const s = await serve();
     const r: any = await s.client.callTool({ name: 'get_recovery_summary', arguments: { databaseId: 'orders-prod' } });

@@ -77,7 +77,10 @@ describe.skipIf(!!skip)('an agent from `svc mcp config claude`: list, candidate,
     const s = await agent();
     const listed: any = await s.client.callTool({ name: 'list_databases', arguments: { limit: 100 } });
     expect(listed.structuredContent.databases.map((d: { id: string }) => d.id)).toContain('db_orders');
-    const candidate: any = await s.client.callTool({ name: 'get_recovery_candidate', arguments: { databaseId: 'db_orders', incidentTime: '2026-11-21T10:00:00Z' } });
+    const candidate: any = await s.client.callTool({
+      name: 'get_recovery_candidate',
+      arguments: { databaseId: 'db_orders', incidentTime: '2026-11-21T10:00:00Z' },
+    });
     const windowId = candidate.structuredContent.recommended.windowId;
     expect(windowId).toBe('rw_0003');
 
@@ -123,9 +126,17 @@ describe.skipIf(!!skip)('an agent from `svc mcp config claude`: list, candidate,
 
   it('plans an in-place restore: the command has --in-place and no --confirm: the person confirms it', async () => {
     const s = await agent();
-    const r: any = await s.client.callTool({ name: 'plan_restore', arguments: { databaseId: 'db_orders', latest: true, target: cluster.dsn('agent_plan', false), inPlace: true } });
+    const r: any = await s.client.callTool({
+      name: 'plan_restore',
+      arguments: { databaseId: 'db_orders', latest: true, target: cluster.dsn('agent_plan', false), inPlace: true },
+    });
     expect(r.isError, r.content[0].text).toBeFalsy();
-    expect(r.structuredContent).toMatchObject({ mode: 'in_place', atomic: false, createDatabase: null, backupSelection: { rule: 'latest', backupJobId: 'bj_0007' } });
+    expect(r.structuredContent).toMatchObject({
+      mode: 'in_place',
+      atomic: false,
+      createDatabase: null,
+      backupSelection: { rule: 'latest', backupJobId: 'bj_0007' },
+    });
     expect(r.structuredContent.command).toBe(`svc --profile agent restore create --backup bj_0007 --target ${cluster.dsn('agent_plan', false)} --in-place`);
     expect(r.structuredContent.note).toContain('confirmed by typing the database name');
     await finish(s);
@@ -150,7 +161,10 @@ describe.skipIf(!!skip)('an agent from `svc mcp config claude`: list, candidate,
   it('a token that cannot restore (read-only agent token): missing_scope naming restores:write, as a 403 would; nothing created', async () => {
     const s = await agent({ SVC_API_KEY: sb.token('read-only') });
     const created = restoresCreated();
-    const r: any = await s.client.callTool({ name: 'plan_restore', arguments: { databaseId: 'db_orders', latest: true, target: cluster.dsn('agent_ro', false) } });
+    const r: any = await s.client.callTool({
+      name: 'plan_restore',
+      arguments: { databaseId: 'db_orders', latest: true, target: cluster.dsn('agent_ro', false) },
+    });
     const e = JSON.parse(r.content[0].text).error;
     expect(r.isError).toBe(true);
     expect(e).toMatchObject({ code: 'missing_scope', requiredScope: 'restores:write', nextAction: expect.stringContaining('required scope') });
@@ -163,7 +177,10 @@ describe.skipIf(!!skip)('an agent from `svc mcp config claude`: list, candidate,
   it('a selection that names two backups is the usage error restore create gives; nothing is sent', async () => {
     const s = await agent();
     const before = sb.requests.length;
-    const r: any = await s.client.callTool({ name: 'plan_restore', arguments: { backupJobId: 'bj_0007', windowId: 'rw_0003', target: cluster.dsn('agent_two', false) } });
+    const r: any = await s.client.callTool({
+      name: 'plan_restore',
+      arguments: { backupJobId: 'bj_0007', windowId: 'rw_0003', target: cluster.dsn('agent_two', false) },
+    });
     expect(JSON.parse(r.content[0].text).error).toMatchObject({ code: 'usage', message: expect.stringContaining('each name the backup') });
     expect(sb.requests.length).toBe(before);
     await finish(s);

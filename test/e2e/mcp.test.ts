@@ -69,7 +69,15 @@ async function finish(s: McpSession): Promise<void> {
 const names = async (s: McpSession) => (await s.client.listTools()).tools.map((t) => t.name);
 
 /** A tool error's envelope (cli-contract 4's --json error, as the tool result's text). */
-function toolError(result: any): { code: string; message: string; requestId: string | null; status: number | null; requiredScope?: string; nextAction: string | null; retryAfterSeconds?: number } {
+function toolError(result: any): {
+  code: string;
+  message: string;
+  requestId: string | null;
+  status: number | null;
+  requiredScope?: string;
+  nextAction: string | null;
+  retryAfterSeconds?: number;
+} {
   expect(result.isError, JSON.stringify(result)).toBe(true);
   expect(result.structuredContent).toBeUndefined();
   return JSON.parse(result.content[0].text).error;
@@ -105,7 +113,16 @@ describe('tools/list: what the token and the live catalog allow', () => {
     }
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(tools.filter((t) => !t.annotations!.readOnlyHint).map((t) => t.name)).toEqual(['trigger_backup']);
-    for (const name of ['list_backups', 'get_backup', 'list_evidence', 'get_evidence', 'get_restore', 'trigger_backup', 'plan_restore', 'get_recovery_candidate']) {
+    for (const name of [
+      'list_backups',
+      'get_backup',
+      'list_evidence',
+      'get_evidence',
+      'get_restore',
+      'trigger_backup',
+      'plan_restore',
+      'get_recovery_candidate',
+    ]) {
       expect(byName[name]!.description, name).toMatch(CAVEAT);
     }
     const instructions = s.client.getInstructions() ?? '';
@@ -122,7 +139,7 @@ describe('tools/list: what the token and the live catalog allow', () => {
     await finish(s);
   });
 
-  it("a read-only agent token (databases:read): only the tools whose route scope it holds", async () => {
+  it('a read-only agent token (databases:read): only the tools whose route scope it holds', async () => {
     const s = await open([], sb.env('read-only'));
     expect(await names(s)).toEqual([
       'get_profile',
@@ -163,10 +180,14 @@ describe('tools/list: what the token and the live catalog allow', () => {
 describe('tools/call: every tool, its structuredContent valid against the output schema it advertised', () => {
   const calls: Array<[string, Record<string, unknown>, (data: any) => void]> = [
     ['get_profile', {}, (d) => expect(d.profile.organizationSlug).toBe('acme')],
-    ['list_databases', { limit: 1 }, (d) => {
-      expect(d.databases.map((x: any) => x.id)).toEqual(['db_orders']);
-      expect(d.nextCursor).toEqual(expect.any(String));
-    }],
+    [
+      'list_databases',
+      { limit: 1 },
+      (d) => {
+        expect(d.databases.map((x: any) => x.id)).toEqual(['db_orders']);
+        expect(d.nextCursor).toEqual(expect.any(String));
+      },
+    ],
     ['get_database', { databaseId: 'db_orders' }, (d) => expect(d.database.name).toBe('orders-prod')],
     ['list_destinations', {}, (d) => expect(d.destinations.length).toBeGreaterThan(0)],
     ['get_destination', { destinationId: 'dst_eu_s3' }, (d) => expect(d.destination.id).toBe('dst_eu_s3')],
@@ -176,15 +197,27 @@ describe('tools/call: every tool, its structuredContent valid against the output
     ['get_evidence', { backupJobId: 'bj_0007' }, (d) => expect(d.proofSemantics.provenRecoverability).toEqual(expect.any(String))],
     ['get_restore', { restoreJobId: 'rj_0001' }, (d) => expect(d.restoreJob.proof).toEqual(expect.objectContaining({ verifiedRestore: expect.any(Boolean) }))],
     ['get_recovery_summary', { databaseId: 'db_orders' }, (d) => expect(d.databaseId).toBe('db_orders')],
-    ['get_recovery_candidate', { databaseId: 'db_orders', incidentTime: '2026-11-21T10:00:00Z' }, (d) => expect(d.recommended?.windowId).toEqual(expect.any(String))],
+    [
+      'get_recovery_candidate',
+      { databaseId: 'db_orders', incidentTime: '2026-11-21T10:00:00Z' },
+      (d) => expect(d.recommended?.windowId).toEqual(expect.any(String)),
+    ],
     ['get_recovery_window_proof', { windowId: 'rw_0003' }, (d) => expect(d.proof.baselineArtifact.backupJobId).toBe('bj_0007')],
-    ['list_agent_tools', {}, (d) => {
-      const kind = Object.fromEntries(d.tools.map((t: any) => [t.name, t.kind]));
-      expect(kind['svc.backup.trigger']).toBe('live');
-      expect(kind['svc.audit.inspect']).toBe('no live route');
-      expect(kind['svc.recovery.restore']).toBe('advisory');
-    }],
-    ['trigger_backup', { databaseId: 'db_billing', idempotencyKey: 'mcp-e2e-each-tool' }, (d) => expect(d).toMatchObject({ outcome: 'started', backup: { state: 'queued' } })],
+    [
+      'list_agent_tools',
+      {},
+      (d) => {
+        const kind = Object.fromEntries(d.tools.map((t: any) => [t.name, t.kind]));
+        expect(kind['svc.backup.trigger']).toBe('live');
+        expect(kind['svc.audit.inspect']).toBe('no live route');
+        expect(kind['svc.recovery.restore']).toBe('advisory');
+      },
+    ],
+    [
+      'trigger_backup',
+      { databaseId: 'db_billing', idempotencyKey: 'mcp-e2e-each-tool' },
+      (d) => expect(d).toMatchObject({ outcome: 'started', backup: { state: 'queued' } }),
+    ],
   ];
 
   it('each call: the validated JSON as structuredContent and the same as compact text', async () => {
@@ -446,30 +479,39 @@ describe('the transport', () => {
   it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
-  ] as const)('%s mid-call (a 429 being waited out): exit %i, cleanly, nothing left running', async (signal, code) => {
-    // A sandbox of its own: a fresh rate window, whatever the case before it spent (otherwise start-up
-    // itself waits for the window, and the signal can land before the session is up).
-    const own = await startE2eSandbox();
-    try {
-      // tiny-budget: 3 requests per 10 s. Start-up takes two; of six more calls at once, some wait for the
-      // window to reset: paced on RateLimit-Remaining (said with --verbose), or after a 429's Retry-After.
-      const s = await open(['--verbose'], own.env('tiny-budget'));
-      const started = s.transport.stderr.length;
-      const calls = Array.from({ length: 6 }, () => s.client.callTool({ name: 'list_databases', arguments: {} }).then(() => 'answered', () => 'cut off'));
-      // A wait of the calls, not of start-up.
-      const waiting = /rate limit: .*waiting|Rate limited; retrying in/;
-      const deadline = Date.now() + 30_000;
-      while (!waiting.test(s.transport.stderr.slice(started)) && Date.now() < deadline) await sleep(50);
-      expect(s.transport.stderr.slice(started)).toMatch(waiting);
-      s.transport.child.kill(signal);
-      expect(await s.transport.exited).toEqual({ code, signal: null });
-      expect(await Promise.all(calls)).toContain('cut off');
-      expect(s.transport.stderr).toContain('Interrupted');
-      expect(s.transport.stderr).not.toMatch(/\n\s+at /);
-      expect(s.transport.strays).toEqual([]);
-      await expectNoSecretsLeft({ texts: s.transport.transcript() }, { tokens: own.tokens.map((t) => t.token) });
-    } finally {
-      await own.stop();
-    }
-  }, 120_000);
+  ] as const)(
+    '%s mid-call (a 429 being waited out): exit %i, cleanly, nothing left running',
+    async (signal, code) => {
+      // A sandbox of its own: a fresh rate window, whatever the case before it spent (otherwise start-up
+      // itself waits for the window, and the signal can land before the session is up).
+      const own = await startE2eSandbox();
+      try {
+        // tiny-budget: 3 requests per 10 s. Start-up takes two; of six more calls at once, some wait for the
+        // window to reset: paced on RateLimit-Remaining (said with --verbose), or after a 429's Retry-After.
+        const s = await open(['--verbose'], own.env('tiny-budget'));
+        const started = s.transport.stderr.length;
+        const calls = Array.from({ length: 6 }, () =>
+          s.client.callTool({ name: 'list_databases', arguments: {} }).then(
+            () => 'answered',
+            () => 'cut off',
+          ),
+        );
+        // A wait of the calls, not of start-up.
+        const waiting = /rate limit: .*waiting|Rate limited; retrying in/;
+        const deadline = Date.now() + 30_000;
+        while (!waiting.test(s.transport.stderr.slice(started)) && Date.now() < deadline) await sleep(50);
+        expect(s.transport.stderr.slice(started)).toMatch(waiting);
+        s.transport.child.kill(signal);
+        expect(await s.transport.exited).toEqual({ code, signal: null });
+        expect(await Promise.all(calls)).toContain('cut off');
+        expect(s.transport.stderr).toContain('Interrupted');
+        expect(s.transport.stderr).not.toMatch(/\n\s+at /);
+        expect(s.transport.strays).toEqual([]);
+        await expectNoSecretsLeft({ texts: s.transport.transcript() }, { tokens: own.tokens.map((t) => t.token) });
+      } finally {
+        await own.stop();
+      }
+    },
+    120_000,
+  );
 });

@@ -60,8 +60,13 @@ describe.skipIf(!!skip)('pacing on RateLimit-Remaining and RateLimit-Reset', () 
     expect(paced.requests - paced.tooMany.length).toBeGreaterThan(3 * LIMIT);
     const perWindow = new Map<number, number>();
     for (const w of paced.tooMany) perWindow.set(w, (perWindow.get(w) ?? 0) + 1);
-    expect([...perWindow.values()].every((n) => n <= 1), `429s per window: ${JSON.stringify([...perWindow])}`).toBe(true);
-    expect(paced.stderr).toMatch(/^rate limit: this key's budget is spent \(RateLimit-Remaining: 0\); waiting \d+\.\ds until its window resets \(RateLimit-Reset\), instead of meeting a 429$/m);
+    expect(
+      [...perWindow.values()].every((n) => n <= 1),
+      `429s per window: ${JSON.stringify([...perWindow])}`,
+    ).toBe(true);
+    expect(paced.stderr).toMatch(
+      /^rate limit: this key's budget is spent \(RateLimit-Remaining: 0\); waiting \d+\.\ds until its window resets \(RateLimit-Reset\), instead of meeting a 429$/m,
+    );
     expect(retried.tooMany.length).toBeGreaterThan(0);
     expect(retried.stderr).toContain('Rate limited; retrying in');
 

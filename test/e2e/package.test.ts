@@ -83,7 +83,10 @@ describe('npm pack, npm install -g, svc', () => {
       const list = await execa(svc, ['databases', 'list'], { env: cleanEnv({ SVC_BASE_URL: baseUrl, SVC_API_KEY: FULL_TOKEN }), extendEnv: false });
       expect(list.stdout).toMatch(/^db_orders +orders-prod +neon +active/m);
       // --jq runs in a worker thread started from its own file of the bundle (dist/chunks/jq-worker.mjs).
-      const ids = await execa(svc, ['databases', 'list', '--jq', '.databases[0].id'], { env: cleanEnv({ SVC_BASE_URL: baseUrl, SVC_API_KEY: FULL_TOKEN }), extendEnv: false });
+      const ids = await execa(svc, ['databases', 'list', '--jq', '.databases[0].id'], {
+        env: cleanEnv({ SVC_BASE_URL: baseUrl, SVC_API_KEY: FULL_TOKEN }),
+        extendEnv: false,
+      });
       expect(ids.stdout).toBe('db_orders');
     } finally {
       sandbox.kill('SIGINT');

@@ -5,17 +5,7 @@
  */
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  cleanEnv,
-  cleanupE2e,
-  closedPort,
-  ensureBuilt,
-  errorEnvelope,
-  REQUEST_ID_LINE,
-  startE2eSandbox,
-  svc,
-  type E2eSandbox,
-} from './helpers.js';
+import { cleanEnv, cleanupE2e, closedPort, ensureBuilt, errorEnvelope, REQUEST_ID_LINE, startE2eSandbox, svc, type E2eSandbox } from './helpers.js';
 
 let sb: E2eSandbox;
 const ARTIFACT_SHA = '431f169e300744698502594d4d92c131b38fb76bf98380e7c946648478391a55';
@@ -45,7 +35,12 @@ const NOT_PROOF = 'A completed backup is not proof of recoverability';
 const cases: ReadCase[] = [
   {
     argv: ['profile'],
-    human: [/api key id: +key_cli_01/, /organization: +acme \(org_acme\)/, /scopes: +databases:read, destinations:read, backups:trigger/, /expires: +\d{4}-.*\(in \d+d\)/],
+    human: [
+      /api key id: +key_cli_01/,
+      /organization: +acme \(org_acme\)/,
+      /scopes: +databases:read, destinations:read, backups:trigger/,
+      /expires: +\d{4}-.*\(in \d+d\)/,
+    ],
     json: (d) => expect(d.profile).toMatchObject({ apiKeyId: 'key_cli_01', organizationSlug: 'acme', clientKind: 'cli' }),
   },
   {
@@ -128,12 +123,17 @@ const cases: ReadCase[] = [
   {
     argv: ['recovery', 'proof', 'rw_0003'],
     human: [/^Proof$/m, /^ {2}baseline backup job: +bj_0007$/m, `baseline sha-256:         ${ARTIFACT_SHA}`, /^ {2}cursor chain contiguous: +yes$/m],
-    json: (d) => expect(d).toMatchObject({ window: { windowId: 'rw_0003' }, proof: { baselineArtifact: { backupJobId: 'bj_0007', checksumSha256: ARTIFACT_SHA } } }),
+    json: (d) =>
+      expect(d).toMatchObject({ window: { windowId: 'rw_0003' }, proof: { baselineArtifact: { backupJobId: 'bj_0007', checksumSha256: ARTIFACT_SHA } } }),
   },
   {
     argv: ['tools', 'list'],
     notes: [/^Tool catalog w4\.2\.0 \(minimum client contract w4\.2\.0\)$/m],
-    human: [/^svc\.backup\.trigger +live +safe_write +backups:trigger/m, /^svc\.evidence\.export +no live route .* confirmation_required$/m, /^svc\.recovery\.restore +advisory/m],
+    human: [
+      /^svc\.backup\.trigger +live +safe_write +backups:trigger/m,
+      /^svc\.evidence\.export +no live route .* confirmation_required$/m,
+      /^svc\.recovery\.restore +advisory/m,
+    ],
     json: (d) => {
       expect(d.version).toBe('w4.2.0');
       expect(d.tools).toHaveLength(15);
@@ -265,7 +265,9 @@ describe.concurrent('exit codes of failed reads', () => {
 
   it('9: connection refused on a closed port (no retries)', async () => {
     const port = await closedPort();
-    const r = await svc(['--max-retries', '0', 'databases', 'list'], { env: cleanEnv({ SVC_BASE_URL: `http://127.0.0.1:${port}`, SVC_API_KEY: sb.token('full') }) });
+    const r = await svc(['--max-retries', '0', 'databases', 'list'], {
+      env: cleanEnv({ SVC_BASE_URL: `http://127.0.0.1:${port}`, SVC_API_KEY: sb.token('full') }),
+    });
     expect(r).toMatchObject({ code: 9, stdout: '' });
     expect(r.stderr).toContain(`error: Could not reach the service at 127.0.0.1:${port}: ECONNREFUSED.`);
   });

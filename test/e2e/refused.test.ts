@@ -25,13 +25,17 @@ describe('refused, not unreachable (built CLI)', () => {
     { status: 401, body: 'error-401', args: ['databases', 'list'], code: 3 },
     { status: 404, body: 'error-404', args: ['recovery', 'summary', 'orders-prod'], code: 5 },
     { status: 401, body: 'error-401', args: ['mcp', 'serve', '--tools', 'list_databases'], code: 3 },
-  ])('HTTP $status to svc $args: exit $code, the service error, no "Could not reach"', async ({ status, body, args, code }) => {
-    await ensureBuilt();
-    server.otherwise(() => json(status, fixture(body), { 'x-request-id': 'req_refused' }));
-    const r = await run(args);
-    expect(r.exitCode, r.stderr).toBe(code);
-    expect(r.stderr).toContain(fixture(body).error.message);
-    expect(r.stderr).toContain(`(HTTP ${status})`);
-    expect(r.stderr).not.toMatch(/Could not reach|UND_ERR|retrying/);
-  }, 60_000);
+  ])(
+    'HTTP $status to svc $args: exit $code, the service error, no "Could not reach"',
+    async ({ status, body, args, code }) => {
+      await ensureBuilt();
+      server.otherwise(() => json(status, fixture(body), { 'x-request-id': 'req_refused' }));
+      const r = await run(args);
+      expect(r.exitCode, r.stderr).toBe(code);
+      expect(r.stderr).toContain(fixture(body).error.message);
+      expect(r.stderr).toContain(`(HTTP ${status})`);
+      expect(r.stderr).not.toMatch(/Could not reach|UND_ERR|retrying/);
+    },
+    60_000,
+  );
 });

@@ -64,7 +64,7 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
 
   const key = `e2e-restore-${randomUUID()}`;
 
-  it('restore create (human, password in SVC_TARGET_DSN): a new database with exactly the artifact\'s rows', async () => {
+  it("restore create (human, password in SVC_TARGET_DSN): a new database with exactly the artifact's rows", async () => {
     const r = await svc(['restore', 'create', '--backup', 'bj_0007', '--idempotency-key', key], { env: env(withPassword('e2e_human')) });
     expect(r.code, r.stderr).toBe(0);
     const target = cluster.dsn('e2e_human');
@@ -86,7 +86,9 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     expect(r.stdout).toMatch(/^artifact: +92\.9 KiB \(95129 bytes\), size and SHA-256 verified$/m);
     expect(r.stdout).toMatch(new RegExp(`^sha-256: +${ARTIFACT_SHA}$`, 'm'));
     expect(r.stdout.split(ARTIFACT_SHA)).toHaveLength(2);
-    expect(r.stdout).toMatch(/^durations: +preflight \d+\.\ds, createRestore \d+\.\ds, download \d+\.\ds, verify \d+\.\ds, restore \d+\.\ds, analyze \d+\.\ds, check \d+\.\ds$/m);
+    expect(r.stdout).toMatch(
+      /^durations: +preflight \d+\.\ds, createRestore \d+\.\ds, download \d+\.\ds, verify \d+\.\ds, restore \d+\.\ds, analyze \d+\.\ds, check \d+\.\ds$/m,
+    );
     expect(r.stdout).toMatch(/^objects checked: +2 tables, 1 view, 3 sequences, 2 indexes$/m);
     expect(r.stdout).toMatch(/^pg_restore exit code: +0$/m);
     // The service's view in one line, its "no" flags explained beside them (cli-contract 4, v4 and issue 34).
@@ -97,7 +99,10 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     expect(r.stderr).toMatch(/^Restore job [0-9a-f-]{36} created \(new_database\)\.$/m);
     expect(r.stderr).toMatch(new RegExp(`^✓ Verified 92\\.9 KiB \\(95129 bytes\\), SHA-256 ${ARTIFACT_SHA} \\(\\d+\\.\\ds\\)$`, 'm'));
     expect(r.stderr).toContain('Created database "e2e_human" (TEMPLATE template0, UTF8, libc C).');
-    expect(r.stderr.split('\n').filter((l) => /warning/i.test(l)), 'the only warning: a superuser target (cli-contract 7.14)').toEqual([expect.stringMatching(/^warning: The role "postgres" is a superuser on /)]);
+    expect(
+      r.stderr.split('\n').filter((l) => /warning/i.test(l)),
+      'the only warning: a superuser target (cli-contract 7.14)',
+    ).toEqual([expect.stringMatching(/^warning: The role "postgres" is a superuser on /)]);
     expect(`${r.stdout}${r.stderr}`).not.toMatch(NO_COORDINATES);
     expect((await describeDatabase(cluster, 'e2e_human')).tables).toEqual(SEED_TABLES);
   });
@@ -106,7 +111,12 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     const r = await svc(['restore', 'create', '--backup', 'bj_0005', '--json'], { env: env(withPassword('e2e_billing')) });
     expect(r.code, r.stderr).toBe(0);
     const { execution } = JSON.parse(r.stdout);
-    expect(execution).toMatchObject({ verified: true, sha256: sb.artifacts.billing!.sha256, artifactBytes: sb.artifacts.billing!.sizeBytes, pgRestoreExitCode: 0 });
+    expect(execution).toMatchObject({
+      verified: true,
+      sha256: sb.artifacts.billing!.sha256,
+      artifactBytes: sb.artifacts.billing!.sizeBytes,
+      pgRestoreExitCode: 0,
+    });
     expect(execution.sha256).not.toBe(ARTIFACT_SHA);
     const restored = await describeDatabase(cluster, 'e2e_billing');
     expect(restored.tables).toEqual({ accounts: 400, invoices: 2400, payments: 1800, plans: 4 });
@@ -149,7 +159,9 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
       const unusable = tmp(dir);
       const r = await svc(['restore', 'create', '--backup', 'bj_0007'], { env: env({ ...withPassword(db), TMPDIR: unusable }) });
       expect(r).toMatchObject({ code: 2, stdout: '' });
-      expect(r.stderr).toMatch(new RegExp(`^error: Could not write the password file for the restore under ${unusable} \\(EN\\w+\\); nothing was restored\\.$`, 'm'));
+      expect(r.stderr).toMatch(
+        new RegExp(`^error: Could not write the password file for the restore under ${unusable} \\(EN\\w+\\); nothing was restored\\.$`, 'm'),
+      );
       expect(r.stderr).toMatch(/^ {2}Set TMPDIR to a writable directory with free space, then run the restore again\.$/m);
       expect(r.stderr).not.toContain('This is a bug');
       expect(sb.requests.filter((e) => e.path === '/api/v1/restores').length).toBe(restoresBefore);
@@ -169,9 +181,17 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     expect(next).toBe('svc restore create --window rw_0003');
     const r = await svc([...next!.split(' ').slice(1), '--json'], { env: env(withPassword('e2e_incident')) });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^Using bj_0007, started \S+, completed \S+ \(\d+[smhd] ago, age from its start\): the baseline backup of recovery window rw_0003\.$/m);
+    expect(r.stderr).toMatch(
+      /^Using bj_0007, started \S+, completed \S+ \(\d+[smhd] ago, age from its start\): the baseline backup of recovery window rw_0003\.$/m,
+    );
     const doc = JSON.parse(r.stdout);
-    expect(doc.backupSelection).toEqual({ rule: 'window', windowId: 'rw_0003', backupJobId: 'bj_0007', startedAt: expect.stringMatching(/Z$/), completedAt: expect.stringMatching(/Z$/) });
+    expect(doc.backupSelection).toEqual({
+      rule: 'window',
+      windowId: 'rw_0003',
+      backupJobId: 'bj_0007',
+      startedAt: expect.stringMatching(/Z$/),
+      completedAt: expect.stringMatching(/Z$/),
+    });
     expect(doc.execution.receipt.backupSelection).toEqual(doc.backupSelection);
     expect((await describeDatabase(cluster, 'e2e_incident')).tables).toEqual(SEED_TABLES);
   });
@@ -179,7 +199,9 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
   it('--database --latest and --before: the newest completed backup, and none before the first is exit 7 naming database and time', async () => {
     const latest = await svc(['restore', 'create', '--database', 'db_orders', '--latest', '--json'], { env: env(withPassword('e2e_latest')) });
     expect(latest.code, latest.stderr).toBe(0);
-    expect(latest.stderr).toMatch(/^Using bj_0007, started \S+, completed \S+ \(\d+[smhd] ago, age from its start\): the newest completed backup of orders-prod \(db_orders\)\.$/m);
+    expect(latest.stderr).toMatch(
+      /^Using bj_0007, started \S+, completed \S+ \(\d+[smhd] ago, age from its start\): the newest completed backup of orders-prod \(db_orders\)\.$/m,
+    );
     expect(JSON.parse(latest.stdout).backupSelection).toMatchObject({ rule: 'latest', backupJobId: 'bj_0007' });
 
     const before = '2020-01-01T00:00:00Z';
@@ -195,7 +217,12 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(Object.keys(doc).sort()).toEqual(['backupCompletedAt', 'backupSelection', 'backupStartedAt', 'execution', 'restoreJob']);
-    expect(doc.backupSelection).toEqual({ rule: 'id', backupJobId: 'bj_0007', startedAt: expect.stringMatching(/Z$/), completedAt: expect.stringMatching(/Z$/) });
+    expect(doc.backupSelection).toEqual({
+      rule: 'id',
+      backupJobId: 'bj_0007',
+      startedAt: expect.stringMatching(/Z$/),
+      completedAt: expect.stringMatching(/Z$/),
+    });
     expect([doc.backupStartedAt, doc.backupCompletedAt]).toEqual([doc.backupSelection.startedAt, doc.backupSelection.completedAt]);
     expect(doc.execution).toEqual({
       artifactBytes: 95129,
@@ -203,7 +230,11 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
       verified: true,
       pgRestoreExitCode: 0,
       durationMs: expect.any(Number),
-      receipt: expect.objectContaining({ backupJobId: 'bj_0007', outcome: 'restored', objects: { TABLE: 2, VIEW: 1, 'MATERIALIZED VIEW': 0, SEQUENCE: 3, INDEX: 2 } }),
+      receipt: expect.objectContaining({
+        backupJobId: 'bj_0007',
+        outcome: 'restored',
+        objects: { TABLE: 2, VIEW: 1, 'MATERIALIZED VIEW': 0, SEQUENCE: 3, INDEX: 2 },
+      }),
       // The target's role is the cluster's superuser (cli-contract 7.14).
       warnings: [expect.stringContaining('will run with superuser rights on that server')],
     });

@@ -91,11 +91,20 @@ describe.skipIf(!!skip)('restore and drill screens fit the terminal', () => {
     }, 180_000);
 
     it('svc restore create --dry-run: the plan', async () => {
-      await expectFits('restore create --dry-run', () => ({ args: ['restore', 'create', '--backup', 'bj_0007', '--dry-run'], env: env('fit_dry'), shows: /bj_0007/ }));
+      await expectFits('restore create --dry-run', () => ({
+        args: ['restore', 'create', '--backup', 'bj_0007', '--dry-run'],
+        env: env('fit_dry'),
+        shows: /bj_0007/,
+      }));
     }, 120_000);
 
     it('svc restore create into a database that is not empty: the error', async () => {
-      await expectFits('restore create (not empty)', () => ({ args: ['restore', 'create', '--backup', 'bj_0007'], env: env('postgres'), exit: 'any', shows: /error:/ }));
+      await expectFits('restore create (not empty)', () => ({
+        args: ['restore', 'create', '--backup', 'bj_0007'],
+        env: env('postgres'),
+        exit: 'any',
+        shows: /error:/,
+      }));
     }, 120_000);
 
     it('svc restore create --in-place: the confirmation prompt, then Ctrl-C; the target whole on a line where it fits', async () => {
@@ -107,7 +116,11 @@ describe.skipIf(!!skip)('restore and drill screens fit the terminal', () => {
         answer: { when: /confirm/, keys: '\x03' },
       }));
       // clack breaks the prompt's lines at spaces; only a word wider than the whole terminal (this DSN at 40) is split.
-      for (const run of runs.filter((r) => r.width >= 60)) expect(run.lines.some((l) => l.includes(cluster.dsn('fit_in_place'))), run.lines.join('\n')).toBe(true);
+      for (const run of runs.filter((r) => r.width >= 60))
+        expect(
+          run.lines.some((l) => l.includes(cluster.dsn('fit_in_place'))),
+          run.lines.join('\n'),
+        ).toBe(true);
     }, 120_000);
 
     it('svc restore run: the progress bar fits, rate and ETA where there is room', async () => {

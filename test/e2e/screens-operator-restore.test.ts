@@ -124,7 +124,12 @@ describe.skipIf(!!skip)('operator screens of a restore and a drill (cli-contract
       const screen = run.width === 60 ? run.lines.slice(run.lines.findIndex((l) => l.startsWith('Restored backup'))) : run.lines.slice(-24);
       if (run.width === 60) expect(screen.length, show(run)).toBeLessThan(30);
       const text = screen.join('\n');
-      expect(screen.join(' ').replace(/\s+/g, ' '), show(run)).toMatch(new RegExp(`Restored backup bj_0007 of db_orders into postgresql://postgres@127\\.0\\.0\\.1:${cluster.port}/op_create_${run.width} \\(new database\\)`, 'm'));
+      expect(screen.join(' ').replace(/\s+/g, ' '), show(run)).toMatch(
+        new RegExp(
+          `Restored backup bj_0007 of db_orders into postgresql://postgres@127\\.0\\.0\\.1:${cluster.port}/op_create_${run.width} \\(new database\\)`,
+          'm',
+        ),
+      );
       expect(text, show(run)).toMatch(/^data as of: /m);
       expect(text, show(run)).toMatch(/^objects checked: +2 tables, 1 view, 3 sequences, 2 indexes$/m);
       expect(text, show(run)).toMatch(/^durations: +preflight \d+\.\ds/m);
@@ -143,7 +148,10 @@ describe.skipIf(!!skip)('operator screens of a restore and a drill (cli-contract
       const view = run.lines.findIndex((l) => l.startsWith("service's view:"));
       const viewLines = 1 + run.lines.slice(view + 1).findIndex((l) => !/^ {4,}\S/.test(l));
       expect(viewLines, show(run)).toBeLessThanOrEqual(run.width === 60 ? 3 : 2);
-      expect(run.lines.filter((l) => /^\s*state: +queued$/.test(l)), show(run)).toEqual([]);
+      expect(
+        run.lines.filter((l) => /^\s*state: +queued$/.test(l)),
+        show(run),
+      ).toEqual([]);
     }
   }, 300_000);
 
@@ -157,10 +165,21 @@ describe.skipIf(!!skip)('operator screens of a restore and a drill (cli-contract
       // Every frame of pg_restore's progress has its figures and its time, whatever the width.
       for (const f of drawn) expect(f, `${run.width}`).toMatch(/\d+ of \d+ objects.* \(\d+\.\ds\)$/);
       const dsn = `postgresql://postgres@127.0.0.1:${cluster.port}/op_r${run.width}`;
-      if (run.width === 120) expect(loading.some((f) => f.includes(`into ${dsn}:`)), drawn.join('\n')).toBe(true);
-      else expect(drawn.some((f) => f.includes(dsn)), drawn.join('\n')).toBe(false);
+      if (run.width === 120)
+        expect(
+          loading.some((f) => f.includes(`into ${dsn}:`)),
+          drawn.join('\n'),
+        ).toBe(true);
+      else
+        expect(
+          drawn.some((f) => f.includes(dsn)),
+          drawn.join('\n'),
+        ).toBe(false);
       // A finished spinner is replaced by its ✓ line: no frame is left on the screen.
-      expect(run.lines.filter((l) => SPINNER.test(l)), show(run)).toEqual([]);
+      expect(
+        run.lines.filter((l) => SPINNER.test(l)),
+        show(run),
+      ).toEqual([]);
     }
   }, 400_000);
 
@@ -176,7 +195,10 @@ describe.skipIf(!!skip)('operator screens of a restore and a drill (cli-contract
     }));
     for (const run of runs) {
       expect(run.result.exitCode, show(run)).toBe(130);
-      expect(run.lines.filter((l) => SPINNER.test(l) || l.includes('^C')), show(run)).toEqual([]);
+      expect(
+        run.lines.filter((l) => SPINNER.test(l) || l.includes('^C')),
+        show(run),
+      ).toEqual([]);
       const failed = run.lines.findIndex((l) => /^✗ pg_restore into/.test(l));
       expect(failed, show(run)).toBeGreaterThan(0);
       expect(run.lines[failed - 1], show(run)).not.toMatch(/Running pg_restore/);
@@ -189,10 +211,16 @@ describe.skipIf(!!skip)('operator screens of a restore and a drill (cli-contract
     for (const run of runs) {
       expect(run.result.exitCode, show(run)).toBe(0);
       const drawn = frames(run.result.raw);
-      expect(drawn.some((f) => /Running pg_restore.*: \d+ of \d+ objects/.test(f)), `${run.width}:\n${drawn.join('\n')}`).toBe(true);
+      expect(
+        drawn.some((f) => /Running pg_restore.*: \d+ of \d+ objects/.test(f)),
+        `${run.width}:\n${drawn.join('\n')}`,
+      ).toBe(true);
       expect(joined(run)).toMatch(/db_orders: restore into svc_drill_/);
       // The figures are cleared as the phase ends: the drill's own lines say the outcome.
-      expect(run.lines.filter((l) => SPINNER.test(l) || /^✓ (Verified|Restored)/.test(l)), show(run)).toEqual([]);
+      expect(
+        run.lines.filter((l) => SPINNER.test(l) || /^✓ (Verified|Restored)/.test(l)),
+        show(run),
+      ).toEqual([]);
     }
     const stopped = await atWidths(() => ({
       args: ['restore', 'drill', 'db_orders', '--scratch', scratch],
@@ -203,8 +231,14 @@ describe.skipIf(!!skip)('operator screens of a restore and a drill (cli-contract
     }));
     for (const run of stopped) {
       expect(run.result.exitCode, show(run)).toBe(130);
-      expect(run.lines.filter((l) => l.includes('^C')), show(run)).toEqual([]);
-      expect(run.lines.some((l) => l.startsWith('error:')), show(run)).toBe(true);
+      expect(
+        run.lines.filter((l) => l.includes('^C')),
+        show(run),
+      ).toEqual([]);
+      expect(
+        run.lines.some((l) => l.startsWith('error:')),
+        show(run),
+      ).toBe(true);
     }
   }, 400_000);
 

@@ -48,7 +48,7 @@ describe('what every start-up loads (the built bundle)', () => {
     ['cli-table3', /node_modules\/cli-table3\//],
     ['execa', /\bexeca\b.*\bExecaError\b|node_modules\/cross-spawn\//],
     ['ora', /\bcli-spinners\b|\bora\b.*\bspinner\b/],
-    ['pg (the drill\'s SQL checks)', /node_modules\/pg(-protocol|-cursor)?\//],
+    ["pg (the drill's SQL checks)", /node_modules\/pg(-protocol|-cursor)?\//],
     ['the MCP SDK', /\bMcpServer\b|\bStdioServerTransport\b|jsonrpc/],
   ])('leaves %s to the commands that use it', (_name, marker) => {
     const holding = [...closure].filter(([, text]) => marker.test(text)).map(([file]) => file);

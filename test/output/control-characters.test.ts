@@ -26,7 +26,10 @@ describe('service text in human output', () => {
     detail.database.name = HOSTILE;
     server.use(handler(server, { path: '/databases', body: list }), handler(server, { path: '/databases/db_orders', body: detail }));
 
-    for (const argv of [['databases', 'list'], ['databases', 'get', 'db_orders']]) {
+    for (const argv of [
+      ['databases', 'list'],
+      ['databases', 'get', 'db_orders'],
+    ]) {
       for (const tty of [false, true]) {
         const r = await run(server, configHome(), argv, { tty, columns: 200 });
         expect(r.code).toBe(0);
@@ -48,7 +51,15 @@ describe('service text in human output', () => {
   });
 
   it('an error message, next action and code with sequences: plain in the human error, exact in the --json envelope', async () => {
-    const body = { error: { code: `forbidden${CLEAR}`, message: `No access${TITLE}.`, requestId: 'req_ctl_1', requiredScope: 'databases:read', nextAction: `Ask${CLIPBOARD} an admin.` } };
+    const body = {
+      error: {
+        code: `forbidden${CLEAR}`,
+        message: `No access${TITLE}.`,
+        requestId: 'req_ctl_1',
+        requiredScope: 'databases:read',
+        nextAction: `Ask${CLIPBOARD} an admin.`,
+      },
+    };
     server.use(handler(server, { path: '/databases', status: 403, body }));
     const human = await run(server, configHome(), ['databases', 'list']);
     expect(human.code).toBe(4);
@@ -80,7 +91,11 @@ describe('the built CLI against a hostile service', () => {
     const detail = fixtureCopy('database-get');
     detail.database.name = name;
     hostile.api('GET', '/databases', json(200, list)).api('GET', '/databases/db_orders', json(200, detail));
-    hostile.api('GET', '/restores/rj_0001', json(200, { restoreJob: { ...fixtureCopy('restore-get-failed').restoreJob, errorMessage: withSequences('pg_restore failed') } }));
+    hostile.api(
+      'GET',
+      '/restores/rj_0001',
+      json(200, { restoreJob: { ...fixtureCopy('restore-get-failed').restoreJob, errorMessage: withSequences('pg_restore failed') } }),
+    );
   }
 
   it.each([

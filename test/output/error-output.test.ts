@@ -22,9 +22,21 @@ it('a local usage error has no request id line', () => {
 });
 
 it('on a terminal the lines wrap at spaces under themselves; piped, each stays whole', () => {
-  const err = new UsageError('No service base URL is configured.', 'Pass --base-url https://..., set SVC_BASE_URL, or run `svc auth login --base-url https://...` once.');
-  expect(render(err, false)).toBe('error: No service base URL is configured.\n  Pass --base-url https://..., set SVC_BASE_URL, or run `svc auth login --base-url https://...` once.\n');
+  const err = new UsageError(
+    'No service base URL is configured.',
+    'Pass --base-url https://..., set SVC_BASE_URL, or run `svc auth login --base-url https://...` once.',
+  );
+  expect(render(err, false)).toBe(
+    'error: No service base URL is configured.\n  Pass --base-url https://..., set SVC_BASE_URL, or run `svc auth login --base-url https://...` once.\n',
+  );
   expect(render(err, false, 40)).toBe(
-    ['error: No service base URL is', '  configured.', '  Pass --base-url https://..., set', '    SVC_BASE_URL, or run `svc auth login', '    --base-url https://...` once.', ''].join('\n'),
+    [
+      'error: No service base URL is',
+      '  configured.',
+      '  Pass --base-url https://..., set',
+      '    SVC_BASE_URL, or run `svc auth login',
+      '    --base-url https://...` once.',
+      '',
+    ].join('\n'),
   );
 });

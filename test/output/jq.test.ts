@@ -41,8 +41,16 @@ afterEach(async () => {
 describe('compileJq: results as jq -r prints them', () => {
   it.each([
     ['strings raw, without quotes', '.databases[].id', ['db_orders', 'db_billing']],
-    ['numbers, null and booleans as JSON', '.databases[] | .retentionPolicyDays, .lastSuccessfulBackupAt, (.tags | length > 0)', ['30', 'null', 'true', '90', '2026-11-19T01:30:40Z', 'false']],
-    ['objects and arrays as compact JSON, one per line', '.databases[] | {id, tags}', ['{"id":"db_orders","tags":["prod","eu"]}', '{"id":"db_billing","tags":[]}']],
+    [
+      'numbers, null and booleans as JSON',
+      '.databases[] | .retentionPolicyDays, .lastSuccessfulBackupAt, (.tags | length > 0)',
+      ['30', 'null', 'true', '90', '2026-11-19T01:30:40Z', 'false'],
+    ],
+    [
+      'objects and arrays as compact JSON, one per line',
+      '.databases[] | {id, tags}',
+      ['{"id":"db_orders","tags":["prod","eu"]}', '{"id":"db_billing","tags":[]}'],
+    ],
     ['a string with a newline stays one result, printed raw', '.databases[1].name', ['line one\nline two']],
     ['the identity: the whole document, compact', '.', [JSON.stringify(doc)]],
     ['no result: nothing', '.databases[] | select(.id == "db_none")', []],
@@ -84,14 +92,16 @@ describe('compileJq: an expression that does not compile is a usage error (exit 
 });
 
 describe('compileJq: what jq does to the process', () => {
-  it('a failure on the document is jq_failed (exit 2), naming jq\'s reason', async () => {
+  it("a failure on the document is jq_failed (exit 2), naming jq's reason", async () => {
     const f = await compileJq('.databases | .id');
     const caught = await rejection(f.lines(doc));
     expect(caught).toBeInstanceOf(CliError);
     expect((caught as CliError).details.code).toBe('jq_failed');
     expect((caught as CliError).exitCode).toBe(2);
     // The document's top-level keys, which the expression starts from (issue 34).
-    expect((caught as CliError).message).toBe('The --jq expression failed on the result: Cannot index array with string "id". The document\'s top-level key is .databases.');
+    expect((caught as CliError).message).toBe(
+      'The --jq expression failed on the result: Cannot index array with string "id". The document\'s top-level key is .databases.',
+    );
   });
 
   it('halt_error names the value it was given', async () => {
@@ -117,7 +127,7 @@ describe('compileJq: what jq does to the process', () => {
     expect(warn).not.toHaveBeenCalled();
   });
 
-  it('$ENV is jq-web\'s own, not the process environment: the token cannot be printed through it', async () => {
+  it("$ENV is jq-web's own, not the process environment: the token cannot be printed through it", async () => {
     process.env.SVC_JQ_TEST_SECRET = 'svc_secret_from_env_0123';
     try {
       const lines = await filter('$ENV | tostring');
@@ -151,7 +161,7 @@ describe('compileJq: a run that does not end by itself', () => {
 
   it.each([
     // jq's values live in its WebAssembly memory: jq's own "cannot allocate memory", at the limit.
-    ['values that outgrow jq\'s memory', '[range(1e8)] | length', { wasmMiB: 64, growthMiB: 1024 }, 'svc gives jq 64 MiB for its values.'],
+    ["values that outgrow jq's memory", '[range(1e8)] | length', { wasmMiB: 64, growthMiB: 1024 }, 'svc gives jq 64 MiB for its values.'],
     // Output gathers in JavaScript, outside that memory: the run's growth is watched.
     ['output without end', 'range(1e18)', { wasmMiB: 512, growthMiB: 96 }, 'svc gives jq 96 MiB for a run in all, its output included.'],
     ['debug output without end', 'repeat(debug)', { wasmMiB: 512, growthMiB: 96 }, 'svc gives jq 96 MiB for a run in all, its output included.'],

@@ -106,7 +106,11 @@ describe('the merged list written as its pages arrive', () => {
     });
     const page = Array.from({ length: 40 }, (_, i) => db(`db_${i}`));
     const pageBytes = JSON.stringify(page, null, 2).length;
-    const bodies = pagesOf({}, 'databases', Array.from({ length: 50 }, () => page));
+    const bodies = pagesOf(
+      {},
+      'databases',
+      Array.from({ length: 50 }, () => page),
+    );
     const merged = writerOn(stdout).mergedDocument({}, 'databases');
     await followPages(walkOver(bodies, 'databases'), async (items) => {
       await merged.items(items);

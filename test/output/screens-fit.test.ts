@@ -45,10 +45,14 @@ describe.skipIf(!!skip)('every screen fits the terminal', () => {
     cleanEnv({ SVC_BASE_URL: sandbox.baseUrl, SVC_API_KEY: token === null ? undefined : sandbox.token(token), ...extra });
 
   describe.concurrent('help', () => {
-    it.each(helpCommandLines().map((args) => [args.join(' ') || '(bare)', args] as const))('svc %s', async (_name, args) => {
-      // Bare svc and bare groups: their exit code is another item of issue 18; here only their screen counts.
-      await expectFits(args.join(' '), () => ({ args, env: env(null), shows: /Usage: svc/, exit: args.at(-1) === '--help' ? 0 : 'any' }));
-    }, 120_000);
+    it.each(helpCommandLines().map((args) => [args.join(' ') || '(bare)', args] as const))(
+      'svc %s',
+      async (_name, args) => {
+        // Bare svc and bare groups: their exit code is another item of issue 18; here only their screen counts.
+        await expectFits(args.join(' '), () => ({ args, env: env(null), shows: /Usage: svc/, exit: args.at(-1) === '--help' ? 0 : 'any' }));
+      },
+      120_000,
+    );
   });
 
   const incident = () => new Date(Date.now() - 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
@@ -61,7 +65,10 @@ describe.skipIf(!!skip)('every screen fits the terminal', () => {
     ['destinations list', () => ({ args: ['destinations', 'list'], env: env(), shows: /^dst_eu_s3 /m })],
     ['destinations get', () => ({ args: ['destinations', 'get', 'dst_eu_s3'], env: env(), shows: /dst_eu_s3/ })],
     ['backups list', () => ({ args: ['backups', 'list', 'db_orders'], env: env(), shows: /^bj_0006 +failed_terminal/m })],
-    ['backups get (completed)', () => ({ args: ['backups', 'get', 'bj_0007'], env: env(), shows: /431f169e300744698502594d4d92c131b38fb76bf98380e7c946648478391a55/ })],
+    [
+      'backups get (completed)',
+      () => ({ args: ['backups', 'get', 'bj_0007'], env: env(), shows: /431f169e300744698502594d4d92c131b38fb76bf98380e7c946648478391a55/ }),
+    ],
     ['backups get (failed)', () => ({ args: ['backups', 'get', 'bj_0006'], env: env(), shows: /failed_terminal/ })],
     ['backups trigger', () => ({ args: ['backups', 'trigger', 'db_billing'], env: env(), shows: /bj_\d+/ })],
     ['backups trigger --wait', () => ({ args: ['backups', 'trigger', 'db_orders', '--wait'], env: env(), shows: /completed/ })],
@@ -69,9 +76,15 @@ describe.skipIf(!!skip)('every screen fits the terminal', () => {
     ['evidence get', () => ({ args: ['evidence', 'get', 'bj_0007'], env: env(), shows: /431f169e300744698502594d4d92c131b38fb76bf98380e7c946648478391a55/ })],
     ['evidence get (not verified)', () => ({ args: ['evidence', 'get', 'bj_0005'], env: env(), shows: /bj_0005/ })],
     ['restore get', () => ({ args: ['restore', 'get', 'rj_0001'], env: env(), shows: /rj_0001/ })],
-    ['recovery summary', () => ({ args: ['recovery', 'summary', 'db_orders'], env: env(), shows: /4d2f1c0b9a8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4/ })],
+    [
+      'recovery summary',
+      () => ({ args: ['recovery', 'summary', 'db_orders'], env: env(), shows: /4d2f1c0b9a8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4/ }),
+    ],
     ['recovery candidate', () => ({ args: ['recovery', 'candidate', 'db_orders', '--incident-time', incident()], env: env(), shows: /rw_0003/ })],
-    ['recovery proof', () => ({ args: ['recovery', 'proof', 'rw_0003'], env: env(), shows: /431f169e300744698502594d4d92c131b38fb76bf98380e7c946648478391a55/ })],
+    [
+      'recovery proof',
+      () => ({ args: ['recovery', 'proof', 'rw_0003'], env: env(), shows: /431f169e300744698502594d4d92c131b38fb76bf98380e7c946648478391a55/ }),
+    ],
     ['tools list', () => ({ args: ['tools', 'list'], env: env(), shows: /^svc\.destination\.preflight /m })],
     ['tools get', () => ({ args: ['tools', 'get', 'svc.evidence.export'], env: env(), shows: /svc\.evidence\.export/ })],
     ['api', () => ({ args: ['api', '/profile'], env: env(), shows: /"organizationId"/ })],
@@ -81,7 +94,12 @@ describe.skipIf(!!skip)('every screen fits the terminal', () => {
     ['auth logout', () => ({ args: ['auth', 'logout'], env: env(), shows: /./ })],
     [
       'auth login (the hidden prompt)',
-      () => ({ args: ['auth', 'login'], env: env(null), shows: /Paste your API token/, answer: { when: /Paste your API token/, keys: `${sandbox.token('full')}\r` } }),
+      () => ({
+        args: ['auth', 'login'],
+        env: env(null),
+        shows: /Paste your API token/,
+        answer: { when: /Paste your API token/, keys: `${sandbox.token('full')}\r` },
+      }),
     ],
     ['--verbose', () => ({ args: ['databases', 'list', '--verbose'], env: env(), shows: /GET \/api\/v1\/databases/ })],
     ['sandbox', () => ({ args: ['sandbox', '--port', '0'], env: env(null), shows: /svc_sandbox_/, stopWhen: /Sandbox listening/ })],
@@ -97,16 +115,24 @@ describe.skipIf(!!skip)('every screen fits the terminal', () => {
   ];
 
   describe.concurrent('commands', () => {
-    it.each(cases)('svc %s', async (name, make) => {
-      await expectFits(name, make);
-    }, 120_000);
+    it.each(cases)(
+      'svc %s',
+      async (name, make) => {
+        await expectFits(name, make);
+      },
+      120_000,
+    );
   });
 
   it('piped, nothing is cut or wrapped: whole values, digests beside their keys, errors on their lines', async () => {
     const { execa } = await import('execa');
     const { BIN } = await import('../support/built-cli.js');
     const piped = (args: string[], token = 'full') => execa(process.execPath, [BIN, ...args], { env: env(token), extendEnv: false, reject: false });
-    const [evidence, backup, denied] = await Promise.all([piped(['evidence', 'list']), piped(['backups', 'get', 'bj_0007']), piped(['evidence', 'list'], 'read-only')]);
+    const [evidence, backup, denied] = await Promise.all([
+      piped(['evidence', 'list']),
+      piped(['backups', 'get', 'bj_0007']),
+      piped(['evidence', 'list'], 'read-only'),
+    ]);
     expect(evidence.exitCode).toBe(0);
     expect(evidence.stdout).toMatch(/^BACKUP JOB +SIZE +SHA-256 +RECORDED +INTEGRITY CHECK +AUDIT EVENTS$/m);
     expect(evidence.stdout).toMatch(/^bj_0007 +92\.9 KiB +431f169e300744698502594d4d92c131b38fb76bf98380e7c946648478391a55 /m);

@@ -57,14 +57,20 @@ describe.skipIf(!!skip)('operator screens (cli-contract 4, v4) under a pseudo-te
     const recommendations = run.lines.filter((l) => /^\s*recommended action:/.test(l));
     expect(recommendations, run.lines.join('\n')).toHaveLength(1);
     expect(run.lines.join(' ').replace(/\s+/g, ' ')).toMatch(/recommended action: Restore window rw_0003 into a new database and compare\./);
-    expect(run.lines.join(' ').replace(/\s+/g, ' ')).toContain("The service's summary of window rw_0003 says \"No action needed.\": that is the window's own state");
+    expect(run.lines.join(' ').replace(/\s+/g, ' ')).toContain(
+      'The service\'s summary of window rw_0003 says "No action needed.": that is the window\'s own state',
+    );
     const pasted = pastedCommands(run.lines, /^\s+svc restore create /);
     expect(pasted.length, run.lines.join('\n')).toBeGreaterThan(0);
     for (const line of pasted) expect(line.length).toBeLessThanOrEqual(width);
     const script = pasted.join('\n');
     expect((await execa('bash', ['-n', '-c', script], { reject: false })).exitCode).toBe(0);
     // Run as pasted (svc is the built CLI), as a dry run: it parses, reaches the service and stops at the target.
-    const ran = await execa('bash', ['-c', `svc() { "${process.execPath}" "${BIN}" "$@"; }\n${script} --dry-run`], { env: env(), extendEnv: false, reject: false });
+    const ran = await execa('bash', ['-c', `svc() { "${process.execPath}" "${BIN}" "$@"; }\n${script} --dry-run`], {
+      env: env(),
+      extendEnv: false,
+      reject: false,
+    });
     expect(ran.stderr).not.toMatch(/argument missing|unknown option|too many arguments/);
     expect(ran.exitCode).not.toBe(2);
     // The pasted command reached its preflight whole: the target it names is the one it tried.
@@ -72,7 +78,23 @@ describe.skipIf(!!skip)('operator screens (cli-contract 4, v4) under a pseudo-te
   });
 
   it.each(WIDTHS)('restore get at %i columns says the service is not told the local outcome', async (width) => {
-    const created = await execa(process.execPath, [BIN, 'api', '/restores', '-f', 'backupJobId=bj_0007', '-f', 'targetRedactedDsn=postgresql://app@db.internal:5432/orders_restored', '-f', 'mode=new_database', '-f', 'confirmDestructive=false'], { env: env(), extendEnv: false });
+    const created = await execa(
+      process.execPath,
+      [
+        BIN,
+        'api',
+        '/restores',
+        '-f',
+        'backupJobId=bj_0007',
+        '-f',
+        'targetRedactedDsn=postgresql://app@db.internal:5432/orders_restored',
+        '-f',
+        'mode=new_database',
+        '-f',
+        'confirmDestructive=false',
+      ],
+      { env: env(), extendEnv: false },
+    );
     const id = (JSON.parse(created.stdout) as { restoreJob: { id: string } }).restoreJob.id;
     const run = await at(['restore', 'get', id], width);
     expect(run.result.exitCode).toBe(0);
@@ -113,7 +135,11 @@ describe.skipIf(!!skip)('operator screens (cli-contract 4, v4) under a pseudo-te
   });
 
   it.each(WIDTHS)('a drill table at %i columns keeps its failed check, and a failure is red', async (width) => {
-    const run = await at(['restore', 'drill', '--all', '--dry-run'], width, { SVC_API_KEY: sandbox.token('drill'), NO_COLOR: undefined, TERM: 'xterm-256color' });
+    const run = await at(['restore', 'drill', '--all', '--dry-run'], width, {
+      SVC_API_KEY: sandbox.token('drill'),
+      NO_COLOR: undefined,
+      TERM: 'xterm-256color',
+    });
     expect(run.result.exitCode).toBe(13);
     const row = run.lines.find((l) => l.startsWith('db_analytics'));
     expect(row, run.lines.join('\n')).toMatch(/failed\s+backup_selected$/);
@@ -133,7 +159,8 @@ describe('--no-headers', () => {
     const env = cleanEnv({ SVC_BASE_URL: sandbox.baseUrl, SVC_API_KEY: sandbox.token('full') });
     const count = (await execa(process.execPath, [BIN, 'databases', 'list', '--all', '--json'], { env, extendEnv: false })).stdout;
     const databases = (JSON.parse(count) as { databases: unknown[] }).databases.length;
-    const lines = async (args: string[]) => (await execa('sh', ['-c', `"${process.execPath}" "${BIN}" ${args.join(' ')} | wc -l`], { env, extendEnv: false })).stdout.trim();
+    const lines = async (args: string[]) =>
+      (await execa('sh', ['-c', `"${process.execPath}" "${BIN}" ${args.join(' ')} | wc -l`], { env, extendEnv: false })).stdout.trim();
     expect(await lines(['databases', 'list', '--all', '--no-headers'])).toBe(String(databases));
     expect(await lines(['databases', 'list', '--all'])).toBe(String(databases + 1));
   });

@@ -60,12 +60,26 @@ describe.skipIf(!!skip)('messages that tell the truth (cli-contract 4, v5) under
   });
 
   it.each([
-    ['a space for the T, no zone: read in TZ, said', '2026-11-27 22:00', 0, "--incident-time 2026-11-27 22:00 has no time zone: read in this machine's, Europe/Paris (UTC+01:00), as 2026-11-27T21:00:00Z."],
-    ['a wall-clock time passed twice (DST ends): refused', '2026-10-25 02:30', 2, 'Ambiguous --incident-time "2026-10-25 02:30": in Europe/Paris that time happens twice'],
+    [
+      'a space for the T, no zone: read in TZ, said',
+      '2026-11-27 22:00',
+      0,
+      "--incident-time 2026-11-27 22:00 has no time zone: read in this machine's, Europe/Paris (UTC+01:00), as 2026-11-27T21:00:00Z.",
+    ],
+    [
+      'a wall-clock time passed twice (DST ends): refused',
+      '2026-10-25 02:30',
+      2,
+      'Ambiguous --incident-time "2026-10-25 02:30": in Europe/Paris that time happens twice',
+    ],
     ['a wall-clock time skipped (DST starts): refused', '2026-03-29 02:30', 2, 'that time does not exist in Europe/Paris'],
     ['a date alone: refused', '2026-11-27', 2, 'Invalid --incident-time "2026-11-27"'],
   ])('--incident-time, the built CLI in TZ=Europe/Paris: %s', async (_name, time, code, says) => {
-    const r = await execa(process.execPath, [BIN, 'recovery', 'candidate', 'db_orders', '--incident-time', time], { env: env({ TZ: 'Europe/Paris' }), extendEnv: false, reject: false });
+    const r = await execa(process.execPath, [BIN, 'recovery', 'candidate', 'db_orders', '--incident-time', time], {
+      env: env({ TZ: 'Europe/Paris' }),
+      extendEnv: false,
+      reject: false,
+    });
     expect(r.exitCode, r.stderr).toBe(code);
     expect(r.stderr).toContain(says);
     if (code === 0) expect(r.stdout).toMatch(/^incident time: +2026-11-27T21:00:00Z/m);

@@ -71,7 +71,9 @@ describe('svcCommand: the flags the user gave, then the words, then the operands
     const command = svcCommand(['restore', 'drill'], { baseUrl: 'http://127.0.0.1:4010', profile: 'prod' }, ['--in-place']);
     expect(command).toBe('svc --base-url http://127.0.0.1:4010 --profile prod restore drill -- --in-place');
     const pasted = await shell.paste(command);
-    expect(pasted.runs).toEqual([{ program: 'svc', args: ['--base-url', 'http://127.0.0.1:4010', '--profile', 'prod', 'restore', 'drill', '--', '--in-place'] }]);
+    expect(pasted.runs).toEqual([
+      { program: 'svc', args: ['--base-url', 'http://127.0.0.1:4010', '--profile', 'prod', 'restore', 'drill', '--', '--in-place'] },
+    ]);
   });
 
   it.each(table)('an operand with %s', async (_name, value, arrives = value) => {

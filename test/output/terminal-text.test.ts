@@ -10,7 +10,7 @@ describe('wrapWords', () => {
     expect(wrapWords('  completed backup:   The backup job', 80)).toEqual(['  completed backup:   The backup job']);
   });
 
-  it('keeps a paragraph\'s indent, and indents its later lines by `hanging` more', () => {
+  it("keeps a paragraph's indent, and indents its later lines by `hanging` more", () => {
     expect(wrapWords('  next action: issue a token with evidence:read', 24, '  ')).toEqual(['  next action: issue a', '    token with', '    evidence:read']);
   });
 

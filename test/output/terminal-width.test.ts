@@ -27,25 +27,28 @@ describe('tables', () => {
   /** The droppable columns of `svc databases list`, the least useful first (src/commands/databases/list.ts). */
   const DROPPED_FIRST = ['REGION', 'RETENTION', 'PROVIDER', 'LAST BACKUP'];
 
-  it.each(WIDTHS)('at %i columns: headers shortened, then the least useful columns left out, then the free-text NAME shortened with …; ids and states whole', async (width) => {
-    server.use(handler(server, { path: '/databases', body: databases() }));
-    const r = await run(server, configHome(), ['databases', 'list'], { tty: true, columns: width });
-    expect(r.code).toBe(0);
-    const [header = '', ...rows] = lines(r.stdout);
-    expect(rows).toHaveLength(2);
-    for (const l of [header, ...rows]) expect(l.length, l).toBeLessThanOrEqual(width);
-    const shown = header.split(/ {2,}/);
-    expect(shown).toEqual(expect.arrayContaining(['ID', 'NAME', 'STATE']));
-    const dropped = DROPPED_FIRST.filter((c) => !shown.includes(c));
-    expect(shown).not.toContain('LAST COMPLETED BACKUP');
-    expect(dropped).toEqual(DROPPED_FIRST.slice(0, dropped.length));
-    expect(rows[0]).toMatch(/^db_orders +orders /);
-    expect(rows[0]).toMatch(/ active( |$)/);
-    expect(rows[1]).toMatch(/^db_billing +billing +(\S+ +)?degraded( |$)/);
-    if (rows[0]!.includes(LONG_NAME)) expect(rows[0]).not.toContain('…');
-    // A value is shortened only once no column is left to go.
-    else expect([rows[0]!.includes('…'), dropped]).toEqual([true, DROPPED_FIRST]);
-  });
+  it.each(WIDTHS)(
+    'at %i columns: headers shortened, then the least useful columns left out, then the free-text NAME shortened with …; ids and states whole',
+    async (width) => {
+      server.use(handler(server, { path: '/databases', body: databases() }));
+      const r = await run(server, configHome(), ['databases', 'list'], { tty: true, columns: width });
+      expect(r.code).toBe(0);
+      const [header = '', ...rows] = lines(r.stdout);
+      expect(rows).toHaveLength(2);
+      for (const l of [header, ...rows]) expect(l.length, l).toBeLessThanOrEqual(width);
+      const shown = header.split(/ {2,}/);
+      expect(shown).toEqual(expect.arrayContaining(['ID', 'NAME', 'STATE']));
+      const dropped = DROPPED_FIRST.filter((c) => !shown.includes(c));
+      expect(shown).not.toContain('LAST COMPLETED BACKUP');
+      expect(dropped).toEqual(DROPPED_FIRST.slice(0, dropped.length));
+      expect(rows[0]).toMatch(/^db_orders +orders /);
+      expect(rows[0]).toMatch(/ active( |$)/);
+      expect(rows[1]).toMatch(/^db_billing +billing +(\S+ +)?degraded( |$)/);
+      if (rows[0]!.includes(LONG_NAME)) expect(rows[0]).not.toContain('…');
+      // A value is shortened only once no column is left to go.
+      else expect([rows[0]!.includes('…'), dropped]).toEqual([true, DROPPED_FIRST]);
+    },
+  );
 
   it('on a terminal wide enough for the table nothing is shortened or left out', async () => {
     server.use(handler(server, { path: '/databases', body: databases() }));
@@ -100,7 +103,15 @@ describe('key/value blocks', () => {
     const first = out.findIndex((l) => l.startsWith('name:'));
     const next = out.findIndex((l, i) => i > first && /^\S/.test(l));
     // Every word whole, in order: wrapping never cuts one.
-    expect(out.slice(first, next).join(' ').replace(/^name:/, '').trim().split(/\s+/).join(' ')).toBe(LONG_NAME);
+    expect(
+      out
+        .slice(first, next)
+        .join(' ')
+        .replace(/^name:/, '')
+        .trim()
+        .split(/\s+/)
+        .join(' '),
+    ).toBe(LONG_NAME);
     if (out[first]!.length + 0 >= `name: ${LONG_NAME}`.length) expect(next - first).toBe(1);
     else expect(next - first).toBeGreaterThan(1);
     for (const l of out) expect(l.length, l).toBeLessThanOrEqual(width);
@@ -151,7 +162,9 @@ describe('help and banners', () => {
   it.each(WIDTHS)('svc restore create --help at %i columns: the prose wraps at words; an example is broken only as a shell continuation', async (width) => {
     const r = await run(server, configHome(), ['restore', 'create', '--help'], { tty: true, columns: width });
     for (const l of lines(r.stdout)) expect(l.length, l).toBeLessThanOrEqual(width);
-    expect(r.stdout.replace(/\n/g, ' ')).toContain("then swaps the names in one transaction, carrying over the target's owner, privileges, settings and comment");
+    expect(r.stdout.replace(/\n/g, ' ')).toContain(
+      "then swaps the names in one transaction, carrying over the target's owner, privileges, settings and comment",
+    );
     expect(commandsOf(r.stdout)).toContain('svc restore create --backup bj_123 --in-place --confirm --target postgresql://app@db.internal/orders');
     if (width < 80) expect(r.stdout).toMatch(/^ {2}\$ svc restore create --backup bj_123 [^\n]*\\$/m);
   });

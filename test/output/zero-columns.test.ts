@@ -33,17 +33,16 @@ describe.skipIf(!!skip)('a terminal of 0 columns', () => {
       .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/g, 'T')
       .replace(/\d+[smhd] ago|just now/g, 'N ago');
 
-  it.each([
-    [['--help']],
-    [['databases', 'list']],
-    [['backups', 'get', 'bj_0007']],
-    [['backups', 'trigger', 'db_orders', '--wait']],
-  ])('svc %j: no crash, and the screen is the one an 80-column terminal shows', async (args) => {
-    const zero = await (await PtySession.start(args, { env: env(), rows: 0, cols: 0 })).exited;
-    expect(zero.screen).not.toMatch(/invalid size|Invalid array length|RangeError|FATAL|Aborted/i);
-    expect(zero.exitCode, zero.screen).toBe(0);
-    const eighty = await (await PtySession.start(args, { env: env(), rows: 24, cols: 80 })).exited;
-    expect(eighty.exitCode, eighty.screen).toBe(0);
-    expect(stable(zero.screen)).toBe(stable(eighty.screen));
-  }, 60_000);
+  it.each([[['--help']], [['databases', 'list']], [['backups', 'get', 'bj_0007']], [['backups', 'trigger', 'db_orders', '--wait']]])(
+    'svc %j: no crash, and the screen is the one an 80-column terminal shows',
+    async (args) => {
+      const zero = await (await PtySession.start(args, { env: env(), rows: 0, cols: 0 })).exited;
+      expect(zero.screen).not.toMatch(/invalid size|Invalid array length|RangeError|FATAL|Aborted/i);
+      expect(zero.exitCode, zero.screen).toBe(0);
+      const eighty = await (await PtySession.start(args, { env: env(), rows: 24, cols: 80 })).exited;
+      expect(eighty.exitCode, eighty.screen).toBe(0);
+      expect(stable(zero.screen)).toBe(stable(eighty.screen));
+    },
+    60_000,
+  );
 });

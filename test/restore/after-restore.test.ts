@@ -40,7 +40,10 @@ describe.skipIf(!!skip)('after pg_restore: ANALYZE, the object check and the rec
     expect(r.stdout).toMatch(/^analyze: +done: the planner has statistics$/m);
     expect(r.stdout).toMatch(/^objects checked: +2 tables, 1 view, 3 sequences, 2 indexes$/m);
     expect(await statistics('after_analyzed')).toBeGreaterThan(0);
-    const analysed = await h.cluster.psql("SELECT string_agg(relname, ',' ORDER BY relname) FROM pg_stat_user_tables WHERE last_analyze IS NOT NULL", 'after_analyzed');
+    const analysed = await h.cluster.psql(
+      "SELECT string_agg(relname, ',' ORDER BY relname) FROM pg_stat_user_tables WHERE last_analyze IS NOT NULL",
+      'after_analyzed',
+    );
     expect(analysed).toBe('customers,orders');
 
     const receipt = await r.receipt();
@@ -70,7 +73,7 @@ describe.skipIf(!!skip)('after pg_restore: ANALYZE, the object check and the rec
     expect(await readdir(r.workDir)).toEqual([]);
   });
 
-  it('the receipt of a restore: every field of the contract, mode 0644, the run\'s own figures', async () => {
+  it("the receipt of a restore: every field of the contract, mode 0644, the run's own figures", async () => {
     const r = await restore('after_receipt', ['--json']);
     expect(r.code, r.stderr).toBe(0);
     expect((await stat(r.receiptPath)).mode & 0o777).toBe(0o644);

@@ -23,7 +23,7 @@ describe('archive encodings', () => {
     const lines = new ByteLines((raw) => parser.line(parser.encoding.decode(raw)));
     const latin1 = (s: string) => Buffer.from(s, 'latin1');
     lines.push(latin1("SET client_encoding = 'LATIN1';\nSET standard_conforming_strings = on;\n--\n-- Name: caf"));
-    lines.push(latin1("é; Type: TABLE; Schema: école; Owner: postgres\r\n"));
+    lines.push(latin1('é; Type: TABLE; Schema: école; Owner: postgres\r\n'));
     lines.end();
     const script = parser.done();
     expect(script.encoding.name).toBe('LATIN1');

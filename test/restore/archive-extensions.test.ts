@@ -60,10 +60,15 @@ describe.skipIf(!!skip)('an archive whose extensions the target server lacks', (
   afterEach(() => h.expectNoSecretsLeft());
 
   it('the 15 server has all three extensions, the 17 server only citext', async () => {
-    const available = (c: PgCluster) => c.psql(`SELECT string_agg(name, ',' ORDER BY name) FROM pg_available_extensions WHERE name IN ('adminpack', 'old_snapshot', 'citext')`);
+    const available = (c: PgCluster) =>
+      c.psql(`SELECT string_agg(name, ',' ORDER BY name) FROM pg_available_extensions WHERE name IN ('adminpack', 'old_snapshot', 'citext')`);
     expect(await available(h.cluster)).toBe('adminpack,citext,old_snapshot');
     expect(await available(v17)).toBe('citext');
-    expect(createHash('sha256').update(await readFile(dump.path)).digest('hex')).toBe(dump.info.sha256);
+    expect(
+      createHash('sha256')
+        .update(await readFile(dump.path))
+        .digest('hex'),
+    ).toBe(dump.info.sha256);
   });
 
   it('into PostgreSQL 17: exit 11 naming each missing extension and the server version; no database created, pg_restore never run', async () => {
@@ -73,7 +78,11 @@ describe.skipIf(!!skip)('an archive whose extensions the target server lacks', (
     expect(r.code).toBe(11);
     expect(r.stdout).toBe('');
     const line = /^error: (.*)$/m.exec(r.stderr)?.[1] ?? '';
-    expect(line).toMatch(new RegExp(`^The archive creates extensions that postgresql://postgres@127\\.0\\.0\\.1:${v17.port}/ext_on_17 \\(PostgreSQL ${version.replace(/[.()]/g, '\\$&')}\\) does not have: (adminpack, old_snapshot|old_snapshot, adminpack)\\. Nothing was restored\\.$`));
+    expect(line).toMatch(
+      new RegExp(
+        `^The archive creates extensions that postgresql://postgres@127\\.0\\.0\\.1:${v17.port}/ext_on_17 \\(PostgreSQL ${version.replace(/[.()]/g, '\\$&')}\\) does not have: (adminpack, old_snapshot|old_snapshot, adminpack)\\. Nothing was restored\\.$`,
+      ),
+    );
     expect(line).not.toContain('citext');
     expect(r.stderr).toContain('Install them on the target server (they must be listed in pg_available_extensions), or restore into a server that has them.');
     expect(`${r.stdout}${r.stderr}`).not.toContain(v17.password);
@@ -87,7 +96,9 @@ describe.skipIf(!!skip)('an archive whose extensions the target server lacks', (
     const workDir = await h.workDir();
     const r = await h.built(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir], { env: { SVC_TARGET_DSN: h.dsn('ext_on_15', true) } });
     expect(r.code, r.stderr).toBe(0);
-    expect(await h.cluster.psql("SELECT string_agg(extname, ',' ORDER BY extname) FROM pg_extension WHERE extname <> 'plpgsql'", 'ext_on_15')).toBe('adminpack,citext,old_snapshot');
+    expect(await h.cluster.psql("SELECT string_agg(extname, ',' ORDER BY extname) FROM pg_extension WHERE extname <> 'plpgsql'", 'ext_on_15')).toBe(
+      'adminpack,citext,old_snapshot',
+    );
     expect(await h.cluster.psql('SELECT count(*) FROM orders', 'ext_on_15')).toBe('5000');
   });
 });

@@ -4,7 +4,8 @@ import { functionRoles, policyRoles, readPolicy, rolesNamed, userMappingRoles } 
 import { parseArchiveScript } from '../../src/restore/archive-script.js';
 
 /** One script entry as `pg_restore --create --schema-only` prints it. */
-const entry = (type: string, name: string, schema: string, sql: string) => `--\n-- Name: ${name}; Type: ${type}; Schema: ${schema}; Owner: postgres\n--\n\n${sql}\n\n`;
+const entry = (type: string, name: string, schema: string, sql: string) =>
+  `--\n-- Name: ${name}; Type: ${type}; Schema: ${schema}; Owner: postgres\n--\n\n${sql}\n\n`;
 
 describe('the roles a policy names', () => {
   it('reads the TO list up to USING', () => {
@@ -17,11 +18,20 @@ describe('the roles a policy names', () => {
   });
 
   it('keeps quoted identifiers as the catalog spells them, and folds plain ones to lower case', () => {
-    expect(policyRoles('CREATE POLICY "read own" ON "my schema"."To Do" AS RESTRICTIVE FOR ALL TO "b c", "Admins", "x""y", Readers USING (true);')).toEqual(['b c', 'Admins', 'x"y', 'readers']);
+    expect(policyRoles('CREATE POLICY "read own" ON "my schema"."To Do" AS RESTRICTIVE FOR ALL TO "b c", "Admins", "x""y", Readers USING (true);')).toEqual([
+      'b c',
+      'Admins',
+      'x"y',
+      'readers',
+    ]);
   });
 
   it('is not fooled by TO, USING or commas inside quoted names', () => {
-    expect(readPolicy('CREATE POLICY "to, using" ON public."a TO b" TO "USING", anon USING (("TO" = 1));')).toEqual({ policy: 'to, using', table: 'public.a TO b', roles: ['USING', 'anon'] });
+    expect(readPolicy('CREATE POLICY "to, using" ON public."a TO b" TO "USING", anon USING (("TO" = 1));')).toEqual({
+      policy: 'to, using',
+      table: 'public.a TO b',
+      roles: ['USING', 'anon'],
+    });
   });
 
   it('a policy without TO (PUBLIC) names no role', () => {

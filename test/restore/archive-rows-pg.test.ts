@@ -33,7 +33,7 @@ CREATE TABLE child () INHERITS (parent);
 INSERT INTO parent VALUES (1), (2);
 INSERT INTO child VALUES (3);`;
 
-describe.skipIf(!!skip)('the archive\'s rows, counted beside pg_restore, and the restored tables\' counts', { timeout: 120_000 }, () => {
+describe.skipIf(!!skip)("the archive's rows, counted beside pg_restore, and the restored tables' counts", { timeout: 120_000 }, () => {
   let c: PgCluster;
   const dir = mkdtempSync(join(tmpdir(), 'svc-archive-rows-'));
   const scrubber = new SecretScrubber();
@@ -71,12 +71,12 @@ describe.skipIf(!!skip)('the archive\'s rows, counted beside pg_restore, and the
     [tableKey('public', 'child'), 1],
   ]);
 
-  it('custom and tar archives: each table\'s rows, an inheritance parent\'s own apart from its child\'s', async () => {
+  it("custom and tar archives: each table's rows, an inheritance parent's own apart from its child's", async () => {
     expect(await count(await dump('c.dump', ['-Fc']))).toEqual({ tables: leaves, uncounted: 0 });
     expect(await count(await dump('t.tar', ['-Ft']))).toEqual({ tables: leaves, uncounted: 0 });
   });
 
-  it('--load-via-partition-root: the partitions\' rows counted for the root; the restore matches, root counted with its partitions', async () => {
+  it("--load-via-partition-root: the partitions' rows counted for the root; the restore matches, root counted with its partitions", async () => {
     const file = await dump('root.dump', ['-Fc', '--load-via-partition-root']);
     const counted = await count(file);
     const expected = new Map([...leaves].filter(([k]) => !k.endsWith('\u0000p1') && !k.endsWith('\u0000p2')));

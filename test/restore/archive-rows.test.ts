@@ -27,7 +27,8 @@ const SCRIPT = [
   '1\tx',
   '\\.',
   '',
-  'COPY "we\nird"."na.me" ("a', 'b") FROM stdin;',
+  'COPY "we\nird"."na.me" ("a',
+  'b") FROM stdin;',
   '1\t2',
   '2\t3',
   '\\.',
@@ -51,7 +52,7 @@ const EXPECTED = new Map([
 ]);
 
 describe('CopyRowCounter', () => {
-  it('counts each table\'s rows, a value with an escaped newline or a leading backslash-dot being one row', () => {
+  it("counts each table's rows, a value with an escaped newline or a leading backslash-dot being one row", () => {
     const c = new CopyRowCounter();
     c.push(Buffer.from(SCRIPT));
     expect(c.end()).toEqual(EXPECTED);

@@ -11,7 +11,10 @@ const script = parseArchiveScript(readFileSync(new URL('../../fixtures/pg/probe-
 
 describe('the archive schema script', () => {
   it('keeps the DATABASE entry with its encoding and locale, and the database-level settings', () => {
-    expect(entriesOf(script, 'DATABASE')[0]).toMatchObject({ name: 'probe', sql: expect.stringContaining("ENCODING = 'LATIN1' LOCALE_PROVIDER = libc LOCALE = 'C'") });
+    expect(entriesOf(script, 'DATABASE')[0]).toMatchObject({
+      name: 'probe',
+      sql: expect.stringContaining("ENCODING = 'LATIN1' LOCALE_PROVIDER = libc LOCALE = 'C'"),
+    });
     const props = entriesOf(script, 'DATABASE PROPERTIES')[0]!.sql;
     expect(props).toContain("ALTER DATABASE probe SET search_path TO 'app', 'public';");
     expect(props).not.toContain('\\connect');

@@ -31,11 +31,17 @@ describe.skipIf(!!skip)('restore create: a faulty artifact store, a real pg_rest
     const workDir = await h.workDir();
     const r = await create('faults_size', workDir);
     await expectNothingRestored(r, 'faults_size', workDir);
-    expect(r.stderr).toContain(`Artifact size mismatch: the artifact store announces ${h.info.sizeBytes} bytes, the service expected ${h.info.sizeBytes + delta}.`);
+    expect(r.stderr).toContain(
+      `Artifact size mismatch: the artifact store announces ${h.info.sizeBytes} bytes, the service expected ${h.info.sizeBytes + delta}.`,
+    );
   });
 
   it('a backup whose artifact (from getBackup) does not fit the work dir: exit 2 before any restore job exists', async () => {
-    h.api.use(http.get(`*/api/v1/backups/${BACKUP_ID}`, () => HttpResponse.json({ ...h.backupBody(), artifact: { ...(h.backupBody().artifact as object), sizeBytes: 2 ** 52 } })));
+    h.api.use(
+      http.get(`*/api/v1/backups/${BACKUP_ID}`, () =>
+        HttpResponse.json({ ...h.backupBody(), artifact: { ...(h.backupBody().artifact as object), sizeBytes: 2 ** 52 } }),
+      ),
+    );
     const workDir = await h.workDir();
     const r = await create('faults_space_backup', workDir);
     expect(r.code).toBe(2);
@@ -47,12 +53,16 @@ describe.skipIf(!!skip)('restore create: a faulty artifact store, a real pg_rest
     expect(await h.pgpassLeftovers()).toEqual([]);
   });
 
-  it("coordinates whose expectedSizeBytes (2^52) exceed the free space: exit 10 with the figures, before a byte is downloaded", async () => {
+  it('coordinates whose expectedSizeBytes (2^52) exceed the free space: exit 10 with the figures, before a byte is downloaded', async () => {
     h.coords.expectedSizeBytes = 2 ** 52;
     const workDir = await h.workDir();
     const r = await create('faults_space', workDir);
     expect(r.code).toBe(10);
-    expect(r.stderr).toMatch(new RegExp(`Not enough free space in ${workDir}: [\\d.]+ \\w+ \\(\\d+ bytes\\) free, the restore job's artifact is 4096\\.0 TiB \\(4503599627370496 bytes\\)\\. Nothing was downloaded\\.`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `Not enough free space in ${workDir}: [\\d.]+ \\w+ \\(\\d+ bytes\\) free, the restore job's artifact is 4096\\.0 TiB \\(4503599627370496 bytes\\)\\. Nothing was downloaded\\.`,
+      ),
+    );
     expect(r.stderr).toContain('pass --work-dir on a larger disk');
     expect(h.artifact.requests).toEqual([]);
     expect(await h.pgRestoreRuns()).toEqual([]);

@@ -120,12 +120,14 @@ describe.skipIf(!!skip)('the restored database is the backup database', () => {
     // A new session of the application: the unqualified name resolves through the restored search_path.
     expect(await sql('SELECT count(*) FROM accounts', 'settings_copy')).toBe('20');
     expect(await sql('SHOW statement_timeout', 'settings_copy')).toBe('5s');
-    expect(await sql("SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = 'settings_copy'")).toBe("orders, as of the backup; it's ours");
+    expect(await sql("SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = 'settings_copy'")).toBe(
+      "orders, as of the backup; it's ours",
+    );
     const receipt = await r.receipt();
     expect(receipt.databaseSettings.applied).toEqual([
       'ALTER DATABASE "settings_copy" SET "search_path" TO \'app\', \'public\';',
       'ALTER DATABASE "settings_copy" SET "statement_timeout" TO \'5s\';',
-      'COMMENT ON DATABASE "settings_copy" IS \'orders, as of the backup; it\'\'s ours\';',
+      "COMMENT ON DATABASE \"settings_copy\" IS 'orders, as of the backup; it''s ours';",
     ]);
     expect(receipt.databaseSettings.notApplied).toEqual([
       { statement: 'ALTER ROLE "reporting" IN DATABASE "settings_copy" SET "work_mem" TO \'8MB\';', reason: 'role "reporting" does not exist' },
@@ -135,7 +137,7 @@ describe.skipIf(!!skip)('the restored database is the backup database', () => {
     expect(await sql("SELECT count(*) FROM pg_database WHERE datname = 'settings_src'")).toBe('0');
   });
 
-  it('in place, the settings are the operator\'s: applied only with --database-settings', async () => {
+  it("in place, the settings are the operator's: applied only with --database-settings", async () => {
     await sql('CREATE DATABASE settings_inplace');
     const plain = await restore('settings', 'settings_inplace', ['--in-place', '--confirm']);
     expect(plain.code, plain.stderr).toBe(0);
@@ -163,7 +165,7 @@ describe.skipIf(!!skip)('the restored database is the backup database', () => {
     expect(await sql("SET client_encoding = 'UTF8'; SELECT v, octet_length(v) FROM t", 'latin1_copy')).toBe('café|4');
   });
 
-  it('in place, the restored database is the backup\'s: a UTF8 target of a LATIN1 backup becomes LATIN1, the replaced one kept as it was', async () => {
+  it("in place, the restored database is the backup's: a UTF8 target of a LATIN1 backup becomes LATIN1, the replaced one kept as it was", async () => {
     await sql("CREATE DATABASE latin1_inplace TEMPLATE template0 ENCODING UTF8 LOCALE 'C'");
     const r = await restore('latin1', 'latin1_inplace', ['--in-place', '--confirm']);
     expect(r.code, r.stderr).toBe(0);
@@ -173,7 +175,7 @@ describe.skipIf(!!skip)('the restored database is the backup database', () => {
     expect(await sql(`SELECT pg_encoding_to_char(encoding) FROM pg_database WHERE datname = '${kept}'`)).toBe('UTF8');
   });
 
-  it("an ICU de-DE source with a text range-partitioned table restores, and sorts as the source did (PostgreSQL 14 has no ICU databases: exit 11)", async () => {
+  it('an ICU de-DE source with a text range-partitioned table restores, and sorts as the source did (PostgreSQL 14 has no ICU databases: exit 11)', async () => {
     const r = await restore('icu', 'icu_copy');
     if (h.cluster.serverMajor < 15) {
       expect(r.code).toBe(11);
@@ -191,7 +193,10 @@ describe.skipIf(!!skip)('the restored database is the backup database', () => {
   it('an ICU locale the server lacks: exit 11 naming it and the closest ones, before anything is created', async () => {
     const r = await restore('icuMissing', 'icu_missing');
     expect(r.code).toBe(11);
-    if (h.cluster.serverMajor >= 15) expect(r.stderr).toMatch(/error: The archive's database uses icu locale "de-QQ" \(closest there: de[-_][^)]*\), which postgresql:\/\/postgres@127\.0\.0\.1:\d+\/icu_missing does not have\. Nothing was restored\./);
+    if (h.cluster.serverMajor >= 15)
+      expect(r.stderr).toMatch(
+        /error: The archive's database uses icu locale "de-QQ" \(closest there: de[-_][^)]*\), which postgresql:\/\/postgres@127\.0\.0\.1:\d+\/icu_missing does not have\. Nothing was restored\./,
+      );
     expect(await h.databaseExists('icu_missing')).toBe(false);
     expect(await h.pgRestoreRuns()).toEqual([]);
   });
@@ -199,7 +204,9 @@ describe.skipIf(!!skip)('the restored database is the backup database', () => {
   it('a tablespace the target lacks: exit 11 naming it, before anything is created', async () => {
     const r = await restore('ts', 'ts_missing');
     expect(r.code).toBe(11);
-    expect(r.stderr).toMatch(/error: The archive puts objects in a tablespace that postgresql:\/\/postgres@127\.0\.0\.1:\d+\/ts_missing does not have: fast_ssd\. Nothing was restored\./);
+    expect(r.stderr).toMatch(
+      /error: The archive puts objects in a tablespace that postgresql:\/\/postgres@127\.0\.0\.1:\d+\/ts_missing does not have: fast_ssd\. Nothing was restored\./,
+    );
     expect(r.stderr).toContain('--no-tablespaces');
     expect(await h.databaseExists('ts_missing')).toBe(false);
     expect(await h.pgRestoreRuns()).toEqual([]);
@@ -220,7 +227,9 @@ describe.skipIf(!!skip)('the restored database is the backup database', () => {
     try {
       const r = await restore('ts', 'ts_named');
       expect(r.code, r.stderr).toBe(0);
-      expect(await sql("SELECT t.spcname FROM pg_class c JOIN pg_tablespace t ON t.oid = c.reltablespace WHERE c.relname = 'hot'", 'ts_named')).toBe('fast_ssd');
+      expect(await sql("SELECT t.spcname FROM pg_class c JOIN pg_tablespace t ON t.oid = c.reltablespace WHERE c.relname = 'hot'", 'ts_named')).toBe(
+        'fast_ssd',
+      );
     } finally {
       await h.dropDatabase('ts_named');
       await sql('DROP TABLESPACE fast_ssd');
@@ -240,7 +249,9 @@ describe.skipIf(!!skip)('the restored database is the backup database', () => {
   it('a plain-SQL artifact is exit 11 naming the format, not the integrity code; nothing is created', async () => {
     const r = await restore('plain', 'plain_copy');
     expect(r.code).toBe(11);
-    expect(r.stderr).toContain('error: The artifact is a plain-SQL dump (pg_dump -Fp), not an archive pg_restore reads: svc restores pg_dump\'s custom (-Fc) and tar (-Ft) archives only. Nothing was restored.');
+    expect(r.stderr).toContain(
+      "error: The artifact is a plain-SQL dump (pg_dump -Fp), not an archive pg_restore reads: svc restores pg_dump's custom (-Fc) and tar (-Ft) archives only. Nothing was restored.",
+    );
     expect(await h.databaseExists('plain_copy')).toBe(false);
     expect(await h.pgRestoreRuns()).toEqual([]);
   });

@@ -9,17 +9,47 @@ const probe = parseArchiveScript(readFileSync(new URL('../../fixtures/pg/probe-s
 
 /** A schema script with one DATABASE entry, as pg_restore --create --schema-only prints it. */
 const withCreate = (create: string) =>
-  parseArchiveScript(['--', '-- Name: src; Type: DATABASE; Schema: -; Owner: postgres', '--', '', create, '', '', 'ALTER DATABASE src OWNER TO postgres;', ''].join('\n'));
+  parseArchiveScript(
+    ['--', '-- Name: src; Type: DATABASE; Schema: -; Owner: postgres', '--', '', create, '', '', 'ALTER DATABASE src OWNER TO postgres;', ''].join('\n'),
+  );
 
 describe("the archive's encoding and locale (the DATABASE entry)", () => {
   it.each([
-    ['pg_dump 14, one locale', "CREATE DATABASE src WITH TEMPLATE = template0 ENCODING = 'UTF8' LOCALE = 'en_US.UTF-8';", { ENCODING: 'UTF8', LOCALE: 'en_US.UTF-8', LOCALE_PROVIDER: 'libc' }],
-    ['pg_dump 14, LC_COLLATE and LC_CTYPE apart', "CREATE DATABASE src WITH TEMPLATE = template0 ENCODING = 'LATIN1' LC_COLLATE = 'C' LC_CTYPE = 'de_DE';", { ENCODING: 'LATIN1', LC_COLLATE: 'C', LC_CTYPE: 'de_DE', LOCALE_PROVIDER: 'libc' }],
-    ['pg_dump 15, libc', "CREATE DATABASE probe WITH TEMPLATE = template0 ENCODING = 'LATIN1' LOCALE_PROVIDER = libc LOCALE = 'C';", { ENCODING: 'LATIN1', LOCALE: 'C', LOCALE_PROVIDER: 'libc' }],
-    ['pg_dump 15, ICU', "CREATE DATABASE src WITH TEMPLATE = template0 ENCODING = 'UTF8' LOCALE_PROVIDER = icu LOCALE = 'C' ICU_LOCALE = 'de-DE';", { LOCALE_PROVIDER: 'icu', LOCALE: 'C', ICU_LOCALE: 'de-DE' }],
-    ['pg_dump 16, ICU with rules', "CREATE DATABASE src WITH TEMPLATE = template0 ENCODING = 'UTF8' LOCALE_PROVIDER = icu LOCALE = 'C' ICU_LOCALE = 'und' ICU_RULES = '&a < g';", { ICU_LOCALE: 'und', ICU_RULES: '&a < g' }],
-    ['pg_dump 17, builtin', "CREATE DATABASE src WITH TEMPLATE = template0 ENCODING = 'UTF8' LOCALE_PROVIDER = builtin LOCALE = 'C' BUILTIN_LOCALE = 'C.UTF-8';", { LOCALE_PROVIDER: 'builtin', BUILTIN_LOCALE: 'C.UTF-8' }],
-    ['pg_dump 18, a quoted name and a tablespace', `CREATE DATABASE "Orders ""EU""" WITH TEMPLATE = template0 ENCODING = 'UTF8' LOCALE_PROVIDER = libc LOCALE = 'C.UTF-8' TABLESPACE = fast_ssd;`, { LOCALE: 'C.UTF-8' }],
+    [
+      'pg_dump 14, one locale',
+      "CREATE DATABASE src WITH TEMPLATE = template0 ENCODING = 'UTF8' LOCALE = 'en_US.UTF-8';",
+      { ENCODING: 'UTF8', LOCALE: 'en_US.UTF-8', LOCALE_PROVIDER: 'libc' },
+    ],
+    [
+      'pg_dump 14, LC_COLLATE and LC_CTYPE apart',
+      "CREATE DATABASE src WITH TEMPLATE = template0 ENCODING = 'LATIN1' LC_COLLATE = 'C' LC_CTYPE = 'de_DE';",
+      { ENCODING: 'LATIN1', LC_COLLATE: 'C', LC_CTYPE: 'de_DE', LOCALE_PROVIDER: 'libc' },
+    ],
+    [
+      'pg_dump 15, libc',
+      "CREATE DATABASE probe WITH TEMPLATE = template0 ENCODING = 'LATIN1' LOCALE_PROVIDER = libc LOCALE = 'C';",
+      { ENCODING: 'LATIN1', LOCALE: 'C', LOCALE_PROVIDER: 'libc' },
+    ],
+    [
+      'pg_dump 15, ICU',
+      "CREATE DATABASE src WITH TEMPLATE = template0 ENCODING = 'UTF8' LOCALE_PROVIDER = icu LOCALE = 'C' ICU_LOCALE = 'de-DE';",
+      { LOCALE_PROVIDER: 'icu', LOCALE: 'C', ICU_LOCALE: 'de-DE' },
+    ],
+    [
+      'pg_dump 16, ICU with rules',
+      "CREATE DATABASE src WITH TEMPLATE = template0 ENCODING = 'UTF8' LOCALE_PROVIDER = icu LOCALE = 'C' ICU_LOCALE = 'und' ICU_RULES = '&a < g';",
+      { ICU_LOCALE: 'und', ICU_RULES: '&a < g' },
+    ],
+    [
+      'pg_dump 17, builtin',
+      "CREATE DATABASE src WITH TEMPLATE = template0 ENCODING = 'UTF8' LOCALE_PROVIDER = builtin LOCALE = 'C' BUILTIN_LOCALE = 'C.UTF-8';",
+      { LOCALE_PROVIDER: 'builtin', BUILTIN_LOCALE: 'C.UTF-8' },
+    ],
+    [
+      'pg_dump 18, a quoted name and a tablespace',
+      `CREATE DATABASE "Orders ""EU""" WITH TEMPLATE = template0 ENCODING = 'UTF8' LOCALE_PROVIDER = libc LOCALE = 'C.UTF-8' TABLESPACE = fast_ssd;`,
+      { LOCALE: 'C.UTF-8' },
+    ],
   ])('%s', (_, create, expected) => {
     expect(databaseOptions(withCreate(create))).toMatchObject(expected);
   });
@@ -32,12 +62,19 @@ describe("the archive's encoding and locale (the DATABASE entry)", () => {
   });
 
   it('passes each option as a psql variable; an option the server is too old for is exit 11', () => {
-    const icu = databaseOptions(withCreate("CREATE DATABASE src WITH TEMPLATE = template0 ENCODING = 'UTF8' LOCALE_PROVIDER = icu LOCALE = 'C' ICU_LOCALE = 'de-DE';"))!;
+    const icu = databaseOptions(
+      withCreate("CREATE DATABASE src WITH TEMPLATE = template0 ENCODING = 'UTF8' LOCALE_PROVIDER = icu LOCALE = 'C' ICU_LOCALE = 'de-DE';"),
+    )!;
     expect(createClauses(icu, 15, '15.18')).toEqual({
       sql: "ENCODING :'db_encoding' LOCALE :'db_locale' LOCALE_PROVIDER :'db_locale_provider' ICU_LOCALE :'db_icu_locale'",
       vars: { db_encoding: 'UTF8', db_locale: 'C', db_locale_provider: 'icu', db_icu_locale: 'de-DE' },
     });
-    expect(() => createClauses(icu, 14, '14.20')).toThrow(expect.objectContaining({ exitCode: 11, message: expect.stringContaining("LOCALE_PROVIDER = 'icu', which PostgreSQL 14.20 does not support (15 or newer)") }));
+    expect(() => createClauses(icu, 14, '14.20')).toThrow(
+      expect.objectContaining({
+        exitCode: 11,
+        message: expect.stringContaining("LOCALE_PROVIDER = 'icu', which PostgreSQL 14.20 does not support (15 or newer)"),
+      }),
+    );
     // A libc database of pg_dump 15+ says LOCALE_PROVIDER = libc: what a 14 server does anyway.
     expect(createClauses(databaseOptions(probe)!, 14, '14.20').sql).toBe("ENCODING :'db_encoding' LOCALE :'db_locale'");
     expect(describeOptions(icu)).toBe('UTF8, icu de-DE (C)');
@@ -45,7 +82,10 @@ describe("the archive's encoding and locale (the DATABASE entry)", () => {
 
   it('a locale the target lacks is named with the closest it has', () => {
     const icu = databaseOptions(withCreate("CREATE DATABASE src WITH ENCODING = 'UTF8' LOCALE_PROVIDER = icu LOCALE = 'en_US.UTF-8' ICU_LOCALE = 'de-QQ';"))!;
-    const catalog = { locales: { libc: ['C', 'POSIX', 'en_US.utf8', 'C.utf8'], icu: ['de', 'de-AT', 'de-DE', 'fr-FR', 'und'], builtin: [] }, tablespaces: ['pg_default'] };
+    const catalog = {
+      locales: { libc: ['C', 'POSIX', 'en_US.utf8', 'C.utf8'], icu: ['de', 'de-AT', 'de-DE', 'fr-FR', 'und'], builtin: [] },
+      tablespaces: ['pg_default'],
+    };
     expect(missingLocales(icu, catalog)).toEqual([{ provider: 'icu', locale: 'de-QQ', closest: ['de-AT', 'de-DE', 'de', 'fr-FR', 'und'] }]);
     expect(missingLocales({ ...icu, LOCALE: 'sv_SE.UTF-8', ICU_LOCALE: 'de-DE' }, catalog)).toMatchObject([{ provider: 'libc', locale: 'sv_SE.UTF-8' }]);
   });
@@ -66,9 +106,12 @@ describe("the archive's database settings and comment", () => {
   it('passes on only string literals, numbers and identifiers: anything else is listed as not applied', () => {
     const script = parseArchiveScript(
       [
-        '--', '-- Name: src; Type: DATABASE PROPERTIES; Schema: -; Owner: postgres', '--', '',
-        "ALTER DATABASE src SET work_mem TO 65536;",
-        "ALTER DATABASE src SET app.x TO (SELECT 1);",
+        '--',
+        '-- Name: src; Type: DATABASE PROPERTIES; Schema: -; Owner: postgres',
+        '--',
+        '',
+        'ALTER DATABASE src SET work_mem TO 65536;',
+        'ALTER DATABASE src SET app.x TO (SELECT 1);',
         "ALTER DATABASE src SET datestyle TO E'\\\\x';",
         'ALTER DATABASE src CONNECTION LIMIT = 10;',
         "ALTER DATABASE src SET search_path TO 'a'; DROP TABLE x; --';",

@@ -65,7 +65,7 @@ describe('PrefixHasher: the prefix on disk hashed in order, in a thread of its o
     hh.written(i, to);
   };
 
-  it('parts finish out of order and the lead streams: the digest is the whole file\'s, once the last part is complete', async () => {
+  it("parts finish out of order and the lead streams: the digest is the whole file's, once the last part is complete", async () => {
     const failures: unknown[] = [];
     const hh = hasher(failures);
     let settled = false;

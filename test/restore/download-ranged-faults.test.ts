@@ -16,7 +16,9 @@ describe('parallel ranged download: failures', () => {
     const err = await t.failure(downloadArtifact(t.options({ expectedSize: SIZE + 7 })));
     expect(err).toBeInstanceOf(IntegrityError);
     expect([err.exitCode, err.details.code]).toEqual([10, 'artifact_integrity']);
-    expect(err.message).toBe(`Artifact size mismatch: the artifact store announces ${SIZE} bytes, the service expected ${SIZE + 7}. Nothing was downloaded or restored.`);
+    expect(err.message).toBe(
+      `Artifact size mismatch: the artifact store announces ${SIZE} bytes, the service expected ${SIZE + 7}. Nothing was downloaded or restored.`,
+    );
     await t.allClosed();
     expect(t.gets().map((r) => [r.status, r.complete])).toEqual([[200, false]]);
   });
@@ -43,7 +45,11 @@ describe('parallel ranged download: failures', () => {
   it('a part failing without progress beyond its retries fails the download for good (exit 10)', async () => {
     t.server.setMode({ rangeFaults: [{ start: 2 * PART, kind: 'endlessError', status: 500, times: 10 }] });
     const err = await t.failure(downloadArtifact(t.options({ maxRetries: 2 })));
-    expect([err.exitCode, err.details.code, err.message]).toEqual([10, 'artifact_download_failed', 'The artifact download failed for good (part 3 of 9): HTTP 500.']);
+    expect([err.exitCode, err.details.code, err.message]).toEqual([
+      10,
+      'artifact_download_failed',
+      'The artifact download failed for good (part 3 of 9): HTTP 500.',
+    ]);
     await t.allClosed();
     expect(t.asked(PARTS[2]!)).toHaveLength(3);
   }, 60_000);

@@ -25,7 +25,12 @@ describe('parallel ranged download', () => {
     await t.expectArtifact(result);
     // What the receipt reports: the connections the parts came over.
     expect(result.connections).toBe(limit);
-    expect(t.gets().map((r) => r.headers.range).sort(byStart)).toEqual(PARTS);
+    expect(
+      t
+        .gets()
+        .map((r) => r.headers.range)
+        .sort(byStart),
+    ).toEqual(PARTS);
     expect(t.gets().every((r) => r.status === 206 && r.headers.authorization === undefined)).toBe(true);
     expect(t.server.peakConcurrency).toBeGreaterThan(1);
     expect(t.server.peakConcurrency).toBeLessThanOrEqual(limit);
@@ -105,9 +110,21 @@ describe('parallel ranged download', () => {
   }, 60_000);
 
   it.each([
-    ['a part answers with another Content-Range', { rangeFaults: [{ start: 2 * PART, kind: 'wrongContentRange' as const }] }, 'The artifact server answered a part with a different Content-Range; downloading the artifact again as one stream.'],
-    ['the ETag changes mid-way', { etagChangeAfter: 2 }, 'The artifact changed during the download (its ETag changed); downloading the artifact again as one stream.'],
-    ['a later part is answered 200', { rangeFaults: [{ nth: 4, kind: 'ignoreRange' as const }] }, 'The artifact server stopped honouring Range requests; downloading the artifact again as one stream.'],
+    [
+      'a part answers with another Content-Range',
+      { rangeFaults: [{ start: 2 * PART, kind: 'wrongContentRange' as const }] },
+      'The artifact server answered a part with a different Content-Range; downloading the artifact again as one stream.',
+    ],
+    [
+      'the ETag changes mid-way',
+      { etagChangeAfter: 2 },
+      'The artifact changed during the download (its ETag changed); downloading the artifact again as one stream.',
+    ],
+    [
+      'a later part is answered 200',
+      { rangeFaults: [{ nth: 4, kind: 'ignoreRange' as const }] },
+      'The artifact server stopped honouring Range requests; downloading the artifact again as one stream.',
+    ],
   ])('%s: it starts over as one stream and says so', async (_case, mode, notice) => {
     t.server.setMode(mode);
     await t.expectArtifact(await downloadArtifact(t.options()));

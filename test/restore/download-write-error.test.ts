@@ -46,35 +46,39 @@ afterEach(async () => {
 it.skipIf(!existsSync('/dev/full')).each([
   ['arrives between two chunks (was: unhandled error event, process crash)', true],
   ['arrives when the file is closed (was: raw Error, exit 1 "bug in svc")', false],
-])('a write error on the artifact file that %s is exit 10', async (_label, pace) => {
-  paced = pace;
-  // The artifact file resolves to /dev/full: every write fails with ENOSPC.
-  symlinkSync('/dev/full', join(dir, 'artifact.dump'));
-  const uncaught: unknown[] = [];
-  const onUncaught = (err: unknown) => uncaught.push(err);
-  process.on('uncaughtException', onUncaught);
-  try {
-    const outcome = await downloadArtifact({
-      url,
-      expectedSize: ARTIFACT.length,
-      env: {},
-      expectedSha256: SHA256,
-      dir,
-      signal: new AbortController().signal,
-      maxRetries: 2,
-      timeoutMs: 2000,
-      sleep: async () => {},
-      random: () => 0.5,
-    }).then(
-      () => 'resolved',
-      (err: unknown) => err,
-    );
-    // Give a stray 'error' event the chance to fire.
-    await new Promise((r) => setTimeout(r, 100));
-    expect(uncaught).toEqual([]);
-    expect(outcome).toBeInstanceOf(IntegrityError);
-    expect((outcome as IntegrityError).message).toMatch(/ENOSPC/);
-  } finally {
-    process.off('uncaughtException', onUncaught);
-  }
-}, 10_000);
+])(
+  'a write error on the artifact file that %s is exit 10',
+  async (_label, pace) => {
+    paced = pace;
+    // The artifact file resolves to /dev/full: every write fails with ENOSPC.
+    symlinkSync('/dev/full', join(dir, 'artifact.dump'));
+    const uncaught: unknown[] = [];
+    const onUncaught = (err: unknown) => uncaught.push(err);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const outcome = await downloadArtifact({
+        url,
+        expectedSize: ARTIFACT.length,
+        env: {},
+        expectedSha256: SHA256,
+        dir,
+        signal: new AbortController().signal,
+        maxRetries: 2,
+        timeoutMs: 2000,
+        sleep: async () => {},
+        random: () => 0.5,
+      }).then(
+        () => 'resolved',
+        (err: unknown) => err,
+      );
+      // Give a stray 'error' event the chance to fire.
+      await new Promise((r) => setTimeout(r, 100));
+      expect(uncaught).toEqual([]);
+      expect(outcome).toBeInstanceOf(IntegrityError);
+      expect((outcome as IntegrityError).message).toMatch(/ENOSPC/);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+  },
+  10_000,
+);

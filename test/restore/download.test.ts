@@ -58,10 +58,12 @@ function options(overrides: Partial<DownloadOptions> = {}): DownloadOptions {
   };
 }
 
-const silentAfter = (bytes: number): Handler => (_req, res) => {
-  res.writeHead(200, { 'content-length': ARTIFACT.length });
-  res.write(ARTIFACT.subarray(0, bytes));
-};
+const silentAfter =
+  (bytes: number): Handler =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-length': ARTIFACT.length });
+    res.write(ARTIFACT.subarray(0, bytes));
+  };
 
 const rest: Handler = (req, res) => {
   const start = Number(/^bytes=(\d+)-$/.exec(req.headers.range ?? '')?.[1] ?? 0);
@@ -81,7 +83,11 @@ describe('downloadArtifact idle timeout', () => {
   });
 
   it('headers that never come fail for good once the retries are used up', async () => {
-    handlers.push(() => {}, () => {}, () => {});
+    handlers.push(
+      () => {},
+      () => {},
+      () => {},
+    );
     const err = await downloadArtifact(options()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IntegrityError);
     expect((err as Error).message).toBe('The artifact download failed for good: ETIMEDOUT.');

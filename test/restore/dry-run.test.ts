@@ -50,7 +50,9 @@ describe.skipIf(!!skip)('restore create --dry-run, against a real PostgreSQL and
   });
 
   it('a token without restores:write: exit 4 naming the scope, before getBackup', async () => {
-    h.api.use(http.get('*/api/v1/profile', () => HttpResponse.json({ profile: { ...fixture('profile').profile, scopes: ['databases:read', 'restores:read'] } })));
+    h.api.use(
+      http.get('*/api/v1/profile', () => HttpResponse.json({ profile: { ...fixture('profile').profile, scopes: ['databases:read', 'restores:read'] } })),
+    );
     const r = await dryRun('dry_scope');
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('This API key cannot create restores: it lacks restores:write. The real run would be refused.');
@@ -60,7 +62,9 @@ describe.skipIf(!!skip)('restore create --dry-run, against a real PostgreSQL and
   });
 
   it('a backup that does not exist: exit 5 with the request id', async () => {
-    h.api.use(http.get(`*/api/v1/backups/${BACKUP_ID}`, () => HttpResponse.json(fixture('error-404'), { status: 404, headers: { 'X-Request-ID': 'req_nf_1' } })));
+    h.api.use(
+      http.get(`*/api/v1/backups/${BACKUP_ID}`, () => HttpResponse.json(fixture('error-404'), { status: 404, headers: { 'X-Request-ID': 'req_nf_1' } })),
+    );
     const r = await dryRun('dry_missing');
     expect(r.code).toBe(5);
     expect(r.stderr).toContain('request id: req_nf_1');
@@ -68,8 +72,16 @@ describe.skipIf(!!skip)('restore create --dry-run, against a real PostgreSQL and
   });
 
   it.each([
-    ['failed (not completed)', () => ({ ...fixture('backup-get-failed'), id: BACKUP_ID }), `Backup job ${BACKUP_ID} is failed_terminal, not completed. Nothing was created.`],
-    ['completed without an artifact', () => ({ ...h.backupBody(), artifact: undefined }), `Backup job ${BACKUP_ID} is completed but has no artifact. Nothing was created.`],
+    [
+      'failed (not completed)',
+      () => ({ ...fixture('backup-get-failed'), id: BACKUP_ID }),
+      `Backup job ${BACKUP_ID} is failed_terminal, not completed. Nothing was created.`,
+    ],
+    [
+      'completed without an artifact',
+      () => ({ ...h.backupBody(), artifact: undefined }),
+      `Backup job ${BACKUP_ID} is completed but has no artifact. Nothing was created.`,
+    ],
   ])('a backup %s: exit 7, and it says which backups can be restored', async (_what, body, message) => {
     h.api.use(http.get(`*/api/v1/backups/${BACKUP_ID}`, () => HttpResponse.json(body())));
     const r = await dryRun('dry_state');
@@ -80,7 +92,11 @@ describe.skipIf(!!skip)('restore create --dry-run, against a real PostgreSQL and
   });
 
   it('an artifact larger than the work dir: exit 2 with the figures', async () => {
-    h.api.use(http.get(`*/api/v1/backups/${BACKUP_ID}`, () => HttpResponse.json({ ...h.backupBody(), artifact: { ...(h.backupBody().artifact as object), sizeBytes: 2 ** 45 } })));
+    h.api.use(
+      http.get(`*/api/v1/backups/${BACKUP_ID}`, () =>
+        HttpResponse.json({ ...h.backupBody(), artifact: { ...(h.backupBody().artifact as object), sizeBytes: 2 ** 45 } }),
+      ),
+    );
     const r = await dryRun('dry_space');
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`Not enough free space in ${r.workDir}`);
@@ -97,7 +113,9 @@ describe.skipIf(!!skip)('restore create --dry-run, against a real PostgreSQL and
     const workDir = await h.workDir();
     const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir], { env: { SVC_TARGET_DSN: h.dsn('dry_forbidden', true) } });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`warning: This API key cannot read backup ${BACKUP_ID} (it needs databases:read): the disk check waits for the restore job's coordinates.`);
+    expect(r.stderr).toContain(
+      `warning: This API key cannot read backup ${BACKUP_ID} (it needs databases:read): the disk check waits for the restore job's coordinates.`,
+    );
     expect(h.createRestoreRequests()).toHaveLength(1);
     expect(await h.snapshot('dry_forbidden')).toEqual(h.source);
     await h.dropDatabase('dry_forbidden');

@@ -96,15 +96,19 @@ describe.skipIf(!!skip)('archives of LATIN1, WIN1252, EUC_JP and SQL_ASCII datab
     const r = await h.built(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', await h.workDir()], { env: { SVC_TARGET_DSN: h.dsn(target, true) } });
     expect(r.code, r.stderr).toBe(0);
     expect(await h.cluster.psql('SELECT public.probe()', target)).toBe(archives[key].probe);
-    expect(await h.cluster.psql(`SELECT pg_encoding_to_char(encoding) FROM pg_database WHERE datname = '${target}'`)).toBe(CASES.find((c) => c.key === key)!.encoding);
+    expect(await h.cluster.psql(`SELECT pg_encoding_to_char(encoding) FROM pg_database WHERE datname = '${target}'`)).toBe(
+      CASES.find((c) => c.key === key)!.encoding,
+    );
   });
 
-  it.each(CASES.map((c) => c.key))('restore create --in-place over a database of the same encoding (%s): exit 0, the backup\'s rows there', async (key) => {
+  it.each(CASES.map((c) => c.key))("restore create --in-place over a database of the same encoding (%s): exit 0, the backup's rows there", async (key) => {
     await serving(key);
     const target = `enc_in_place_${key}`;
     await h.dropDatabase(target);
     await h.cluster.psql(`CREATE DATABASE ${target} ${archives[key].options}`);
-    const r = await h.built(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', await h.workDir()], { env: { SVC_TARGET_DSN: h.dsn(target, true) } });
+    const r = await h.built(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', await h.workDir()], {
+      env: { SVC_TARGET_DSN: h.dsn(target, true) },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(await h.cluster.psql('SELECT public.probe()', target)).toBe(archives[key].probe);
   });

@@ -37,7 +37,11 @@ async function argvAfterPaste(command: string): Promise<string[]> {
 
 describe('the dropdb hint after a failed new-database restore pastes back into a shell', () => {
   it.each([
-    ['postgresql://app:pw@db.example.com:5432/restored', 'dropdb -h db.example.com -p 5432 -U app restored', ['-h', 'db.example.com', '-p', '5432', '-U', 'app', 'restored']],
+    [
+      'postgresql://app:pw@db.example.com:5432/restored',
+      'dropdb -h db.example.com -p 5432 -U app restored',
+      ['-h', 'db.example.com', '-p', '5432', '-U', 'app', 'restored'],
+    ],
     ['postgresql://app@h/with%20space', "dropdb -h h -p 5432 -U app 'with space'", ['-h', 'h', '-p', '5432', '-U', 'app', 'with space']],
     ["postgresql://app@h/o'quote", "dropdb -h h -p 5432 -U app 'o'\\''quote'", ['-h', 'h', '-p', '5432', '-U', 'app', "o'quote"]],
     ['postgresql://app@h/sales%232024', "dropdb -h h -p 5432 -U app 'sales#2024'", ['-h', 'h', '-p', '5432', '-U', 'app', 'sales#2024']],
@@ -45,7 +49,7 @@ describe('the dropdb hint after a failed new-database restore pastes back into a
     ['postgresql://app@h/caf%C3%A9%20%C3%BC', "dropdb -h h -p 5432 -U app 'café ü'", ['-h', 'h', '-p', '5432', '-U', 'app', 'café ü']],
     ['postgresql://app@h/line%0Abreak', `dropdb -h h -p 5432 -U app "$(printf '%b' 'line\\0012break')"`, ['-h', 'h', '-p', '5432', '-U', 'app', 'line\nbreak']],
     ['postgresql://app@h/-rf', 'dropdb -h h -p 5432 -U app -- -rf', ['-h', 'h', '-p', '5432', '-U', 'app', '--', '-rf']],
-    ["postgresql://o%27brien%20%231@h/d", "dropdb -h h -p 5432 -U 'o'\\''brien #1' d", ['-h', 'h', '-p', '5432', '-U', "o'brien #1", 'd']],
+    ['postgresql://o%27brien%20%231@h/d', "dropdb -h h -p 5432 -U 'o'\\''brien #1' d", ['-h', 'h', '-p', '5432', '-U', "o'brien #1", 'd']],
     ['postgresql://app@%2Fvar%2Frun%2Fpg%20x:5433/d', "dropdb -h '/var/run/pg x' -p 5433 -U app d", ['-h', '/var/run/pg x', '-p', '5433', '-U', 'app', 'd']],
     // libpq's default socket: no -h, which would be TCP localhost to dropdb.
     ['postgresql://app@/d', 'dropdb -p 5432 -U app d', ['-p', '5432', '-U', 'app', 'd']],

@@ -98,9 +98,20 @@ describe.skipIf(!!skip)('fidelity: a generated corpus restored every way svc can
 
   it('the corpus is what it claims: schemas with awkward names, partitions, inheritance, matviews, RLS, triggers, large objects, settings', async () => {
     const src = corpora.utf8.source;
-    const schemaKeys = [...src.schema?.keys() ?? []].join('\n');
+    const schemaKeys = [...(src.schema?.keys() ?? [])].join('\n');
     if (src.schema) {
-      for (const key of ['SCHEMA new line', 'SCHEMA quo"te', 'SCHEMA odd schema.v1', 'TYPE Billing.Status', 'DOMAIN app.email', 'POLICY app.accounts tenant_isolation', 'TRIGGER app.accounts Touch Accounts', 'MATERIALIZED VIEW app.Stale Totals', 'TABLE ATTACH Billing.Invoices 2025-Q1', 'TABLE quo"te.cars']) {
+      for (const key of [
+        'SCHEMA new line',
+        'SCHEMA quo"te',
+        'SCHEMA odd schema.v1',
+        'TYPE Billing.Status',
+        'DOMAIN app.email',
+        'POLICY app.accounts tenant_isolation',
+        'TRIGGER app.accounts Touch Accounts',
+        'MATERIALIZED VIEW app.Stale Totals',
+        'TABLE ATTACH Billing.Invoices 2025-Q1',
+        'TABLE quo"te.cars',
+      ]) {
         expect(schemaKeys).toContain(key);
       }
     }
@@ -108,7 +119,10 @@ describe.skipIf(!!skip)('fidelity: a generated corpus restored every way svc can
     expect(Object.keys(src.data).filter((k) => k.startsWith('large object ')).length).toBe(4);
     expect(src.database).toMatchObject({ encoding: 'UTF8', settings: 'search_path=app, public; statement_timeout=5s', comment: CORPUS_DATABASE_COMMENT });
     expect(corpora.latin1.source.database.encoding).toBe('LATIN1');
-    const rows = await h.cluster.psql(`SELECT (SELECT count(*) FROM app.accounts) + (SELECT count(*) FROM "Billing"."Invoices") + (SELECT count(*) FROM "odd schema.v1".events)`, 'corpus_src');
+    const rows = await h.cluster.psql(
+      `SELECT (SELECT count(*) FROM app.accounts) + (SELECT count(*) FROM "Billing"."Invoices") + (SELECT count(*) FROM "odd schema.v1".events)`,
+      'corpus_src',
+    );
     expect(Number(rows)).toBeLessThan(5000);
   });
 
@@ -128,7 +142,9 @@ describe.skipIf(!!skip)('fidelity: a generated corpus restored every way svc can
   async function inPlace(c: Corpus, target: string): Promise<Fingerprint> {
     await serving(c);
     const workDir = await h.workDir();
-    const r = await h.built(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', workDir], { env: { SVC_TARGET_DSN: h.dsn(target, true) } });
+    const r = await h.built(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', workDir], {
+      env: { SVC_TARGET_DSN: h.dsn(target, true) },
+    });
     expect(r.code, r.stderr).toBe(0);
     const after = await fingerprint(clusterDb(h.cluster, target), false);
     // By design (cli-contract 7.11): in place, the database is not recreated and its settings and
@@ -141,7 +157,9 @@ describe.skipIf(!!skip)('fidelity: a generated corpus restored every way svc can
   /** The corpus in `target`, with the operator's own settings and comment, then `drift` (SQL in it). */
   async function existing(c: Corpus, target: string, drift: string): Promise<void> {
     await createCorpusDatabase(h.cluster, target, c.sql, c.options);
-    await h.cluster.psql(`ALTER DATABASE ${target} RESET ALL; ALTER DATABASE ${target} SET work_mem = '8MB'; COMMENT ON DATABASE ${target} IS 'the operator''s own';`);
+    await h.cluster.psql(
+      `ALTER DATABASE ${target} RESET ALL; ALTER DATABASE ${target} SET work_mem = '8MB'; COMMENT ON DATABASE ${target} IS 'the operator''s own';`,
+    );
     await h.cluster.psql(drift, target);
     expect(compare(c.source, await fingerprint(clusterDb(h.cluster, target), false)).length).toBeGreaterThan(0);
   }
@@ -153,17 +171,24 @@ describe.skipIf(!!skip)('fidelity: a generated corpus restored every way svc can
     latin1: `UPDATE "café"."Crème brûlée" SET "prénom" = 'dérivé' WHERE id < 10; DELETE FROM "café".par_pays WHERE n % 3 = 0; COMMENT ON TABLE "café"."Crème brûlée" IS NULL;`,
   };
 
-  it.each(['utf8', 'latin1'] as const)('restore create --in-place over a drifted copy of the same encoding (%s corpus): schema and rows equal the source; the database keeps its own settings', async (key) => {
-    const c = corpora[key];
-    await existing(c, `fidelity_in_place_${key}`, DRIFT[key]);
-    await inPlace(c, `fidelity_in_place_${key}`);
-  });
+  it.each(['utf8', 'latin1'] as const)(
+    'restore create --in-place over a drifted copy of the same encoding (%s corpus): schema and rows equal the source; the database keeps its own settings',
+    async (key) => {
+      const c = corpora[key];
+      await existing(c, `fidelity_in_place_${key}`, DRIFT[key]);
+      await inPlace(c, `fidelity_in_place_${key}`);
+    },
+  );
 
   // Issue 31 item 3: pg_restore --clean cannot drop a partition's inherited primary key ("cannot drop
   // inherited constraint"); in place now restores beside the target and swaps, so nothing is dropped.
   it('restore create --in-place over a drifted copy holding the range-partitioned table with its primary key', async () => {
     const c = corpora.utf8;
-    await existing(c, 'fidelity_in_place_parts', `DELETE FROM "Billing"."Invoices" WHERE id % 10 = 0; UPDATE app.accounts SET name = 'drifted' WHERE id < 1100;`);
+    await existing(
+      c,
+      'fidelity_in_place_parts',
+      `DELETE FROM "Billing"."Invoices" WHERE id % 10 = 0; UPDATE app.accounts SET name = 'drifted' WHERE id < 1100;`,
+    );
     const keys = `SELECT count(*) FROM pg_constraint WHERE contype = 'p' AND conrelid IN (SELECT inhrelid FROM pg_inherits)`;
     expect(Number(await h.cluster.psql(keys, 'fidelity_in_place_parts'))).toBeGreaterThan(0);
     await inPlace(c, 'fidelity_in_place_parts');
@@ -173,15 +198,22 @@ describe.skipIf(!!skip)('fidelity: a generated corpus restored every way svc can
   // on a server with the default max_locks_per_transaction; the swap restores as a new database does.
   it(`restore create --in-place of ${MANY_TABLES.toLocaleString('en-US')} tables (5,000 relations) on a server with default lock settings`, async () => {
     expect(await h.cluster.psql('SHOW max_locks_per_transaction')).toBe('64');
-    await createCorpusDatabase(h.cluster, 'fidelity_many', `${MANY_RELATIONS_SQL} UPDATE public.rel_1 SET t = 'drifted'; CREATE TABLE incident_marker (id int);`, UTF8_C);
+    await createCorpusDatabase(
+      h.cluster,
+      'fidelity_many',
+      `${MANY_RELATIONS_SQL} UPDATE public.rel_1 SET t = 'drifted'; CREATE TABLE incident_marker (id int);`,
+      UTF8_C,
+    );
     h.artifact = many.server;
     h.info = many.info;
     await h.reset();
     const workDir = await h.workDir();
-    const r = await h.built(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', workDir], { env: { SVC_TARGET_DSN: h.dsn('fidelity_many', true) } });
+    const r = await h.built(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', workDir], {
+      env: { SVC_TARGET_DSN: h.dsn('fidelity_many', true) },
+    });
     expect(r.code, r.stderr).toBe(0);
     // The kept database is a second copy of 5,000 relations: this test has no use for it.
-    await h.dropDatabase((await h.cluster.psql("SELECT datname FROM pg_database WHERE starts_with(datname, 'fidelity_many_svc_before_')")));
+    await h.dropDatabase(await h.cluster.psql("SELECT datname FROM pg_database WHERE starts_with(datname, 'fidelity_many_svc_before_')"));
     const catalog = `SELECT json_build_object('relations', (SELECT count(*) FROM pg_class WHERE relnamespace = 'public'::regnamespace),
       'rows', (SELECT count(*) FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r' AND reltuples = 1), 'rel_1', (SELECT t FROM public.rel_1), 'marker', to_regclass('public.incident_marker'))`;
     expect(JSON.parse(await h.cluster.psql(catalog, 'fidelity_many'))).toEqual({ relations: MANY_TABLES * 3, rows: MANY_TABLES, rel_1: 'row 1', marker: null });
@@ -227,7 +259,10 @@ describe.skipIf(!!skip)('fidelity: a generated corpus restored every way svc can
     const target = 'fidelity_broken';
     await createCorpusDatabase(h.cluster, target, c.sql, c.options);
     await h.cluster.psql(`ALTER DATABASE ${target} RESET search_path`);
-    await h.cluster.psql(`COMMENT ON TABLE app.accounts IS NULL; REFRESH MATERIALIZED VIEW app."Stale Totals"; DELETE FROM ${quoteIdent('new\nline')}.${quoteIdent('line\nbreak')} WHERE k LIKE 'alpha%';`, target);
+    await h.cluster.psql(
+      `COMMENT ON TABLE app.accounts IS NULL; REFRESH MATERIALIZED VIEW app."Stale Totals"; DELETE FROM ${quoteIdent('new\nline')}.${quoteIdent('line\nbreak')} WHERE k LIKE 'alpha%';`,
+      target,
+    );
     const found = compare(c.source, await fingerprint(clusterDb(h.cluster, target), false));
     expect(found).toEqual(
       expect.arrayContaining([
@@ -237,6 +272,6 @@ describe.skipIf(!!skip)('fidelity: a generated corpus restored every way svc can
         ...(c.source.schema ? [expect.stringMatching(/^schema entry: "COMMENT app.TABLE accounts" missing from the restore$/)] : []),
       ]),
     );
-    expect(found, found.join("\n")).toHaveLength(c.source.schema ? 4 : 3);
+    expect(found, found.join('\n')).toHaveLength(c.source.schema ? 4 : 3);
   });
 });

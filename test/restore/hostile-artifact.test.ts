@@ -110,14 +110,17 @@ describe.skipIf(!!skip)('restore create against a hostile artifact store (built 
     expect(sent!.bytes).toBeLessThan(SENT_MAX);
   });
 
-  it.each(['file', 'data', 'ftp'] as const)('a presigned URL with the %s: scheme: exit 10 at once, one createRestore, nothing fetched or retried', async (scheme) => {
-    h.coords.presignedS3Url = hostile.presignedUrl(scheme);
-    const workDir = await h.workDir();
-    const r = await create(`hostile_scheme_${scheme}`, workDir);
-    await expectNothingRestored(r, `hostile_scheme_${scheme}`, workDir);
-    expect(r.stderr).toContain(`The artifact download URL uses the "${scheme}:" scheme; only http and https are fetched.`);
-    expect(hostile.exchanges).toEqual([]);
-  });
+  it.each(['file', 'data', 'ftp'] as const)(
+    'a presigned URL with the %s: scheme: exit 10 at once, one createRestore, nothing fetched or retried',
+    async (scheme) => {
+      h.coords.presignedS3Url = hostile.presignedUrl(scheme);
+      const workDir = await h.workDir();
+      const r = await create(`hostile_scheme_${scheme}`, workDir);
+      await expectNothingRestored(r, `hostile_scheme_${scheme}`, workDir);
+      expect(r.stderr).toContain(`The artifact download URL uses the "${scheme}:" scheme; only http and https are fetched.`);
+      expect(hostile.exchanges).toEqual([]);
+    },
+  );
 
   it('expectedSizeBytes of 2^52: exit 10 before the artifact store is asked for a byte', async () => {
     h.coords.expectedSizeBytes = SIZE_2_52;

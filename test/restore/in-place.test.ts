@@ -63,7 +63,10 @@ describe.skipIf(!!skip)('restore create --in-place against a real PostgreSQL', (
       confirmDestructive: true,
     });
     expect(r.stdout).toContain(`Restored backup ${BACKUP_ID} of db_orders into ${h.redacted('inplace_replace')} (in place)`);
-    expect(r.stderr.split('\n').filter((l) => /warning/i.test(l)), 'the only warning: a superuser target (cli-contract 7.14)').toEqual([expect.stringMatching(/^warning: The role "postgres" is a superuser on /)]);
+    expect(
+      r.stderr.split('\n').filter((l) => /warning/i.test(l)),
+      'the only warning: a superuser target (cli-contract 7.14)',
+    ).toEqual([expect.stringMatching(/^warning: The role "postgres" is a superuser on /)]);
     const [run, ...more] = await h.pgRestoreRuns();
     expect(more).toEqual([]);
     // A new-database restore under another name: no --clean, no single transaction.
@@ -80,7 +83,7 @@ describe.skipIf(!!skip)('restore create --in-place against a real PostgreSQL', (
     expect(await h.cluster.psql('SELECT count(*) FROM incident_marker', kept)).toBe('1');
 
     // The result names the kept database and the commands that drop it or swap it back; so does the receipt.
-    expect(r.stdout).toMatch(new RegExp(`^previous: +the replaced database is kept as "${kept}" \\(a second copy on disk until dropped\\)$`, "m"));
+    expect(r.stdout).toMatch(new RegExp(`^previous: +the replaced database is kept as "${kept}" \\(a second copy on disk until dropped\\)$`, 'm'));
     const swapBack = /^swap back: +(.+)$/m.exec(r.stdout)?.[1];
     const dropPrevious = /^drop previous: +(.+)$/m.exec(r.stdout)?.[1];
     expect(dropPrevious).toBe(`psql -X postgresql://postgres@127.0.0.1:${h.cluster.port}/postgres -c 'DROP DATABASE "${kept}";'`);
@@ -104,7 +107,10 @@ describe.skipIf(!!skip)('restore create --in-place against a real PostgreSQL', (
     // As a superuser svc carries a role's settings in the database over too; a list setting stays a list.
     await h.cluster.psql(`DROP ROLE IF EXISTS app_viewer; CREATE ROLE app_viewer;
       ALTER ROLE app_viewer IN DATABASE inplace_json SET search_path = "Billing", public; ALTER DATABASE inplace_json SET timezone = 'Europe/Berlin';`);
-    const settings = (db: string) => h.cluster.psql(`SELECT string_agg(format('%s %s', setrole::regrole, setconfig), '; ' ORDER BY setrole) FROM pg_db_role_setting WHERE setdatabase = (SELECT oid FROM pg_database WHERE datname = '${db}')`);
+    const settings = (db: string) =>
+      h.cluster.psql(
+        `SELECT string_agg(format('%s %s', setrole::regrole, setconfig), '; ' ORDER BY setrole) FROM pg_db_role_setting WHERE setdatabase = (SELECT oid FROM pg_database WHERE datname = '${db}')`,
+      );
     const before = await settings('inplace_json');
     expect(before).toBe('- {TimeZone=Europe/Berlin}; app_viewer {"search_path=\\"Billing\\", public"}');
     const workDir = await h.workDir();
@@ -140,7 +146,9 @@ describe.skipIf(!!skip)('restore create --in-place against a real PostgreSQL', (
     });
     expect(r.code, r.stderr).toBe(0);
     for (const line of r.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
-    expect(r.stdout.replace(/\n +/g, ' ')).toMatch(/previous: the replaced database is kept as "inplace_narrow_svc_before_\d{14}" \(a second copy on disk until dropped\); the commands above drop it or swap it back/);
+    expect(r.stdout.replace(/\n +/g, ' ')).toMatch(
+      /previous: the replaced database is kept as "inplace_narrow_svc_before_\d{14}" \(a second copy on disk until dropped\); the commands above drop it or swap it back/,
+    );
     // Each command: its lines up to the first that does not end in a continuation.
     const lines = r.stderr.split('\n');
     const commands: string[] = [];
@@ -163,11 +171,15 @@ describe.skipIf(!!skip)('restore create --in-place against a real PostgreSQL', (
     const before = await h.snapshot('inplace_fail');
     const workDir = await h.workDir();
     const env = h.env({ SVC_TARGET_DSN: h.dsn('inplace_fail', true) });
-    const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', workDir], { env: { ...env, PATH: `${dir}:${env.PATH}` } });
+    const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', workDir], {
+      env: { ...env, PATH: `${dir}:${env.PATH}` },
+    });
     expect(r.code).toBe(11);
     expect(r.stderr).toContain('pg_restore: error: something broke');
     expect(r.stderr).toMatch(
-      new RegExp(`The target ${h.redacted('inplace_fail').replaceAll('.', '\\.')} was not touched: the backup was being restored beside it into the new database "inplace_fail_svc_restore_\\d{14}", which was dropped\\.`),
+      new RegExp(
+        `The target ${h.redacted('inplace_fail').replaceAll('.', '\\.')} was not touched: the backup was being restored beside it into the new database "inplace_fail_svc_restore_\\d{14}", which was dropped\\.`,
+      ),
     );
     expect(await h.snapshot('inplace_fail')).toEqual(before);
     expect(await databasesLike('inplace_fail_svc_')).toEqual([]);
@@ -177,13 +189,21 @@ describe.skipIf(!!skip)('restore create --in-place against a real PostgreSQL', (
   it('other sessions on the target: exit 7 naming them before anything is downloaded; --terminate-connections ends them and swaps', async () => {
     await drifted('inplace_busy');
     const before = await h.snapshot('inplace_busy');
-    const app = execa('psql', ['-X', '-d', h.dsn('inplace_busy'), '-c', 'SELECT pg_sleep(600)'], { env: { PATH: process.env.PATH, PGPASSWORD: DSN_PASSWORD, PGAPPNAME: 'orders-web' }, reject: false });
-    await waitFor('the application session', async () => (await h.cluster.psql("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'orders-web'")) === '1' || undefined);
+    const app = execa('psql', ['-X', '-d', h.dsn('inplace_busy'), '-c', 'SELECT pg_sleep(600)'], {
+      env: { PATH: process.env.PATH, PGPASSWORD: DSN_PASSWORD, PGAPPNAME: 'orders-web' },
+      reject: false,
+    });
+    await waitFor(
+      'the application session',
+      async () => (await h.cluster.psql("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'orders-web'")) === '1' || undefined,
+    );
     const pid = await h.cluster.psql("SELECT pid FROM pg_stat_activity WHERE application_name = 'orders-web'");
     const workDir = await h.workDir();
     const refused = await inPlace('inplace_busy', workDir, '--confirm');
     expect(refused.code, refused.stderr).toBe(7);
-    expect(refused.stderr).toContain(`The target database "inplace_busy" has 1 other session(s) now; svc swaps the restored database in only once they have ended: pid ${pid} (user postgres, application "orders-web", client 127.0.0.1).`);
+    expect(refused.stderr).toContain(
+      `The target database "inplace_busy" has 1 other session(s) now; svc swaps the restored database in only once they have ended: pid ${pid} (user postgres, application "orders-web", client 127.0.0.1).`,
+    );
     expect(refused.stderr).toContain('--terminate-connections');
     expect(h.api.exchanges).toEqual([]);
     expect(h.artifact.requests).toEqual([]);
@@ -207,10 +227,16 @@ until psql -XAt -d postgres -c "SELECT 1 FROM pg_stat_activity WHERE application
     const workDir = await h.workDir();
     const env = h.env({ SVC_TARGET_DSN: h.dsn('inplace_late', true) });
     try {
-      const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', workDir], { env: { ...env, PATH: `${dir}:${env.PATH}` } });
+      const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', workDir], {
+        env: { ...env, PATH: `${dir}:${env.PATH}` },
+      });
       expect(r.code, r.stderr).toBe(7);
-      expect(r.stderr).toMatch(/The target database "inplace_late" has 1 other session\(s\) at the swap; svc swaps the restored database in only once they have ended: pid \d+ \(user postgres, application "late-client", client 127\.0\.0\.1\)\./);
-      expect(r.stderr).toMatch(/was not touched: the backup was being restored beside it into the new database "inplace_late_svc_restore_\d{14}", which was dropped\./);
+      expect(r.stderr).toMatch(
+        /The target database "inplace_late" has 1 other session\(s\) at the swap; svc swaps the restored database in only once they have ended: pid \d+ \(user postgres, application "late-client", client 127\.0\.0\.1\)\./,
+      );
+      expect(r.stderr).toMatch(
+        /was not touched: the backup was being restored beside it into the new database "inplace_late_svc_restore_\d{14}", which was dropped\./,
+      );
       expect(await databasesLike('inplace_late_svc_')).toEqual([]);
       expect(await h.cluster.psql("SELECT datallowconn FROM pg_database WHERE datname = 'inplace_late'")).toBe('t');
       expect(await h.snapshot('inplace_late')).toEqual(before);
@@ -222,7 +248,9 @@ until psql -XAt -d postgres -c "SELECT 1 FROM pg_stat_activity WHERE application
 
   it('a role that may not create databases: exit 7 naming CREATEDB, before createRestore and any download', async () => {
     await drifted('inplace_nocreatedb');
-    await h.cluster.psql("DROP ROLE IF EXISTS app_nocreatedb; CREATE ROLE app_nocreatedb LOGIN PASSWORD 'app-pw-1'; ALTER DATABASE inplace_nocreatedb OWNER TO app_nocreatedb;");
+    await h.cluster.psql(
+      "DROP ROLE IF EXISTS app_nocreatedb; CREATE ROLE app_nocreatedb LOGIN PASSWORD 'app-pw-1'; ALTER DATABASE inplace_nocreatedb OWNER TO app_nocreatedb;",
+    );
     const workDir = await h.workDir();
     const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', workDir], {
       env: { SVC_TARGET_DSN: roleDsn('app_nocreatedb', 'inplace_nocreatedb', 'app-pw-1') },
@@ -304,14 +332,18 @@ until psql -XAt -d postgres -c "SELECT 1 FROM pg_stat_activity WHERE application
     expect(prompts).toHaveLength(1);
     expect(prompts[0]).toContain(h.redacted('inplace_prompt'));
     // One line says which database is replaced and where its current state will be kept.
-    const keptAs = /^In-place restore: replaces (\S+); its current state is kept as the database "(inplace_prompt_svc_before_\d{14})"\.$/.exec(prompts[0]!.split('\n')[0]!);
+    const keptAs = /^In-place restore: replaces (\S+); its current state is kept as the database "(inplace_prompt_svc_before_\d{14})"\.$/.exec(
+      prompts[0]!.split('\n')[0]!,
+    );
     expect(keptAs?.[1], prompts[0]).toBe(h.redacted('inplace_prompt'));
     expect(await databasesLike('inplace_prompt_svc_')).toEqual([keptAs![2]]);
     expect(prompts[0]).toContain('Type the database name "inplace_prompt" to confirm');
     // Asked after the service checked the backup, and naming it: id, database, completion time, size.
     // One age, measured one way: the prompt says the same times and age as the "Using ..." line (issue 34).
     const times = /^Using \S+, (started .*\(\d+[smhd] ago, age from its start\)): /m.exec(r.stderr)?.[1];
-    expect(times, r.stderr).toBe(`started 2026-11-21T06:00:03Z, completed 2026-11-21T06:01:40Z (${/\((\d+[smhd] ago),/.exec(times ?? '')?.[1]}, age from its start)`);
+    expect(times, r.stderr).toBe(
+      `started 2026-11-21T06:00:03Z, completed 2026-11-21T06:01:40Z (${/\((\d+[smhd] ago),/.exec(times ?? '')?.[1]}, age from its start)`,
+    );
     expect(prompts[0]).toContain(`from backup ${BACKUP_ID} of db_orders, ${times}, `);
     expect(prompts[0]).toMatch(/ \d+\.\d KiB/);
     expect(JSON.parse(h.createRestoreRequests()[0]!.body)).toMatchObject({ mode: 'in_place', confirmDestructive: true });

@@ -35,11 +35,37 @@ describe.skipIf(!!skip)('restore create without the client tools names each miss
     for (const tool of tools) copyFileSync(join(findPgBinDir()!, tool), join(bin, tool));
     if (tools.length) await execa('chmod', ['755', ...tools.map((t) => join(bin, t))]);
     const home = mkdtempSync(join(root, 'home-'));
-    const env = ['env', '-i', `PATH=${bin}`, `HOME=${home}`, `TMPDIR=${home}`, 'SVC_API_KEY=svc_test_missing_tools_0123456789', 'SVC_BASE_URL=http://127.0.0.1:9'];
+    const env = [
+      'env',
+      '-i',
+      `PATH=${bin}`,
+      `HOME=${home}`,
+      `TMPDIR=${home}`,
+      'SVC_API_KEY=svc_test_missing_tools_0123456789',
+      'SVC_BASE_URL=http://127.0.0.1:9',
+    ];
     const r = await execa(
       'unshare',
-      ['--mount', '--propagation', 'private', 'sh', '-c', 'mount -t tmpfs svc-test-no-postgresql /usr/lib/postgresql && exec "$@"', 'sh', ...env, process.execPath, BIN,
-        'restore', 'create', '--backup', 'bj_0007', '--target', 'postgresql://app@127.0.0.1:1/restored', '--work-dir', home],
+      [
+        '--mount',
+        '--propagation',
+        'private',
+        'sh',
+        '-c',
+        'mount -t tmpfs svc-test-no-postgresql /usr/lib/postgresql && exec "$@"',
+        'sh',
+        ...env,
+        process.execPath,
+        BIN,
+        'restore',
+        'create',
+        '--backup',
+        'bj_0007',
+        '--target',
+        'postgresql://app@127.0.0.1:1/restored',
+        '--work-dir',
+        home,
+      ],
       { extendEnv: false, env: { PATH: process.env.PATH }, reject: false, stdin: 'ignore' },
     );
     return { code: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
@@ -79,12 +105,16 @@ describe('restore create with neither tool on PATH, the tools installed elsewher
   it('exit 11 naming psql and pg_restore, and the directory to put on PATH', async () => {
     const home = mkdtempSync(join(tmpdir(), 'svc-off-path-'));
     try {
-      const r = await execa(process.execPath, [BIN, 'restore', 'create', '--backup', 'bj_0007', '--target', 'postgresql://app@127.0.0.1:1/restored', '--work-dir', home], {
-        extendEnv: false,
-        env: { PATH: home, HOME: home, TMPDIR: home, SVC_API_KEY: 'svc_test_missing_tools_0123456789', SVC_BASE_URL: 'http://127.0.0.1:9' },
-        reject: false,
-        stdin: 'ignore',
-      });
+      const r = await execa(
+        process.execPath,
+        [BIN, 'restore', 'create', '--backup', 'bj_0007', '--target', 'postgresql://app@127.0.0.1:1/restored', '--work-dir', home],
+        {
+          extendEnv: false,
+          env: { PATH: home, HOME: home, TMPDIR: home, SVC_API_KEY: 'svc_test_missing_tools_0123456789', SVC_BASE_URL: 'http://127.0.0.1:9' },
+          reject: false,
+          stdin: 'ignore',
+        },
+      );
       expect(r.exitCode, r.stderr).toBe(11);
       expect(r.stderr).toMatch(/^error: .*\bpsql\b/m);
       expect(r.stderr).toMatch(/^error: .*\bpg_restore\b/m);

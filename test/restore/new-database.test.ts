@@ -5,7 +5,17 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { findPgBinDir, pgSkipReason } from '../support/pg-cluster.js';
-import { API_TOKEN, BACKUP_ID, DSN_PASSWORD, LOCK_TOKEN, useRestoreHarness, SEED_FIXTURE, SERVER_BINDIR_ENV, SOURCE_DB, toolMajor } from '../support/restore-harness.js';
+import {
+  API_TOKEN,
+  BACKUP_ID,
+  DSN_PASSWORD,
+  LOCK_TOKEN,
+  useRestoreHarness,
+  SEED_FIXTURE,
+  SERVER_BINDIR_ENV,
+  SOURCE_DB,
+  toolMajor,
+} from '../support/restore-harness.js';
 import { artifactInfo } from '../support/seed.js';
 import { asWrittenBy } from '../support/archive-versions.js';
 
@@ -139,7 +149,10 @@ describe.skipIf(!!skip)('restore create / restore run, new_database, against a r
     expect(r.stdout).toContain('rj_restorepg');
     expect(r.stderr).toContain('Created database "restored_human" (TEMPLATE template0, UTF8, libc C).');
     expect(r.stderr).toContain('Restore job rj_restorepg created (new_database).');
-    expect(r.stderr.split('\n').filter((l) => /warning/i.test(l)), 'the only warning: a superuser target (cli-contract 7.14)').toEqual([expect.stringMatching(/^warning: The role "postgres" is a superuser on /)]);
+    expect(
+      r.stderr.split('\n').filter((l) => /warning/i.test(l)),
+      'the only warning: a superuser target (cli-contract 7.14)',
+    ).toEqual([expect.stringMatching(/^warning: The role "postgres" is a superuser on /)]);
     expect(h.createRestoreRequests()[0]!.headers.get('idempotency-key')).toBe('restore-2026-11-21');
     await expectRestored('restored_human', workDir);
     // No password in the DSN: no PGPASSFILE of ours, the user's PGPASSWORD applies as usual.
@@ -200,11 +213,16 @@ describe.skipIf(!!skip)('restore create / restore run, new_database, against a r
     const role = 'restorer_no_postgres';
     const password = DSN_PASSWORD.replaceAll("'", "''");
     await h.dropDatabase('restored_by_role');
-    await h.cluster.psql(`DROP ROLE IF EXISTS ${role}; CREATE ROLE ${role} LOGIN CREATEDB PASSWORD '${password}'; REVOKE CONNECT ON DATABASE postgres FROM PUBLIC;`);
+    await h.cluster.psql(
+      `DROP ROLE IF EXISTS ${role}; CREATE ROLE ${role} LOGIN CREATEDB PASSWORD '${password}'; REVOKE CONNECT ON DATABASE postgres FROM PUBLIC;`,
+    );
     try {
       const dsn = `postgresql://${role}:${encodeURIComponent(DSN_PASSWORD)}@127.0.0.1:${h.cluster.port}/restored_by_role`;
       // The premise: this role cannot open postgres.
-      const direct = await execa(join(h.cluster.binDir, 'psql'), ['-X', '-w', '-c', 'select 1'], { env: { PGHOST: '127.0.0.1', PGPORT: String(h.cluster.port), PGUSER: role, PGPASSWORD: DSN_PASSWORD, PGDATABASE: 'postgres' }, reject: false });
+      const direct = await execa(join(h.cluster.binDir, 'psql'), ['-X', '-w', '-c', 'select 1'], {
+        env: { PGHOST: '127.0.0.1', PGPORT: String(h.cluster.port), PGUSER: role, PGPASSWORD: DSN_PASSWORD, PGDATABASE: 'postgres' },
+        reject: false,
+      });
       expect(direct.stderr).toContain('permission denied for database "postgres"');
 
       const workDir = await h.workDir();
@@ -292,29 +310,34 @@ describe.skipIf(!!skip)('restore create / restore run, new_database, against a r
   it.each([
     ['16.14', '1.15', 16],
     ['17.10', '1.16', 17],
-  ])('an archive of pg_dump %s (format %s) that no local pg_restore reads is exit 11 naming its format and pg_restore %i or newer; the target is not created', async (pgDump, format, takes) => {
-    const local = (await execa(h.realPgRestore, ['--version'])).stdout.trim(); // "pg_restore (PostgreSQL) 15.18 (Debian ...)"
-    expect(Number(/\) (\d+)/.exec(local)?.[1]), 'this case needs a machine whose pg_restore is older than the archive').toBeLessThan(takes);
-    const newer = join(h.scratch, `pg_dump-${pgDump}.pgdump`);
-    const bytes = asWrittenBy(await readFile(h.dumpPath), pgDump);
-    expect(`${bytes[5]}.${bytes[6]}`).toBe(format);
-    await writeFile(newer, bytes);
-    const served = await h.serve(newer);
-    h.coords = { ...h.coords, presignedS3Url: served.url, expectedSizeBytes: bytes.length, expectedSha256: createHash('sha256').update(bytes).digest('hex') };
+  ])(
+    'an archive of pg_dump %s (format %s) that no local pg_restore reads is exit 11 naming its format and pg_restore %i or newer; the target is not created',
+    async (pgDump, format, takes) => {
+      const local = (await execa(h.realPgRestore, ['--version'])).stdout.trim(); // "pg_restore (PostgreSQL) 15.18 (Debian ...)"
+      expect(Number(/\) (\d+)/.exec(local)?.[1]), 'this case needs a machine whose pg_restore is older than the archive').toBeLessThan(takes);
+      const newer = join(h.scratch, `pg_dump-${pgDump}.pgdump`);
+      const bytes = asWrittenBy(await readFile(h.dumpPath), pgDump);
+      expect(`${bytes[5]}.${bytes[6]}`).toBe(format);
+      await writeFile(newer, bytes);
+      const served = await h.serve(newer);
+      h.coords = { ...h.coords, presignedS3Url: served.url, expectedSizeBytes: bytes.length, expectedSha256: createHash('sha256').update(bytes).digest('hex') };
 
-    const workDir = await h.workDir();
-    const database = `restored_${takes}`;
-    const r = await create(database, workDir);
-    expect(r.code).toBe(11);
-    expect(r.stderr).toContain(`The archive is format ${format} written by pg_dump ${pgDump}; reading it takes pg_restore ${takes} or newer, and this machine has ${local.replace('pg_restore (PostgreSQL) ', 'pg_restore ')} (`);
-    expect(r.stderr).toContain('Nothing was restored.');
-    expect(r.stderr).toContain(`Install the PostgreSQL ${takes} client tools (Debian/Ubuntu: apt-get install postgresql-client-${takes}`);
-    expect(served.requests).toHaveLength(1);
-    expect(await h.databaseExists(database)).toBe(false);
-    expect(await h.pgRestoreRuns()).toEqual([]);
-    expect(await readdir(workDir)).toEqual([]);
-    expect(await h.pgpassLeftovers()).toEqual([]);
-  });
+      const workDir = await h.workDir();
+      const database = `restored_${takes}`;
+      const r = await create(database, workDir);
+      expect(r.code).toBe(11);
+      expect(r.stderr).toContain(
+        `The archive is format ${format} written by pg_dump ${pgDump}; reading it takes pg_restore ${takes} or newer, and this machine has ${local.replace('pg_restore (PostgreSQL) ', 'pg_restore ')} (`,
+      );
+      expect(r.stderr).toContain('Nothing was restored.');
+      expect(r.stderr).toContain(`Install the PostgreSQL ${takes} client tools (Debian/Ubuntu: apt-get install postgresql-client-${takes}`);
+      expect(served.requests).toHaveLength(1);
+      expect(await h.databaseExists(database)).toBe(false);
+      expect(await h.pgRestoreRuns()).toEqual([]);
+      expect(await readdir(workDir)).toEqual([]);
+      expect(await h.pgpassLeftovers()).toEqual([]);
+    },
+  );
 
   it('--verbose and the default work dir (the OS temp dir): the API exchange shown, no secret, nothing left in the temp dir', async () => {
     const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--verbose'], { env: { SVC_TARGET_DSN: h.dsn('restored_verbose', true) } });

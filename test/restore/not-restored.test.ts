@@ -9,9 +9,10 @@ import { parseTocListing } from '../../src/restore/toc.js';
 import { archiveExtensions } from '../../src/restore/unprivileged.js';
 
 const script = parseArchiveScript(readFileSync(new URL('../../fixtures/pg/probe-script.sql', import.meta.url), 'utf8'));
-const entry = (type: string, name: string, schema: string, sql: string) => `--\n-- Name: ${name}; Type: ${type}; Schema: ${schema}; Owner: postgres\n--\n\n${sql}\n\n`;
+const entry = (type: string, name: string, schema: string, sql: string) =>
+  `--\n-- Name: ${name}; Type: ${type}; Schema: ${schema}; Owner: postgres\n--\n\n${sql}\n\n`;
 
-describe('what an unprivileged restore cannot create, from the server\'s refusals', () => {
+describe("what an unprivileged restore cannot create, from the server's refusals", () => {
   const toc = parseTocListing(
     [
       '5; 2615 16390 SCHEMA - app postgres',
@@ -27,7 +28,12 @@ describe('what an unprivileged restore cannot create, from the server\'s refusal
     ].join('\n'),
   );
   const scriptOf = parseArchiveScript(
-    entry('TRANSFORM', 'TRANSFORM FOR integer LANGUAGE sql', '-', 'CREATE TRANSFORM FOR integer LANGUAGE sql (FROM SQL WITH FUNCTION pg_catalog.prsd_lextype(internal), TO SQL WITH FUNCTION pg_catalog.int4recv(internal));').replace('Owner: postgres', 'Owner: -') +
+    entry(
+      'TRANSFORM',
+      'TRANSFORM FOR integer LANGUAGE sql',
+      '-',
+      'CREATE TRANSFORM FOR integer LANGUAGE sql (FROM SQL WITH FUNCTION pg_catalog.prsd_lextype(internal), TO SQL WITH FUNCTION pg_catalog.int4recv(internal));',
+    ).replace('Owner: postgres', 'Owner: -') +
       entry('EVENT TRIGGER', 'et', '-', 'CREATE EVENT TRIGGER et ON ddl_command_start EXECUTE FUNCTION public.evt();') +
       entry('COMMENT', 'EVENT TRIGGER et', '-', "COMMENT ON EVENT TRIGGER et IS 'x';") +
       entry('TABLE', 'accounts', 'app', 'CREATE TABLE app.accounts (id int);'),
@@ -52,7 +58,7 @@ describe('what an unprivileged restore cannot create, from the server\'s refusal
     return errors.errors;
   };
 
-  it('lists each refused entry with the server\'s reason, and the comment that failed only for want of it', () => {
+  it("lists each refused entry with the server's reason, and the comment that failed only for want of it", () => {
     expect(refusedEntries(read(stderr), toc, scriptOf)).toEqual([
       { type: 'TRANSFORM', name: 'TRANSFORM FOR integer LANGUAGE sql', reason: 'must be owner of type integer' },
       { type: 'EVENT TRIGGER', name: 'et', reason: 'permission denied to create event trigger "et"' },
@@ -61,8 +67,14 @@ describe('what an unprivileged restore cannot create, from the server\'s refusal
   });
 
   it('any other error fails, naming its entry', () => {
-    const other = [...stderr, 'pg_restore: from TOC entry 3400; 0 16400 TABLE DATA app accounts postgres', 'pg_restore: error: COPY failed for table "accounts": ERROR:  relation "lookup" does not exist'];
-    expect(() => refusedEntries(read(other), toc, scriptOf)).toThrow(/1 error\(s\) that are not a refused privilege: table data app accounts postgres: COPY failed for table "accounts": ERROR:  relation "lookup" does not exist/);
+    const other = [
+      ...stderr,
+      'pg_restore: from TOC entry 3400; 0 16400 TABLE DATA app accounts postgres',
+      'pg_restore: error: COPY failed for table "accounts": ERROR:  relation "lookup" does not exist',
+    ];
+    expect(() => refusedEntries(read(other), toc, scriptOf)).toThrow(
+      /1 error\(s\) that are not a refused privilege: table data app accounts postgres: COPY failed for table "accounts": ERROR:  relation "lookup" does not exist/,
+    );
   });
 
   it('leaves out of pg_restore only what the superuser made first: the extension, its comment and its schema', () => {
@@ -70,7 +82,14 @@ describe('what an unprivileged restore cannot create, from the server\'s refusal
   });
 
   it("applies the extensions' comments as svc writes them, and lists one of another form", () => {
-    const s = parseArchiveScript(entry('COMMENT', 'EXTENSION pgcrypto', '-', "COMMENT ON EXTENSION pgcrypto IS 'cryptographic functions';\n\nSET default_tablespace = '';\nSET default_table_access_method = heap;") + entry('COMMENT', 'EXTENSION x', '-', "COMMENT ON EXTENSION x IS 'a'; SELECT 1;"));
+    const s = parseArchiveScript(
+      entry(
+        'COMMENT',
+        'EXTENSION pgcrypto',
+        '-',
+        "COMMENT ON EXTENSION pgcrypto IS 'cryptographic functions';\n\nSET default_tablespace = '';\nSET default_table_access_method = heap;",
+      ) + entry('COMMENT', 'EXTENSION x', '-', "COMMENT ON EXTENSION x IS 'a'; SELECT 1;"),
+    );
     expect(extensionComments(s)).toEqual({
       sql: ['COMMENT ON EXTENSION "pgcrypto" IS \'cryptographic functions\';'],
       notRestored: [{ type: 'COMMENT', name: 'EXTENSION x', reason: 'not a COMMENT ON EXTENSION statement as pg_dump writes it: svc does not run it' }],
@@ -79,7 +98,12 @@ describe('what an unprivileged restore cannot create, from the server\'s refusal
 
   it('finds the routines whose ACL takes EXECUTE from PUBLIC', () => {
     const s = parseArchiveScript(
-      entry('ACL', 'FUNCTION secret(a integer, b text)', 'public', 'REVOKE ALL ON FUNCTION public.secret(a integer, b text) FROM PUBLIC;\nGRANT ALL ON FUNCTION public.secret(a integer, b text) TO app;') +
+      entry(
+        'ACL',
+        'FUNCTION secret(a integer, b text)',
+        'public',
+        'REVOKE ALL ON FUNCTION public.secret(a integer, b text) FROM PUBLIC;\nGRANT ALL ON FUNCTION public.secret(a integer, b text) TO app;',
+      ) +
         entry('ACL', 'FUNCTION open()', 'public', 'GRANT ALL ON FUNCTION public.open() TO app;') +
         entry('ACL', 'TABLE t', 'public', 'REVOKE ALL ON TABLE public.t FROM PUBLIC;'),
     );

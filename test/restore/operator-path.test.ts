@@ -41,7 +41,9 @@ describe.skipIf(!!skip)('partial databases, pg_restore progress and the heartbea
   it('--keep-partial keeps it, and says how to drop it', async () => {
     const dir = await shim('fails-kept', '"$REAL" "$@"; exit 1');
     await h.dropDatabase('partial_kept');
-    const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--keep-partial', '--work-dir', await h.workDir()], { env: envWith(dir, 'partial_kept') });
+    const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--keep-partial', '--work-dir', await h.workDir()], {
+      env: envWith(dir, 'partial_kept'),
+    });
     expect(r.code).toBe(11);
     expect(r.stderr).toContain(
       `The new database "partial_kept" was kept as asked (--keep-partial); it may be partly restored: drop it before trying again (dropdb -h 127.0.0.1 -p ${h.cluster.port} -U postgres partial_kept).`,
@@ -88,14 +90,20 @@ describe.skipIf(!!skip)('partial databases, pg_restore progress and the heartbea
   it('piped: pg_restore progress lines count objects done of the total, with the elapsed time', async () => {
     // pg_restore's own lines reach svc slowly (0.12 s apart), as on a large restore. A line may name the table
     // loading at that moment, when a 5 s tick falls while a table's data is on its way.
-    const dir = await shim('trickles', 'set -o pipefail\n"$REAL" "$@" 2>&1 >/dev/null | while IFS= read -r line; do printf "%s\\n" "$line" >&2; sleep 0.12; done');
+    const dir = await shim(
+      'trickles',
+      'set -o pipefail\n"$REAL" "$@" 2>&1 >/dev/null | while IFS= read -r line; do printf "%s\\n" "$line" >&2; sleep 0.12; done',
+    );
     await h.dropDatabase('progress_piped');
     const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', await h.workDir()], { env: envWith(dir, 'progress_piped') });
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stderr.split('\n').filter((l) => / of \d+ objects/.test(l));
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) {
-      const m = /^Running pg_restore into postgresql:\/\/postgres@127\.0\.0\.1:\d+\/progress_piped: (\d+) of (\d+) objects(?:, loading public\.\w+)? \((\d+\.\ds)\)$/.exec(line);
+      const m =
+        /^Running pg_restore into postgresql:\/\/postgres@127\.0\.0\.1:\d+\/progress_piped: (\d+) of (\d+) objects(?:, loading public\.\w+)? \((\d+\.\ds)\)$/.exec(
+          line,
+        );
       expect(m, line).not.toBeNull();
       expect(Number(m![2])).toBe(SEED_OBJECTS);
       expect(Number(m![1])).toBeLessThanOrEqual(SEED_OBJECTS);

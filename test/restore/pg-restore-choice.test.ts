@@ -36,7 +36,7 @@ describe.skipIf(!!skip)('which pg_restore restores the archive', () => {
     await chmod(join(oldDir, 'pg_restore'), 0o755);
   });
 
-  it('PATH\'s pg_restore 11 cannot read the archive; /usr/lib/postgresql/<major>/bin/pg_restore can: the restore succeeds with it, and the receipt says which', async () => {
+  it("PATH's pg_restore 11 cannot read the archive; /usr/lib/postgresql/<major>/bin/pg_restore can: the restore succeeds with it, and the receipt says which", async () => {
     const env = h.env();
     const workDir = await h.workDir();
     const receipt = join(workDir, '..', `receipt-${Date.now()}.json`);
@@ -50,14 +50,19 @@ describe.skipIf(!!skip)('which pg_restore restores the archive', () => {
     expect(installed).toMatch(/^pg_restore \(PostgreSQL\) 1[2-9]\./);
     // Only asked its version: never given the archive.
     const calls = (await execa('cat', [join(oldDir, 'calls.log')])).stdout.split('\n');
-    expect(calls.every((c) => c === '--version'), calls.join('\n')).toBe(true);
+    expect(
+      calls.every((c) => c === '--version'),
+      calls.join('\n'),
+    ).toBe(true);
     expect(await h.snapshot('chosen_reader')).toEqual(h.source);
     expect(await readdir(workDir)).toEqual([]);
   });
 
-  it('with PATH\'s pg_restore able to read it, PATH\'s is the one used', async () => {
+  it("with PATH's pg_restore able to read it, PATH's is the one used", async () => {
     const workDir = await h.workDir();
-    const r = await h.built(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir, '--json'], { env: { SVC_TARGET_DSN: h.dsn('path_reader', true) } });
+    const r = await h.built(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir, '--json'], {
+      env: { SVC_TARGET_DSN: h.dsn('path_reader', true) },
+    });
     expect(r.code, r.stderr).toBe(0);
     // The harness's PATH shim, which logs each restore, ran it.
     expect(await h.pgRestoreRuns()).toHaveLength(1);

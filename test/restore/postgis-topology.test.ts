@@ -58,7 +58,9 @@ describe.skipIf(!!skip)('a PostGIS topology database restored with the default -
 
   it('the archive holds the two configuration tables as data without a TABLE entry, and the default --jobs is parallel here', async () => {
     expect(defaultJobs()).toBeGreaterThan(1);
-    expect(await h.cluster.psql('SELECT (SELECT count(*) FROM topology.topology) || \'|\' || (SELECT count(*) FROM topology.layer)', 'gis')).toBe(`${TOPOLOGIES}|${TOPOLOGIES * 2}`);
+    expect(await h.cluster.psql("SELECT (SELECT count(*) FROM topology.topology) || '|' || (SELECT count(*) FROM topology.layer)", 'gis')).toBe(
+      `${TOPOLOGIES}|${TOPOLOGIES * 2}`,
+    );
   });
 
   it(`restores ${RUNS} times in a row: configuration data first and serially, then the rest with --jobs`, async () => {
@@ -66,7 +68,9 @@ describe.skipIf(!!skip)('a PostGIS topology database restored with the default -
       const database = `gis_${run}`;
       await h.reset();
       useDump(h, dump);
-      const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', await h.workDir(), '--no-analyze'], { env: { SVC_TARGET_DSN: h.dsn(database, true) } });
+      const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', await h.workDir(), '--no-analyze'], {
+        env: { SVC_TARGET_DSN: h.dsn(database, true) },
+      });
       expect(r.code, `run ${run}: ${r.stderr}`).toBe(0);
       expect(r.stderr).toContain('Extension configuration data is restored first, one table at a time, before the parallel data phase.');
       const passes = (await h.pgRestoreRuns()).map((p) => p.argv);
@@ -76,12 +80,16 @@ describe.skipIf(!!skip)('a PostGIS topology database restored with the default -
       expect(passes[1]).not.toContain('--section');
       expect(passes[2]).toContain(`--jobs=${defaultJobs()}`);
       expect(passes[2]).toContain('--section=data --section=post-data');
-      expect(await h.cluster.psql(
-        `SELECT (SELECT count(*) FROM topology.topology) || '|' || (SELECT count(*) FROM topology.layer) || '|' || (SELECT count(*) FROM city_1.edge_data) || '|' || (SELECT count(*) FROM points)`,
-        database,
-      )).toBe(`${TOPOLOGIES}|${TOPOLOGIES * 2}|${await h.cluster.psql('SELECT count(*) FROM city_1.edge_data', 'gis')}|20000`);
+      expect(
+        await h.cluster.psql(
+          `SELECT (SELECT count(*) FROM topology.topology) || '|' || (SELECT count(*) FROM topology.layer) || '|' || (SELECT count(*) FROM city_1.edge_data) || '|' || (SELECT count(*) FROM points)`,
+          database,
+        ),
+      ).toBe(`${TOPOLOGIES}|${TOPOLOGIES * 2}|${await h.cluster.psql('SELECT count(*) FROM city_1.edge_data', 'gis')}|20000`);
       // The restored topology works: its layers resolve through the foreign key.
-      expect(await h.cluster.psql("SELECT count(*) FROM topology.layer l JOIN topology.topology t ON t.id = l.topology_id WHERE t.name = 'city_7'", database)).toBe('2');
+      expect(
+        await h.cluster.psql("SELECT count(*) FROM topology.layer l JOIN topology.topology t ON t.id = l.topology_id WHERE t.name = 'city_7'", database),
+      ).toBe('2');
       await h.dropDatabase(database);
     }
   }, 900_000);

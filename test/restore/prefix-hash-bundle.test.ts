@@ -10,7 +10,7 @@ import { cleanupBuiltCli, ensureBuilt, ROOT, tempDir } from '../support/built-cl
  * in the built bundle that file must sit where the chunk that starts it looks, or every download of
  * 64 MiB and more fails in an installed svc while the tests of the sources pass.
  */
-describe('the ranged download\'s hashing thread (the built bundle)', () => {
+describe("the ranged download's hashing thread (the built bundle)", () => {
   const CHUNKS = join(ROOT, 'dist', 'chunks');
   beforeAll(() => ensureBuilt(), 180_000);
   afterAll(() => cleanupBuiltCli());

@@ -23,7 +23,9 @@ describe.skipIf(!!skip)('restore create --receipt FILE: written safely, or exit 
     chmodSync(victim, 0o600);
     const receipt = join(workDir, 'receipt.json');
     symlinkSync(victim, receipt);
-    const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir, '--receipt', receipt], { env: { SVC_TARGET_DSN: h.dsn('receipt_link', true) } });
+    const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir, '--receipt', receipt], {
+      env: { SVC_TARGET_DSN: h.dsn('receipt_link', true) },
+    });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`error: ${receipt} is a symbolic link; svc does not write through one (its target was left untouched).`);
     expect(h.createRestoreRequests()).toHaveLength(0);
@@ -36,7 +38,9 @@ describe.skipIf(!!skip)('restore create --receipt FILE: written safely, or exit 
     const workDir = await h.workDir();
     const receipt = join(workDir, 'receipt.json');
     mkdirSync(receipt);
-    const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir, '--receipt', receipt, '--json'], { env: { SVC_TARGET_DSN: h.dsn('receipt_blocked', true) } });
+    const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir, '--receipt', receipt, '--json'], {
+      env: { SVC_TARGET_DSN: h.dsn('receipt_blocked', true) },
+    });
     expect(r.code, r.stderr).toBe(2);
     // The restore happened and says so: the whole document is on stdout.
     const doc = JSON.parse(r.stdout) as { execution: { verified: boolean; receipt: { outcome: string } } };
@@ -54,7 +58,9 @@ describe.skipIf(!!skip)('restore create --receipt FILE: written safely, or exit 
     mkdirSync(receipt);
     // The service hands out a digest the artifact does not have: exit 10.
     h.coords.expectedSha256 = 'f'.repeat(64);
-    const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir, '--receipt', receipt], { env: { SVC_TARGET_DSN: h.dsn('receipt_failed', true) } });
+    const r = await h.cli(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir, '--receipt', receipt], {
+      env: { SVC_TARGET_DSN: h.dsn('receipt_failed', true) },
+    });
     expect(r.code, r.stderr).toBe(10);
     expect(r.stderr).toContain(`warning: Could not write ${receipt}: a directory is in the way (EISDIR).`);
     expect(r.stderr).not.toContain('bug in svc');

@@ -19,7 +19,7 @@ if (skip) console.warn(`test/restore/restore-archive-settings.test.ts skipped: $
 describe.skipIf(!!skip)("restore create applies the archive's settings as the target's role", () => {
   const h = useRestoreHarness({ built: true });
 
-  it('as a role that is not a superuser: the ordinary setting is stored, each refused one is in notApplied with the server\'s reason', async () => {
+  it("as a role that is not a superuser: the ordinary setting is stored, each refused one is in notApplied with the server's reason", async () => {
     const sql = (text: string, db = 'postgres') => h.cluster.psql(text, db);
     await sql(`CREATE DATABASE settings_src; CREATE ROLE restorer LOGIN CREATEDB PASSWORD '${DSN_PASSWORD.replaceAll("'", "''")}';`);
     await sql(
@@ -36,21 +36,36 @@ describe.skipIf(!!skip)("restore create applies the archive's settings as the ta
 
     const receiptPath = join(h.scratch, 'settings.receipt.json');
     const dsn = `postgresql://restorer:${encodeURIComponent(DSN_PASSWORD)}@127.0.0.1:${h.cluster.port}/settings_copy`;
-    const r = await h.built(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', await h.workDir(), '--receipt', receiptPath], { env: { SVC_TARGET_DSN: dsn } });
+    const r = await h.built(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', await h.workDir(), '--receipt', receiptPath], {
+      env: { SVC_TARGET_DSN: dsn },
+    });
     expect(r.code, r.stderr).toBe(0);
 
     const stored = await sql(
       "SELECT string_agg(coalesce(r.rolname, '(database)') || ': ' || array_to_string(s.setconfig, ' '), '; ') FROM pg_db_role_setting s JOIN pg_database d ON d.oid = s.setdatabase LEFT JOIN pg_roles r ON r.oid = s.setrole WHERE d.datname = 'settings_copy'",
     );
     expect(stored).toBe('(database): statement_timeout=7s');
-    const receipt = JSON.parse(await readFile(receiptPath, 'utf8')) as { databaseSettings: { applied: string[]; notApplied: Array<{ statement: string; reason: string }> } };
+    const receipt = JSON.parse(await readFile(receiptPath, 'utf8')) as {
+      databaseSettings: { applied: string[]; notApplied: Array<{ statement: string; reason: string }> };
+    };
     expect(receipt.databaseSettings.applied).toEqual(['ALTER DATABASE "settings_copy" SET "statement_timeout" TO \'7s\';']);
     expect([...receipt.databaseSettings.notApplied].sort((a, b) => a.statement.localeCompare(b.statement))).toEqual([
-      { statement: 'ALTER DATABASE "settings_copy" SET "lo_compat_privileges" TO \'on\';', reason: 'permission denied to set parameter "lo_compat_privileges"' },
-      { statement: 'ALTER DATABASE "settings_copy" SET "postgis.gdal_enabled_drivers" TO \'ENABLE_ALL\';', reason: 'permission denied to set parameter "postgis.gdal_enabled_drivers"' },
-      { statement: 'ALTER DATABASE "settings_copy" SET "session_preload_libraries" TO \'auto_explain\';', reason: 'permission denied to set parameter "session_preload_libraries"' },
+      {
+        statement: 'ALTER DATABASE "settings_copy" SET "lo_compat_privileges" TO \'on\';',
+        reason: 'permission denied to set parameter "lo_compat_privileges"',
+      },
+      {
+        statement: 'ALTER DATABASE "settings_copy" SET "postgis.gdal_enabled_drivers" TO \'ENABLE_ALL\';',
+        reason: 'permission denied to set parameter "postgis.gdal_enabled_drivers"',
+      },
+      {
+        statement: 'ALTER DATABASE "settings_copy" SET "session_preload_libraries" TO \'auto_explain\';',
+        reason: 'permission denied to set parameter "session_preload_libraries"',
+      },
       { statement: 'ALTER ROLE "postgres" IN DATABASE "settings_copy" SET "work_mem" TO \'77kB\';', reason: 'must be superuser to alter superusers' },
     ]);
-    expect(r.stderr).toContain('warning: Not applied: ALTER DATABASE "settings_copy" SET "lo_compat_privileges" TO \'on\'; (permission denied to set parameter "lo_compat_privileges")');
+    expect(r.stderr).toContain(
+      'warning: Not applied: ALTER DATABASE "settings_copy" SET "lo_compat_privileges" TO \'on\'; (permission denied to set parameter "lo_compat_privileges")',
+    );
   }, 180_000);
 });

@@ -35,8 +35,17 @@ describe('restore passes', () => {
       { ids: all.filter((id) => id !== 4390 && id !== 4391), sections: ['data', 'post-data'], jobs: 4 },
     ]);
     expect(passArgs(passes[2]!, false, 'copy', '/a.dump', '/l/pass-3.list', true)).toEqual([
-      '--verbose', '--no-owner', '--no-privileges', '--exit-on-error', '--jobs=4', '--use-list=/l/pass-3.list',
-      '--section=data', '--section=post-data', '--no-tablespaces', "--dbname=dbname='copy'", '/a.dump',
+      '--verbose',
+      '--no-owner',
+      '--no-privileges',
+      '--exit-on-error',
+      '--jobs=4',
+      '--use-list=/l/pass-3.list',
+      '--section=data',
+      '--section=post-data',
+      '--no-tablespaces',
+      "--dbname=dbname='copy'",
+      '/a.dump',
     ]);
   });
 
@@ -54,8 +63,15 @@ describe('restore passes', () => {
   it('progress counts on across a serial pass and a parallel one', () => {
     const progress = new RestoreProgress(toc);
     expect(progress.total).toBe(9);
-    for (const line of ['pg_restore: creating EXTENSION "postgis"', 'pg_restore: creating EXTENSION "postgis_topology"', 'pg_restore: creating TABLE "public.parcels"', 'pg_restore: creating SEQUENCE "public.parcels_id_seq"']) progress.line(line);
-    for (const line of ['pg_restore: processing data for table "topology.topology"', 'pg_restore: processing data for table "topology.layer"']) progress.line(line);
+    for (const line of [
+      'pg_restore: creating EXTENSION "postgis"',
+      'pg_restore: creating EXTENSION "postgis_topology"',
+      'pg_restore: creating TABLE "public.parcels"',
+      'pg_restore: creating SEQUENCE "public.parcels_id_seq"',
+    ])
+      progress.line(line);
+    for (const line of ['pg_restore: processing data for table "topology.topology"', 'pg_restore: processing data for table "topology.layer"'])
+      progress.line(line);
     expect(progress.done).toBe(6);
     expect(progress.line('pg_restore: finished item 4392 TABLE DATA parcels')).toBe(true);
     expect(progress.done).toBe(7);

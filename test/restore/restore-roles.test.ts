@@ -20,7 +20,8 @@ import { artifactInfo, type ArtifactInfo } from '../support/seed.js';
 const skip = pgSkipReason();
 if (skip) console.warn(`test/restore/restore-roles.test.ts skipped: ${skip}`);
 
-const SUPERUSER_WARNING = /^warning: The role "postgres" is a superuser on postgresql:\/\/postgres@127\.0\.0\.1:\d+\/\w+: code in the backup \(functions its constraints, defaults, indexes and triggers call\) will run with superuser rights on that server\./m;
+const SUPERUSER_WARNING =
+  /^warning: The role "postgres" is a superuser on postgresql:\/\/postgres@127\.0\.0\.1:\d+\/\w+: code in the backup \(functions its constraints, defaults, indexes and triggers call\) will run with superuser rights on that server\./m;
 
 describe.skipIf(!!skip)('restore create and the roles of the target', { timeout: 120_000 }, () => {
   const h = new RestoreHarness();
@@ -77,21 +78,29 @@ describe.skipIf(!!skip)('restore create and the roles of the target', { timeout:
     await h.cluster.psql('CREATE ROLE authenticated NOLOGIN; CREATE ROLE anon NOLOGIN; CREATE ROLE "b c" NOLOGIN;');
     try {
       serveSupabase();
-      const r = await h.built(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', await h.workDir()], { env: { SVC_TARGET_DSN: h.dsn('roles_there', true) } });
+      const r = await h.built(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', await h.workDir()], {
+        env: { SVC_TARGET_DSN: h.dsn('roles_there', true) },
+      });
       expect(r.code, r.stderr).toBe(0);
-      expect(await h.cluster.psql("SELECT string_agg(policyname || ':' || array_to_string(roles, ','), ' ' ORDER BY policyname) FROM pg_policies", 'roles_there')).toBe('guarded:anon,b c read profiles:authenticated');
+      expect(
+        await h.cluster.psql("SELECT string_agg(policyname || ':' || array_to_string(roles, ','), ' ' ORDER BY policyname) FROM pg_policies", 'roles_there'),
+      ).toBe('guarded:anon,b c read profiles:authenticated');
     } finally {
       await h.dropDatabase('roles_there');
       await h.cluster.psql('DROP ROLE authenticated; DROP ROLE anon; DROP ROLE "b c";');
     }
   });
 
-  it('a superuser target: a warning that the backup\'s code runs with superuser rights, on stderr and in --json execution.warnings', async () => {
-    const r = await h.built(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', await h.workDir(), '--json'], { env: { SVC_TARGET_DSN: h.dsn('as_superuser', true) } });
+  it("a superuser target: a warning that the backup's code runs with superuser rights, on stderr and in --json execution.warnings", async () => {
+    const r = await h.built(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', await h.workDir(), '--json'], {
+      env: { SVC_TARGET_DSN: h.dsn('as_superuser', true) },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(SUPERUSER_WARNING);
     const doc = JSON.parse(r.stdout) as { execution: { warnings: string[] } };
-    expect(doc.execution.warnings).toEqual([expect.stringMatching(/^The role "postgres" is a superuser on .*: code in the backup .* will run with superuser rights on that server\./)]);
+    expect(doc.execution.warnings).toEqual([
+      expect.stringMatching(/^The role "postgres" is a superuser on .*: code in the backup .* will run with superuser rights on that server\./),
+    ]);
     await h.dropDatabase('as_superuser');
   });
 

@@ -34,7 +34,13 @@ describe.skipIf(!!skip)('a second SIGINT 0-50 ms after the first (built CLI, man
       });
       await waitFor('a partial artifact on disk', async () => {
         for (const run of await readdir(workDir)) {
-          if ((await stat(join(workDir, run, 'artifact.dump')).then((s) => s.size, () => 0)) > 0) return true;
+          if (
+            (await stat(join(workDir, run, 'artifact.dump')).then(
+              (s) => s.size,
+              () => 0,
+            )) > 0
+          )
+            return true;
         }
         return undefined;
       });
@@ -67,10 +73,19 @@ describe.skipIf(!!skip)('a second SIGINT 0-50 ms after the first (built CLI, man
       const tmp = await mkdtemp(join(h.scratch, 'tmp-'));
       const workDir = await h.workDir();
       await chmod(workDir, 0o711);
-      const child = spawnSvc(['restore', 'drill', DRILLED, '--work-dir', workDir], { env: h.env({ TMPDIR: tmp, SVC_PG_BINDIR: h.cluster.serverBinDir }), timeoutMs: 60_000 });
+      const child = spawnSvc(['restore', 'drill', DRILLED, '--work-dir', workDir], {
+        env: h.env({ TMPDIR: tmp, SVC_PG_BINDIR: h.cluster.serverBinDir }),
+        timeoutMs: 60_000,
+      });
       await waitFor('a partial artifact on disk', async () => {
         for (const run of (await readdir(workDir)).filter((n) => n.startsWith('svc-restore-'))) {
-          if ((await stat(join(workDir, run, 'artifact.dump')).then((s) => s.size, () => 0)) > 0) return true;
+          if (
+            (await stat(join(workDir, run, 'artifact.dump')).then(
+              (s) => s.size,
+              () => 0,
+            )) > 0
+          )
+            return true;
         }
         return undefined;
       });

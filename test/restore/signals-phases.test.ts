@@ -40,7 +40,10 @@ describe.skipIf(!!skip)('a signal in each phase of a restore (built CLI as a sub
 
   const notTouched = (where: string) => `Interrupted before the download. The target ${where} was not touched.`;
   const noSessionIn = (db: string) =>
-    waitFor(`no session left in ${db}`, async () => (await h.cluster.psql(`SELECT count(*) FROM pg_stat_activity WHERE datname = '${db}'`)) === '0' || undefined);
+    waitFor(
+      `no session left in ${db}`,
+      async () => (await h.cluster.psql(`SELECT count(*) FROM pg_stat_activity WHERE datname = '${db}'`)) === '0' || undefined,
+    );
   const lastAnalyze = (db: string) => h.cluster.psql("SELECT coalesce(last_analyze::text, 'never') FROM pg_stat_user_tables WHERE relname = 'orders'", db);
 
   /** A new-database restore into `db` (created empty first, so a lock can be held there before svc starts). */
@@ -89,7 +92,12 @@ describe.skipIf(!!skip)('a signal in each phase of a restore (built CLI as a sub
         reached: () =>
           waitFor('a partial artifact on disk', async () => {
             const [run] = await readdir(workDir);
-            const size = run ? await stat(join(workDir, run, 'artifact.dump')).then((s) => s.size, () => 0) : 0;
+            const size = run
+              ? await stat(join(workDir, run, 'artifact.dump')).then(
+                  (s) => s.size,
+                  () => 0,
+                )
+              : 0;
             return (size > 0 && size < h.info.sizeBytes) || undefined;
           }),
         says: [`Interrupted during the download; the partial artifact was removed. The target ${h.redacted(db)} was not touched.`],
@@ -213,7 +221,9 @@ describe.skipIf(!!skip)('a signal in each phase of a restore (built CLI as a sub
     h.record(String(r.stdout), String(r.stderr));
 
     expect(r.exitCode, String(r.stderr)).toBe(code);
-    const lines = String(r.stderr).split('\n').filter((l) => l.includes('Stopped at once'));
+    const lines = String(r.stderr)
+      .split('\n')
+      .filter((l) => l.includes('Stopped at once'));
     expect(lines).toEqual([
       `Stopped at once on a second ${signal}; the password file and temporary files were removed. The new database "${db}" may be partly restored: drop it before trying again (dropdb -h 127.0.0.1 -p ${h.cluster.port} -U postgres ${db}).`,
     ]);
@@ -234,13 +244,19 @@ describe.skipIf(!!skip)('a signal in each phase of a restore (built CLI as a sub
    */
   it.each([
     { when: 'before', exists: false, says: (db: string) => `No database was created: "${db}" does not exist at ${h.redacted(db)}.` },
-    { when: 'after', exists: false, says: (db: string) => `The new database "${db}", which this run created, was dropped: nothing of the partial restore is left.` },
+    {
+      when: 'after',
+      exists: false,
+      says: (db: string) => `The new database "${db}", which this run created, was dropped: nothing of the partial restore is left.`,
+    },
   ] as const)('SIGINT while CREATE DATABASE is sent ($when it ran): the report says what svc found', async ({ when, exists, says }) => {
     const db = `sig_creating_${when}`;
     await h.dropDatabase(db);
     const gate = await psqlGate(h, 'CREATE DATABASE', { after: when === 'after' });
     const workDir = await h.workDir();
-    const child = spawnSvc(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir], { env: h.env({ SVC_TARGET_DSN: h.dsn(db, true), ...gate.env }) });
+    const child = spawnSvc(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir], {
+      env: h.env({ SVC_TARGET_DSN: h.dsn(db, true), ...gate.env }),
+    });
     await gate.reached();
     expect(await h.databaseExists(db)).toBe(when === 'after');
     child.kill('SIGINT');

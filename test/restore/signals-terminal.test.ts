@@ -54,7 +54,9 @@ describe.skipIf(!!skip)('signals from a terminal: the in-place prompt and pg_res
   async function ended(pty: PtySession): Promise<PtyResult> {
     const r = await Promise.race([
       pty.exited,
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`svc still running 15 s after the signal; the terminal showed:\n${pty.screen()}`)), 15_000)),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`svc still running 15 s after the signal; the terminal showed:\n${pty.screen()}`)), 15_000),
+      ),
     ]);
     h.record(r.raw);
     return r;
@@ -117,7 +119,10 @@ describe.skipIf(!!skip)('signals from a terminal: the in-place prompt and pg_res
   });
 
   const noSessionIn = (db: string) =>
-    waitFor(`no session left in ${db}`, async () => (await h.cluster.psql(`SELECT count(*) FROM pg_stat_activity WHERE datname = '${db}'`)) === '0' || undefined);
+    waitFor(
+      `no session left in ${db}`,
+      async () => (await h.cluster.psql(`SELECT count(*) FROM pg_stat_activity WHERE datname = '${db}'`)) === '0' || undefined,
+    );
 
   it('confirmed at the prompt, then the terminal closes during the in-place pg_restore: exit 129, the new database beside the target dropped, the target untouched, no PGPASSFILE', async () => {
     const db = 'sig_term_inplace';

@@ -38,7 +38,10 @@ describe.skipIf(!!skip)('SIGINT during a restore (built CLI as a subprocess)', (
     await waitFor('a partial artifact on disk', async () => {
       const [run] = await readdir(workDir);
       if (!run) return false;
-      const size = await stat(join(workDir, run, 'artifact.dump')).then((s) => s.size, () => 0);
+      const size = await stat(join(workDir, run, 'artifact.dump')).then(
+        (s) => s.size,
+        () => 0,
+      );
       return size > 0 && size < h.info.sizeBytes;
     });
     child.kill('SIGINT');
@@ -55,7 +58,8 @@ describe.skipIf(!!skip)('SIGINT during a restore (built CLI as a subprocess)', (
   });
 
   /** The databases an in-place restore of `db` made beside it (the new one, the kept one). */
-  const besides = async (db: string) => (await h.cluster.psql(`SELECT string_agg(datname, ',') FROM pg_database WHERE starts_with(datname, '${db}_svc_')`)).split(',').filter(Boolean);
+  const besides = async (db: string) =>
+    (await h.cluster.psql(`SELECT string_agg(datname, ',') FROM pg_database WHERE starts_with(datname, '${db}_svc_')`)).split(',').filter(Boolean);
 
   it('during an in-place pg_restore into the new database beside the target (restore create): SIGINT is forwarded, the new database dropped, the target exactly as it was', async () => {
     await h.seeded('sig_inplace');
@@ -65,7 +69,9 @@ describe.skipIf(!!skip)('SIGINT during a restore (built CLI as a subprocess)', (
     const shim = await h.pgRestoreShim('sig-inplace', '"$REAL" "$@" && exec sleep 58.7');
     const workDir = await h.workDir();
     const env = childEnv('sig_inplace');
-    const child = spawnSvc(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', workDir], { env: { ...env, PATH: `${shim}:${env.PATH}` } });
+    const child = spawnSvc(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', workDir], {
+      env: { ...env, PATH: `${shim}:${env.PATH}` },
+    });
     await waitFor('pg_restore done and sleeping', () => processesMentioning('sleep 58.7').length > 0 || undefined, 30_000);
     expect(await besides('sig_inplace')).toEqual([expect.stringMatching(/^sig_inplace_svc_restore_\d{14}$/)]);
     child.kill('SIGINT');
@@ -74,7 +80,9 @@ describe.skipIf(!!skip)('SIGINT during a restore (built CLI as a subprocess)', (
 
     expect(r.exitCode, String(r.stderr)).toBe(130);
     expect(r.stderr).toContain('Interrupted while restoring; the downloaded artifact was removed.');
-    expect(r.stderr).toMatch(/The target \S+\/sig_inplace was not touched: the backup was being restored beside it into the new database "sig_inplace_svc_restore_\d{14}", which was dropped\./);
+    expect(r.stderr).toMatch(
+      /The target \S+\/sig_inplace was not touched: the backup was being restored beside it into the new database "sig_inplace_svc_restore_\d{14}", which was dropped\./,
+    );
     expect(JSON.parse(h.createRestoreRequests()[0]!.body)).toMatchObject({ mode: 'in_place', confirmDestructive: true });
     expect(await besides('sig_inplace')).toEqual([]);
     expect(await h.snapshot('sig_inplace')).toEqual(before);
@@ -101,7 +109,10 @@ describe.skipIf(!!skip)('SIGINT during a restore (built CLI as a subprocess)', (
     expect(r.stderr).toContain(
       `The new database "sig_newdb" may be partly restored: drop it before trying again (dropdb -h 127.0.0.1 -p ${h.cluster.port} -U postgres sig_newdb).`,
     );
-    await waitFor('no session left in sig_newdb', async () => (await h.cluster.psql("SELECT count(*) FROM pg_stat_activity WHERE datname = 'sig_newdb'")) === '0');
+    await waitFor(
+      'no session left in sig_newdb',
+      async () => (await h.cluster.psql("SELECT count(*) FROM pg_stat_activity WHERE datname = 'sig_newdb'")) === '0',
+    );
     const after = await h.snapshot('sig_newdb');
     expect(after.description.tables).toEqual(h.source.description.tables);
     expect(after).not.toEqual(h.source);
@@ -122,7 +133,9 @@ describe.skipIf(!!skip)('SIGINT during a restore (built CLI as a subprocess)', (
       `trap 'sleep 2; kill -TERM "$child" 2>/dev/null' INT\n( "$REAL" "$@" && exec sleep 58.6 ) &\nchild=$!\nwait "$child"\nwait "$child"\nexit $?`,
     );
     const env = childEnv('sig_twice');
-    const child = spawnSvc(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', workDir], { env: { ...env, PATH: `${shim}:${env.PATH}` } });
+    const child = spawnSvc(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', workDir], {
+      env: { ...env, PATH: `${shim}:${env.PATH}` },
+    });
     await waitFor('pg_restore done and sleeping', () => processesMentioning('sleep 58.6').length > 0 || undefined, 30_000);
     expect(await h.pgpassLeftovers()).toHaveLength(1);
     child.kill('SIGINT');

@@ -198,7 +198,10 @@ describe('sslmode=verify-ca without a root certificate', () => {
     const t = parseTarget('postgresql://u:pw@h/d?sslmode=verify-ca', noEnv);
     expect(t.params).toEqual({ PGUSER: 'u', PGHOST: 'h', PGSSLMODE: 'verify-ca' });
     // Certificate paths are libpq's to open: a missing file is no parse error.
-    const withFiles = parseTarget('postgresql://u@h/d?sslmode=verify-full&sslrootcert=%2Fnonexistent%2Fca.crt&sslcert=%2Fnope.crt&sslkey=%2Fnope.key&sslcrl=%2Fnope.crl', noEnv);
+    const withFiles = parseTarget(
+      'postgresql://u@h/d?sslmode=verify-full&sslrootcert=%2Fnonexistent%2Fca.crt&sslcert=%2Fnope.crt&sslkey=%2Fnope.key&sslcrl=%2Fnope.crl',
+      noEnv,
+    );
     expect(withFiles.params).toMatchObject({ PGSSLROOTCERT: '/nonexistent/ca.crt', PGSSLCERT: '/nope.crt', PGSSLKEY: '/nope.key', PGSSLCRL: '/nope.crl' });
   });
 });

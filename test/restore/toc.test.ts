@@ -34,8 +34,19 @@ describe('parseTocListing', () => {
 
   it('reads multi-word descs whole', () => {
     expect(toc.entries.map((e) => e.desc)).toEqual([
-      'EXTENSION', 'COMMENT', 'EXTENSION', 'SCHEMA', 'TABLE', 'TABLE', 'MATERIALIZED VIEW', 'TABLE DATA', 'SEQUENCE SET',
-      'SEQUENCE OWNED BY', 'INDEX ATTACH', 'MATERIALIZED VIEW DATA', 'FK CONSTRAINT',
+      'EXTENSION',
+      'COMMENT',
+      'EXTENSION',
+      'SCHEMA',
+      'TABLE',
+      'TABLE',
+      'MATERIALIZED VIEW',
+      'TABLE DATA',
+      'SEQUENCE SET',
+      'SEQUENCE OWNED BY',
+      'INDEX ATTACH',
+      'MATERIALIZED VIEW DATA',
+      'FK CONSTRAINT',
     ]);
   });
 

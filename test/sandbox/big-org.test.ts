@@ -29,9 +29,11 @@ afterAll(async () => {
 /** Runs `fn` over `items`, `width` at a time, like a drill with --parallel. */
 async function eachLimited<T>(items: T[], width: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 describe('writeBigOrgData: 1,000 databases in organization acme', () => {

@@ -142,8 +142,7 @@ describe('recovery windows for the incident path', () => {
   freshSandbox();
 
   /** The window's proof names a backup: the one `svc restore create --window` restores. */
-  const baselineOf = async (windowId: string) =>
-    (await client.send(operations.getRecoveryWindowProof(windowId))).data.proof.baselineArtifact.backupJobId;
+  const baselineOf = async (windowId: string) => (await client.send(operations.getRecoveryWindowProof(windowId))).data.proof.baselineArtifact.backupJobId;
 
   it.each([
     ['db_orders', 'rw_0003', 'bj_0007'],

@@ -149,7 +149,9 @@ describe('createRestore', () => {
     expect(e.jobId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(e.lockToken.length).toBeGreaterThanOrEqual(32);
     expect(e.presignedS3Url).toMatch(
-      new RegExp(`^${sb.baseUrl}/artifacts/org_acme/db_orders/bj_0007/dump\\.pgcustom\\?X-Amz-Date=\\d{8}T\\d{6}Z&X-Amz-Expires=900&X-Amz-Signature=[0-9a-f]{64}$`),
+      new RegExp(
+        `^${sb.baseUrl}/artifacts/org_acme/db_orders/bj_0007/dump\\.pgcustom\\?X-Amz-Date=\\d{8}T\\d{6}Z&X-Amz-Expires=900&X-Amz-Signature=[0-9a-f]{64}$`,
+      ),
     );
     expect(e.manifestObjectKey).toBe('org_acme/db_orders/bj_0007/manifest.json');
     expect(e).toMatchObject({ expectedSizeBytes: sb.artifact.sizeBytes, expectedSha256: sb.artifact.sha256 });

@@ -142,11 +142,7 @@ describe('404 and routing', () => {
   });
 
   it('carries X-Request-ID on every response, success or error', async () => {
-    for (const res of [
-      await raw(sb, 'GET', api('/profile')),
-      await raw(sb, 'GET', api('/profile'), { token: null }),
-      await raw(sb, 'GET', '/elsewhere'),
-    ]) {
+    for (const res of [await raw(sb, 'GET', api('/profile')), await raw(sb, 'GET', api('/profile'), { token: null }), await raw(sb, 'GET', '/elsewhere')]) {
       expect(res.headers['x-request-id']).toMatch(/^req_[0-9a-f]{24}$/);
     }
   });

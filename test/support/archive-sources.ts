@@ -34,9 +34,17 @@ export interface ServedDump {
 /** Serves `path` and returns what `useDump` needs (a file of any format: only custom archives carry header versions). */
 export async function serveDump(h: RestoreHarness, path: string): Promise<ServedDump> {
   const custom = (await readFile(path)).subarray(0, 11);
-  const info = custom.subarray(0, 5).toString('latin1') === 'PGDMP' && custom[10] === 1
-    ? await artifactInfo(path)
-    : { sizeBytes: (await stat(path)).size, sha256: createHash('sha256').update(await readFile(path)).digest('hex'), pgDumpVersion: '', archiveFormatVersion: '' };
+  const info =
+    custom.subarray(0, 5).toString('latin1') === 'PGDMP' && custom[10] === 1
+      ? await artifactInfo(path)
+      : {
+          sizeBytes: (await stat(path)).size,
+          sha256: createHash('sha256')
+            .update(await readFile(path))
+            .digest('hex'),
+          pgDumpVersion: '',
+          archiveFormatVersion: '',
+        };
   return { path, info, url: (await h.serve(path)).url };
 }
 

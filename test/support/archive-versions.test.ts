@@ -89,7 +89,8 @@ describe.skipIf(!!pgSkipReason())("the machine's pg_restore 15", () => {
   });
 
   test('lists a 1.14 archive that went through 1.16 and back exactly as the original', async () => {
-    const list = async (bytes: Buffer, name: string) => (await execa(pgRestore(), ['-l', file(name, bytes)])).stdout.split('\n').filter((l) => !l.startsWith(';'));
+    const list = async (bytes: Buffer, name: string) =>
+      (await execa(pgRestore(), ['-l', file(name, bytes)])).stdout.split('\n').filter((l) => !l.startsWith(';'));
     const through = rewriteArchive(rewriteArchive(SEED, 16), 14);
     expect(await list(through, 'through-1.16.pgdump')).toEqual(await list(SEED, 'seed.pgdump'));
   });

@@ -135,9 +135,43 @@ export function readCustomArchive(bytes: Buffer): CustomArchive {
     let dataPos = 0;
     for (let b = 0; b < offSize!; b++) dataPos += bytes[pos + b]! * 2 ** (8 * b);
     pos += offSize!;
-    entries.push({ dumpId, hadDumper, tableoid, oid, tag, desc, section, defn, dropStmt, copyStmt, namespace, tablespace, tableam, relkind, owner, withOids, deps, dataState, dataPos });
+    entries.push({
+      dumpId,
+      hadDumper,
+      tableoid,
+      oid,
+      tag,
+      desc,
+      section,
+      defn,
+      dropStmt,
+      copyStmt,
+      namespace,
+      tablespace,
+      tableam,
+      relkind,
+      owner,
+      withOids,
+      deps,
+      dataState,
+      dataPos,
+    });
   }
-  return { minor, rev: rev!, intSize: intSize!, offSize: offSize!, algorithm, level, created, dbName, serverVersion, pgDumpVersion, entries, dataStart: pos, data: bytes.subarray(pos) };
+  return {
+    minor,
+    rev: rev!,
+    intSize: intSize!,
+    offSize: offSize!,
+    algorithm,
+    level,
+    created,
+    dbName,
+    serverVersion,
+    pgDumpVersion,
+    entries,
+    dataStart: pos,
+    data: bytes.subarray(pos),
+  };
 }
 
 /** Header and TOC of `archive` in format 1.`minor`, with every data offset moved by `shift`. */
@@ -198,7 +232,7 @@ function relkindOf(e: TocEntry): number {
  */
 export function rewriteArchive(bytes: Buffer, minor: 14 | 15 | 16, versions: { pgDumpVersion?: string; serverVersion?: string } = {}): Buffer {
   const archive = readCustomArchive(bytes);
-  if ((minor >= 16) !== (archive.minor >= 16) && archive.entries.some((e) => e.desc.startsWith('BLOB'))) {
+  if (minor >= 16 !== archive.minor >= 16 && archive.entries.some((e) => e.desc.startsWith('BLOB'))) {
     throw new Error('an archive with large objects cannot move across format 1.16 (its BLOB entries changed shape)');
   }
   const next: CustomArchive = {

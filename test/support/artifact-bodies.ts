@@ -44,16 +44,16 @@ export function throttle(bytesPerChunk: number, delayMs: number): Transform {
   return new Transform({
     transform(chunk: Buffer, _enc, cb) {
       void (async () => {
-      try {
-        for (let i = 0; i < chunk.length; i += bytesPerChunk) {
-          if (!first) await sleep(delayMs, undefined, { signal: ac.signal });
-          first = false;
-          this.push(chunk.subarray(i, i + bytesPerChunk));
+        try {
+          for (let i = 0; i < chunk.length; i += bytesPerChunk) {
+            if (!first) await sleep(delayMs, undefined, { signal: ac.signal });
+            first = false;
+            this.push(chunk.subarray(i, i + bytesPerChunk));
+          }
+          cb();
+        } catch (e) {
+          cb(e as Error);
         }
-        cb();
-      } catch (e) {
-        cb(e as Error);
-      }
       })();
     },
     destroy(err, cb) {
@@ -89,7 +89,13 @@ export async function endlessError(res: ServerResponse, status: number): Promise
 }
 
 /** 206 with the asked range's bytes and Content-Range, then `extra` bytes the range does not hold. */
-export async function overrun(req: IncomingMessage, res: ServerResponse, filePath: string, headers: Record<string, string>, fault: { extra: number; announce?: boolean }): Promise<void> {
+export async function overrun(
+  req: IncomingMessage,
+  res: ServerResponse,
+  filePath: string,
+  headers: Record<string, string>,
+  fault: { extra: number; announce?: boolean },
+): Promise<void> {
   const total = (await stat(filePath)).size;
   const asked = parseRange(req.headers.range, total);
   if (asked.kind !== 'range') throw new Error('overrun needs a satisfiable Range');

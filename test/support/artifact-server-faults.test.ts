@@ -32,7 +32,12 @@ describe('artifact server: per-part faults', () => {
   });
 
   test('a fault hits only the GET it matches (nth, start or within), as many times as asked', async () => {
-    server.setMode({ rangeFaults: [{ nth: 2, kind: 'expired' }, { within: [1000, 2000], kind: 'ignoreRange', times: 2 }] });
+    server.setMode({
+      rangeFaults: [
+        { nth: 2, kind: 'expired' },
+        { within: [1000, 2000], kind: 'ignoreRange', times: 2 },
+      ],
+    });
     expect((await request(server.url, range(0, 99))).status).toBe(206);
     expect((await request(server.url, range(100, 199))).status).toBe(403);
     expect((await request(server.url, range(1000, 1099))).status).toBe(200);
@@ -50,7 +55,12 @@ describe('artifact server: per-part faults', () => {
   });
 
   test('overrun: the right Content-Range, then extra bytes, chunked or announced', async () => {
-    server.setMode({ rangeFaults: [{ start: 0, kind: 'overrun', extra: 500 }, { start: 2000, kind: 'overrun', extra: 500, announce: true }] });
+    server.setMode({
+      rangeFaults: [
+        { start: 0, kind: 'overrun', extra: 500 },
+        { start: 2000, kind: 'overrun', extra: 500, announce: true },
+      ],
+    });
     const chunked = await request(server.url, range(0, 999));
     expect([chunked.status, chunked.headers['content-range'], chunked.headers['content-length']]).toEqual([206, `bytes 0-999/${SIZE}`, undefined]);
     expect(chunked.body.length).toBe(1500);

@@ -41,22 +41,23 @@ export interface ArtifactServerMode {
  * the one whose Range starts at byte `start`, or any starting `within` [from, to) (a part and its
  * resumptions); used `times` times (default once), then normal.
  */
-export type RangeFault = { nth?: number; start?: number; within?: [number, number]; times?: number } & (
+export type RangeFault = { nth?: number; start?: number; within?: [number, number]; times?: number } &
   /** Announces the full range, sends `after` bytes of it, then hangs up. */
-  | { kind: 'cut'; after: number }
-  /** 206 with the range one byte later than asked (body and Content-Range agree, like a buggy server). */
-  | { kind: 'wrongContentRange' }
-  /** 200 with the whole file. */
-  | { kind: 'ignoreRange' }
-  /** S3's 403 "Request has expired". */
-  | { kind: 'expired' }
-  /** 206 with the right Content-Range, then `extra` bytes past the range: chunked, or with a Content-Length that counts them. */
-  | { kind: 'overrun'; extra: number; announce?: boolean }
-  /** This status with an error body that never ends (until the client hangs up). */
-  | { kind: 'endlessError'; status: number }
-  /** The body in pieces of bytesPerChunk with delayMs between them. */
-  | { kind: 'slow'; bytesPerChunk: number; delayMs: number }
-);
+  (
+    | { kind: 'cut'; after: number }
+    /** 206 with the range one byte later than asked (body and Content-Range agree, like a buggy server). */
+    | { kind: 'wrongContentRange' }
+    /** 200 with the whole file. */
+    | { kind: 'ignoreRange' }
+    /** S3's 403 "Request has expired". */
+    | { kind: 'expired' }
+    /** 206 with the right Content-Range, then `extra` bytes past the range: chunked, or with a Content-Length that counts them. */
+    | { kind: 'overrun'; extra: number; announce?: boolean }
+    /** This status with an error body that never ends (until the client hangs up). */
+    | { kind: 'endlessError'; status: number }
+    /** The body in pieces of bytesPerChunk with delayMs between them. */
+    | { kind: 'slow'; bytesPerChunk: number; delayMs: number }
+  );
 
 export interface ArtifactServer {
   /** Presigned-style URL: /artifacts/<name>?X-Amz-...&X-Amz-Signature=<secret>. Only this exact URL is served. */
@@ -156,7 +157,11 @@ export async function startArtifactServer(filePath: string, opts: { name?: strin
         req,
         res,
         403,
-        s3Error('AccessDenied', 'Request has expired', '<X-Amz-Expires>900</X-Amz-Expires><Expires>2026-11-21T12:15:00Z</Expires><ServerTime>2026-11-21T13:00:00Z</ServerTime>'),
+        s3Error(
+          'AccessDenied',
+          'Request has expired',
+          '<X-Amz-Expires>900</X-Amz-Expires><Expires>2026-11-21T12:15:00Z</Expires><ServerTime>2026-11-21T13:00:00Z</ServerTime>',
+        ),
       );
     if (mode.expired) return expired();
 

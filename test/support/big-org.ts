@@ -76,9 +76,21 @@ function runsOf(k: number, withoutCompletedEvery: number, history: number | unde
       return { enqueued: at(first + 6 * back), takes, fails: back % 9 === 8 };
     });
   }
-  if (k % 7 === 0) return [{ enqueued: at(20), takes: 5 * HOUR }, { enqueued: at(18), takes: 10 * MINUTE }];
-  if (k % 5 === 0) return [{ enqueued: at(26), takes: 2 * MINUTE }, { enqueued: at(2), takes: 30_000, fails: true }];
-  if (k % 3 === 0) return [{ enqueued: at(30), takes: 2 * MINUTE }, { enqueued: at(6), takes: 2 * MINUTE }];
+  if (k % 7 === 0)
+    return [
+      { enqueued: at(20), takes: 5 * HOUR },
+      { enqueued: at(18), takes: 10 * MINUTE },
+    ];
+  if (k % 5 === 0)
+    return [
+      { enqueued: at(26), takes: 2 * MINUTE },
+      { enqueued: at(2), takes: 30_000, fails: true },
+    ];
+  if (k % 3 === 0)
+    return [
+      { enqueued: at(30), takes: 2 * MINUTE },
+      { enqueued: at(6), takes: 2 * MINUTE },
+    ];
   return [{ enqueued: at(6 + (k % 12)), takes: 90_000 }];
 }
 

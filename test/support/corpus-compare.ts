@@ -47,7 +47,12 @@ export function keptDb(psqlLine: string, binDir: string): Db {
   return {
     label: args.at(-1)!,
     async psql(sql) {
-      const r = await execa(`${binDir}/psql`, [...args, '-X', '-q', '-w', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-f', '-'], { input: sql, env, extendEnv: false, reject: false });
+      const r = await execa(`${binDir}/psql`, [...args, '-X', '-q', '-w', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-f', '-'], {
+        input: sql,
+        env,
+        extendEnv: false,
+        reject: false,
+      });
       if (r.exitCode !== 0) throw new Error(`psql on the kept drill database failed: ${String(r.stderr).trim()}`);
       return String(r.stdout).trim();
     },
@@ -217,7 +222,11 @@ export async function databaseProperties(db: Db): Promise<Record<string, string>
 }
 
 /** Named differences between two maps: missing, extra, or different (with both values when short). */
-export function differences(kind: string, source: Map<string, string> | Record<string, string>, target: Map<string, string> | Record<string, string>): string[] {
+export function differences(
+  kind: string,
+  source: Map<string, string> | Record<string, string>,
+  target: Map<string, string> | Record<string, string>,
+): string[] {
   const a = source instanceof Map ? source : new Map(Object.entries(source));
   const b = target instanceof Map ? target : new Map(Object.entries(target));
   const out: string[] = [];

@@ -123,7 +123,11 @@ export async function scratchCounts(workDir: string, countSql: string): Promise<
   } catch {
     return false;
   }
-  const r = await execa('psql', ['-X', '-A', '-t', '-h', lines[4]!, '-p', lines[3]!, '-U', 'postgres', '-d', 'postgres', '-c', countSql], { reject: false, env: { PATH: process.env.PATH }, extendEnv: false });
+  const r = await execa('psql', ['-X', '-A', '-t', '-h', lines[4]!, '-p', lines[3]!, '-U', 'postgres', '-d', 'postgres', '-c', countSql], {
+    reject: false,
+    env: { PATH: process.env.PATH },
+    extendEnv: false,
+  });
   return r.exitCode === 0 && r.stdout.trim() !== '0';
 }
 

@@ -39,7 +39,11 @@ export function markdownTableRows(md: string): string[][] {
 /** The characters XML 1.0 cannot hold at all: a writer must leave them out. */
 const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 /** An attribute value as a conforming parser returns it (line ends, then whitespace normalised). */
-export const asXmlAttribute = (s: string) => s.replace(NOT_XML, '').replace(/\r\n/g, '\n').replace(/[\t\n\r]/g, ' ');
+export const asXmlAttribute = (s: string) =>
+  s
+    .replace(NOT_XML, '')
+    .replace(/\r\n/g, '\n')
+    .replace(/[\t\n\r]/g, ' ');
 /** Element text as a conforming parser returns it (line ends normalised). */
 export const asXmlText = (s: string) => s.replace(NOT_XML, '').replace(/\r\n?/g, '\n');
 
@@ -81,7 +85,11 @@ export function expectJunitMatchesDocument(suite: JunitSuite, doc: DrillDocument
 export function expectMarkdownMatchesDocument(md: string, doc: DrillDocument): void {
   const rows = markdownTableRows(md);
   // As a Markdown renderer shows it: control characters gone, a newline as the two characters \n.
-  const oneLine = (s: string) => s.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '').replace(/\n/g, '\\n');
+  const oneLine = (s: string) =>
+    s
+      .replace(/\r\n?/g, '\n')
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '')
+      .replace(/\n/g, '\\n');
   expect(rows).toHaveLength(doc.drill.databases.length);
   doc.drill.databases.forEach((db, i) => {
     const [database, backup, , , result, failed] = rows[i]!;

@@ -37,7 +37,9 @@ export function drillApi(h: RestoreHarness): void {
   ];
   h.api.use(
     http.get('*/api/v1/profile', () => HttpResponse.json(fixture('profile'))),
-    http.get(`*/api/v1/backups/${SECOND.backupJobId}`, () => HttpResponse.json({ ...h.backupBody(), id: SECOND.backupJobId, protectedDatabaseId: SECOND.databaseId })),
+    http.get(`*/api/v1/backups/${SECOND.backupJobId}`, () =>
+      HttpResponse.json({ ...h.backupBody(), id: SECOND.backupJobId, protectedDatabaseId: SECOND.databaseId }),
+    ),
     ...reads(DRILLED, BACKUP_ID, 'orders-prod'),
     ...reads(SECOND.databaseId, SECOND.backupJobId, 'billing'),
   );
@@ -86,7 +88,11 @@ async function gateScript(file: string, real: string, when: string, gateDir: str
   await chmod(file, 0o755);
   return {
     reached: (count = 1) =>
-      waitFor(`${count} of ${file} waiting at its gate`, async () => (await readdir(gateDir)).filter((n) => n.startsWith('waiting.')).length >= count || undefined, GATE_WAIT_MS),
+      waitFor(
+        `${count} of ${file} waiting at its gate`,
+        async () => (await readdir(gateDir)).filter((n) => n.startsWith('waiting.')).length >= count || undefined,
+        GATE_WAIT_MS,
+      ),
     go: () => writeFile(join(gateDir, 'go'), ''),
   };
 }
@@ -103,10 +109,7 @@ export async function toolGate(h: RestoreHarness, tool: string, real: string, wh
  * A directory of server binaries for --pg-bindir: postgres itself, and initdb and pg_ctl as shims
  * that become the real ones, with a gate before initdb and/or before `pg_ctl stop`.
  */
-export async function serverBindir(
-  h: RestoreHarness,
-  gates: { initdb?: boolean; stop?: boolean } = {},
-): Promise<{ dir: string; initdb?: Gate; stop?: Gate }> {
+export async function serverBindir(h: RestoreHarness, gates: { initdb?: boolean; stop?: boolean } = {}): Promise<{ dir: string; initdb?: Gate; stop?: Gate }> {
   const root = await mkdtemp(join(h.scratch, 'bindir-'));
   await chmod(root, 0o755);
   const dir = join(root, 'bin');
@@ -143,7 +146,11 @@ export async function autoScratchServer(h: RestoreHarness, workDir: string): Pro
     session,
     async psql(sql, database = 'postgres') {
       const s = session(database);
-      const r = await execa(join(binDir, 'psql'), ['-X', '-q', '-w', '-A', '-t', '-v', 'ON_ERROR_STOP=1', ...s.args], { env: s.env, extendEnv: false, input: sql });
+      const r = await execa(join(binDir, 'psql'), ['-X', '-q', '-w', '-A', '-t', '-v', 'ON_ERROR_STOP=1', ...s.args], {
+        env: s.env,
+        extendEnv: false,
+        input: sql,
+      });
       return String(r.stdout).trim();
     },
   };
@@ -237,7 +244,11 @@ export async function psqlHoldAll(
   return {
     env: { PATH: `${join(dir, 'bin')}:${h.env().PATH}` },
     reached: (count) =>
-      waitFor(`${count} psql waiting for a script with ${when}`, async () => (await readdir(dir)).filter((n) => n.startsWith('waiting.')).length >= count || undefined, GATE_WAIT_MS),
+      waitFor(
+        `${count} psql waiting for a script with ${when}`,
+        async () => (await readdir(dir)).filter((n) => n.startsWith('waiting.')).length >= count || undefined,
+        GATE_WAIT_MS,
+      ),
     go: () => writeFile(join(dir, 'go'), ''),
   };
 }

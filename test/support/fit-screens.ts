@@ -78,7 +78,11 @@ export function describeRun(name: string, run: ScreenRun): string {
 export async function expectFits(name: string, make: (width: number) => ScreenCase): Promise<ScreenRun[]> {
   const cases = WIDTHS.map((w) => [w, make(w)] as const);
   const runs = await pooled(
-    cases.map(([w, c]) => () => runScreen(c, w)),
+    cases.map(
+      ([w, c]) =>
+        () =>
+          runScreen(c, w),
+    ),
     2,
   );
   for (const [i, run] of runs.entries()) {

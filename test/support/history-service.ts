@@ -33,7 +33,11 @@ export interface HistoryServiceOptions {
  * `n` scheduled jobs of a database every `cadenceHours`, oldest first, the newest enqueued at `newestAt`;
  * each started 3 s after it was enqueued and completed `takesMs` later (or all at `allCompletedAt`).
  */
-export function history(databaseId: string, n: number, opts: { newestAt: number; cadenceHours?: number; takesMs?: number; allCompletedAt?: number }): BackupJobDetail[] {
+export function history(
+  databaseId: string,
+  n: number,
+  opts: { newestAt: number; cadenceHours?: number; takesMs?: number; allCompletedAt?: number },
+): BackupJobDetail[] {
   const cadence = (opts.cadenceHours ?? 6) * HOUR;
   const width = Math.max(4, String(n).length);
   return Array.from({ length: n }, (_, i) => {
@@ -52,7 +56,13 @@ export function history(databaseId: string, n: number, opts: { newestAt: number;
       claimedAt: iso(enqueued + 2000),
       startedAt: iso(enqueued + 3000),
       completedAt: iso(completed),
-      artifact: { artifactKey: `${prefix}/dump.pgcustom`, manifestObjectKey: `${prefix}/manifest.json`, sizeBytes: 95129, checksumSha256: 'a'.repeat(64), recordedAt: iso(completed) },
+      artifact: {
+        artifactKey: `${prefix}/dump.pgcustom`,
+        manifestObjectKey: `${prefix}/manifest.json`,
+        sizeBytes: 95129,
+        checksumSha256: 'a'.repeat(64),
+        recordedAt: iso(completed),
+      },
     } satisfies BackupJobDetail;
   });
 }
@@ -107,11 +117,16 @@ export class HistoryService {
     const reset = String(Math.max(1, Math.ceil((this.#windowStart + rl.windowMs - now) / 1000)));
     if (this.#count >= rl.limit) {
       this.tooMany.push(this.windows);
-      const headers = { 'retry-after': reset, ...(rl.headers ? { 'ratelimit-limit': String(rl.limit), 'ratelimit-remaining': '0', 'ratelimit-reset': reset } : {}) };
+      const headers = {
+        'retry-after': reset,
+        ...(rl.headers ? { 'ratelimit-limit': String(rl.limit), 'ratelimit-remaining': '0', 'ratelimit-reset': reset } : {}),
+      };
       return { reply: json(429, { error: { code: 'rate_limited', message: 'Rate limit exceeded.', requestId: 'req_rl' } }, headers) };
     }
     this.#count += 1;
-    return { headers: rl.headers ? { 'ratelimit-limit': String(rl.limit), 'ratelimit-remaining': String(rl.limit - this.#count), 'ratelimit-reset': reset } : {} };
+    return {
+      headers: rl.headers ? { 'ratelimit-limit': String(rl.limit), 'ratelimit-remaining': String(rl.limit - this.#count), 'ratelimit-reset': reset } : {},
+    };
   }
 
   #database(id: string) {
@@ -136,7 +151,17 @@ export class HistoryService {
       if (!db[2]) return json(200, { database: this.#database(found.id) });
       const jobs = [...found.jobs].sort((a, b) => Date.parse(a.enqueuedAt) - Date.parse(b.enqueuedAt));
       if ((this.opts.order ?? 'newest-first') === 'newest-first') jobs.reverse();
-      const p = page(jobs.map((j) => ({ id: j.id, protectedDatabaseId: j.protectedDatabaseId, state: j.state, trigger: j.trigger, attempt: j.attempt, enqueuedAt: j.enqueuedAt, claimedAt: j.claimedAt ?? null })));
+      const p = page(
+        jobs.map((j) => ({
+          id: j.id,
+          protectedDatabaseId: j.protectedDatabaseId,
+          state: j.state,
+          trigger: j.trigger,
+          attempt: j.attempt,
+          enqueuedAt: j.enqueuedAt,
+          claimedAt: j.claimedAt ?? null,
+        })),
+      );
       return json(200, { backupJobs: p.items, nextCursor: p.nextCursor });
     }
     const job = /^\/backups\/([^/]+)$/.exec(path);

@@ -48,6 +48,9 @@ export async function svcAgainst(
   expect(r.timedOut, `svc ${args.join(' ')} did not end`).toBe(false);
   // With onStdout, the caller saw stdout; what is left to search here is stderr and the files.
   const [stdout, stderr] = [opts.onStdout ? '' : String(r.stdout), String(r.stderr)];
-  await expectNoSecretsLeft({ texts: [stdout, stderr], paths: [env.HOME!, env.TMPDIR!] }, { ...opts.secrets, tokens: [token, ...(opts.secrets?.tokens ?? [])] });
+  await expectNoSecretsLeft(
+    { texts: [stdout, stderr], paths: [env.HOME!, env.TMPDIR!] },
+    { ...opts.secrets, tokens: [token, ...(opts.secrets?.tokens ?? [])] },
+  );
   return { code: r.exitCode, stdout, stderr, peakMiB: rss?.mib() };
 }

@@ -12,5 +12,7 @@ export function mountNamespaceSkipReason(): string | undefined {
   const ci = process.env.CI;
   if (ci && ci !== 'false' && ci !== '0') return undefined;
   const probe = execaSync('unshare', ['--mount', '--propagation', 'private', 'true'], { reject: false, stdin: 'ignore' });
-  return probe.exitCode === 0 ? undefined : `unshare --mount is not allowed here (${String(probe.stderr).trim() || probe.exitCode}); set CI=true to make this a failure`;
+  return probe.exitCode === 0
+    ? undefined
+    : `unshare --mount is not allowed here (${String(probe.stderr).trim() || probe.exitCode}); set CI=true to make this a failure`;
 }

@@ -64,21 +64,29 @@ describe.skipIf(!!skip)('startCluster (one shared cluster; the last test stops i
 
   const psqlAs = (env: Record<string, string>, sql = 'SELECT 1') =>
     // -w and no stdin: a missing password must fail, not wait at a prompt.
-    execa(join(cluster.binDir, 'psql'), ['-X', '-w', '-A', '-t', '-h', '127.0.0.1', '-p', String(cluster.port), '-U', 'postgres', '-d', 'postgres', '-c', sql], {
-      env,
-      extendEnv: false,
-      reject: false,
-      stdin: 'ignore',
-      timeout: 20_000,
-    });
+    execa(
+      join(cluster.binDir, 'psql'),
+      ['-X', '-w', '-A', '-t', '-h', '127.0.0.1', '-p', String(cluster.port), '-U', 'postgres', '-d', 'postgres', '-c', sql],
+      {
+        env,
+        extendEnv: false,
+        reject: false,
+        stdin: 'ignore',
+        timeout: 20_000,
+      },
+    );
 
   const pgRestore = (database: string, file: string) =>
-    execa(join(cluster.binDir, 'pg_restore'), ['--no-owner', '--no-privileges', '--exit-on-error', '-h', cluster.host, '-p', String(cluster.port), '-U', 'postgres', '-d', database, file], {
-      env: clientEnv(cluster),
-      extendEnv: false,
-      stdin: 'ignore',
-      timeout: 60_000,
-    });
+    execa(
+      join(cluster.binDir, 'pg_restore'),
+      ['--no-owner', '--no-privileges', '--exit-on-error', '-h', cluster.host, '-p', String(cluster.port), '-U', 'postgres', '-d', database, file],
+      {
+        env: clientEnv(cluster),
+        extendEnv: false,
+        stdin: 'ignore',
+        timeout: 60_000,
+      },
+    );
 
   /** Every row of both tables, in key order, in UTC: equal digests mean equal data. */
   /** md5 of every row of the tables (and materialized views) named, in a stable order. */
@@ -117,7 +125,7 @@ describe.skipIf(!!skip)('startCluster (one shared cluster; the last test stops i
     expect(existsSync(join(dirname(cluster.dataDir), 'pwfile'))).toBe(false);
   });
 
-  test('runs the machine\'s server by default, names its major, and keeps the client tools in binDir', async () => {
+  test("runs the machine's server by default, names its major, and keeps the client tools in binDir", async () => {
     expect(cluster.serverBinDir).toBe(findPgBinDir());
     expect(cluster.binDir).toBe(findPgBinDir());
     const pid = Number(readFileSync(join(cluster.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);

@@ -76,9 +76,7 @@ export function findPgBinDir(): string | undefined {
   } catch {
     return undefined;
   }
-  const versions = entries
-    .filter((v) => /^\d+(\.\d+)?$/.test(v))
-    .sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a));
+  const versions = entries.filter((v) => /^\d+(\.\d+)?$/.test(v)).sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a));
   for (const v of versions) {
     const bin = join(PG_ROOT, v, 'bin');
     if (existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'postgres'))) return bin;
@@ -105,10 +103,7 @@ function postgresUser(): { uid: number; gid: number } | undefined {
   if (postgresIds === undefined) {
     const uid = execaSync('id', ['-u', 'postgres'], { reject: false });
     const gid = execaSync('id', ['-g', 'postgres'], { reject: false });
-    postgresIds =
-      uid.exitCode === 0 && gid.exitCode === 0
-        ? { uid: Number(String(uid.stdout).trim()), gid: Number(String(gid.stdout).trim()) }
-        : null;
+    postgresIds = uid.exitCode === 0 && gid.exitCode === 0 ? { uid: Number(String(uid.stdout).trim()), gid: Number(String(gid.stdout).trim()) } : null;
   }
   return postgresIds ?? undefined;
 }

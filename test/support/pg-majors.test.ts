@@ -50,7 +50,11 @@ describe('hydrateSymlinks', () => {
   test.each([
     ['a source outside the package', { source: '../../etc/passwd', target: 'native/lib/libx.so' }, /source points outside/],
     ['a link outside the package', { source: 'native/lib/libicui18n.so.60.2', target: '../evil.so' }, /target points outside/],
-    ['a source that is not a file of the package', { source: 'native/lib/missing.so.1', target: 'native/lib/missing.so' }, /native\/lib\/missing\.so\.1 is not a file of the package/],
+    [
+      'a source that is not a file of the package',
+      { source: 'native/lib/missing.so.1', target: 'native/lib/missing.so' },
+      /native\/lib\/missing\.so\.1 is not a file of the package/,
+    ],
     ['an entry of another shape', { from: 'a', to: 'b' }, /bad entry/],
   ])('refuses %s', (_what, entry, message) => {
     expect(() => hydrateSymlinks(fakePackage([entry]))).toThrow(message);

@@ -21,7 +21,23 @@ export async function makePrivateCa(): Promise<PrivateCa> {
   writeFileSync(p('server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
   await execa(
     'openssl',
-    ['x509', '-req', '-in', p('server.csr'), '-CA', p('ca.pem'), '-CAkey', p('ca.key'), '-CAcreateserial', '-out', p('server.pem'), '-days', '2', '-extfile', p('server.ext')],
+    [
+      'x509',
+      '-req',
+      '-in',
+      p('server.csr'),
+      '-CA',
+      p('ca.pem'),
+      '-CAkey',
+      p('ca.key'),
+      '-CAcreateserial',
+      '-out',
+      p('server.pem'),
+      '-days',
+      '2',
+      '-extfile',
+      p('server.ext'),
+    ],
     { stdin: 'ignore' },
   );
   return { dir, caFile: p('ca.pem'), certFile: p('server.pem'), keyFile: p('server.key') };

@@ -59,7 +59,10 @@ async function startDaemon(bin: string, args: (port: number, dir: string) => str
   };
   for (let i = 0; i < 200; i++) {
     if (child.exitCode !== null) break;
-    const ok = await fetch(`${url}${ready}`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}${ready}`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return { url, pid: child.pid!, stop };
     await sleep(100);
   }
@@ -67,8 +70,7 @@ async function startDaemon(bin: string, args: (port: number, dir: string) => str
   throw new Error(`${bin} did not start on ${url}: ${log}`);
 }
 
-export const startPushgateway = () =>
-  startDaemon(BINARIES.pushgateway, (port) => [`--web.listen-address=127.0.0.1:${port}`], '/-/ready');
+export const startPushgateway = () => startDaemon(BINARIES.pushgateway, (port) => [`--web.listen-address=127.0.0.1:${port}`], '/-/ready');
 
 export const startNodeExporter = (textDir: string) =>
   startDaemon(

@@ -84,9 +84,11 @@ export class PtySession {
         : { exitCode: undefined, signal: signalName(n), screen: this.screen(), raw: this.#raw };
     });
     // Nobody may be left waiting on a session that ended: wake the text waiters.
-    void this.exited.finally(() => {
-      for (const l of this.#listeners) l();
-    }).catch(() => {});
+    void this.exited
+      .finally(() => {
+        for (const l of this.#listeners) l();
+      })
+      .catch(() => {});
   }
 
   /** Starts `node bin/svc ...args` in a new terminal; resolves once svc runs, with its pid. */
@@ -152,7 +154,10 @@ export class PtySession {
         if (matches()) return done(() => resolve(this.screen()));
         if (ended) return done(() => reject(new Error(`svc exited before ${String(pattern)} showed; the terminal showed:\n${this.screen()}`)));
       };
-      const timer = setTimeout(() => done(() => reject(new Error(`${String(pattern)} did not show within ${timeoutMs} ms; the terminal showed:\n${this.screen()}`))), timeoutMs);
+      const timer = setTimeout(
+        () => done(() => reject(new Error(`${String(pattern)} did not show within ${timeoutMs} ms; the terminal showed:\n${this.screen()}`))),
+        timeoutMs,
+      );
       const done = (settle: () => void) => {
         clearTimeout(timer);
         this.#listeners.delete(check);

@@ -12,10 +12,7 @@ export interface RawResponse {
  * A bare node:http request on a fresh connection: unlike fetch it shows a cut-off body as exactly
  * the bytes that arrived, instead of only an error.
  */
-export function request(
-  url: string,
-  opts: { method?: string; headers?: Record<string, string>; signal?: AbortSignal } = {},
-): Promise<RawResponse> {
+export function request(url: string, opts: { method?: string; headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: opts.method ?? 'GET', headers: opts.headers, agent: false, signal: opts.signal });
     let responded = false;
@@ -28,9 +25,7 @@ export function request(
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', () => {});
-      res.on('close', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), complete: res.complete }),
-      );
+      res.on('close', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), complete: res.complete }));
     });
     req.end();
   });

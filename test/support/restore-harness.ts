@@ -281,7 +281,15 @@ export class RestoreHarness {
   restoreBody(mode: Mode): { restoreJob: Record<string, unknown>; execution: Record<string, unknown> } {
     const { restoreJob } = fixture('restore-get');
     return {
-      restoreJob: { ...restoreJob, id: 'rj_restorepg', mode, state: 'queued', finalizedAt: null, heartbeatAt: null, proof: { completedBackup: true, verifiedRestore: false, provenRecoverability: false } },
+      restoreJob: {
+        ...restoreJob,
+        id: 'rj_restorepg',
+        mode,
+        state: 'queued',
+        finalizedAt: null,
+        heartbeatAt: null,
+        proof: { completedBackup: true, verifiedRestore: false, provenRecoverability: false },
+      },
       execution: {
         jobId: randomUUID(),
         lockToken: this.coords.lockToken,

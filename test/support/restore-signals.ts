@@ -94,10 +94,11 @@ export async function holdLock(on: RestoreHarness | SqlServer, database: string,
 /** Some session in `database` waits for a lock: the step under test has reached the held object. */
 export function lockWaiter(on: RestoreHarness | SqlServer, database: string): Promise<true> {
   const server = serverOf(on);
-  return waitFor(`a session waiting for a lock in ${database}`, async () =>
-    Number(
-      await server.psql(`SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE d.datname = '${database}' AND NOT l.granted`),
-    ) > 0 || undefined,
+  return waitFor(
+    `a session waiting for a lock in ${database}`,
+    async () =>
+      Number(await server.psql(`SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE d.datname = '${database}' AND NOT l.granted`)) >
+        0 || undefined,
   );
 }
 

@@ -20,7 +20,12 @@ export async function startRewritingProxy(upstream: string, rewrite: Rewrite): P
         const headers = new Headers();
         exchange.headers.forEach((v, k) => (HOP_BY_HOP.has(k) ? undefined : headers.set(k, v)));
         const hasBody = exchange.method !== 'GET' && exchange.method !== 'HEAD';
-        const answer = await fetch(`${upstream}${exchange.path}`, { method: exchange.method, headers, body: hasBody ? exchange.body : undefined, redirect: 'manual' });
+        const answer = await fetch(`${upstream}${exchange.path}`, {
+          method: exchange.method,
+          headers,
+          body: hasBody ? exchange.body : undefined,
+          redirect: 'manual',
+        });
         const out: Record<string, string> = {};
         answer.headers.forEach((v, k) => (HOP_BY_HOP.has(k) ? undefined : (out[k] = v)));
         let body = await answer.text();

@@ -36,13 +36,38 @@ export function writeDriftSandboxData(dir: string): void {
   const worldPath = join(dir, 'sandbox', 'world.json');
   const world = JSON.parse(readFileSync(worldPath, 'utf8'));
   world.databases.push({
-    id: DRIFT.databaseId, organizationId: 'org_acme', name: 'inventory', provider: 'rds', scheduleCron: '0 2 * * *', scheduleTimezone: 'UTC',
-    restoreDrillTimezone: 'UTC', retentionPolicyDays: 30, dataResidency: 'eu', state: 'active', lastSuccessfulBackupAt: '2026-11-19T02:00:40Z', createdAt: '2026-06-01T08:00:00Z',
+    id: DRIFT.databaseId,
+    organizationId: 'org_acme',
+    name: 'inventory',
+    provider: 'rds',
+    scheduleCron: '0 2 * * *',
+    scheduleTimezone: 'UTC',
+    restoreDrillTimezone: 'UTC',
+    retentionPolicyDays: 30,
+    dataResidency: 'eu',
+    state: 'active',
+    lastSuccessfulBackupAt: '2026-11-19T02:00:40Z',
+    createdAt: '2026-06-01T08:00:00Z',
   });
   const backup = (id: string, day: string) => ({
-    id, organizationId: 'org_acme', protectedDatabaseId: DRIFT.databaseId, destinationId: 'dst_eu_s3', state: 'completed', trigger: 'scheduled', attempt: 0,
-    enqueuedAt: `${day}T02:00:00Z`, claimedAt: `${day}T02:00:01Z`, startedAt: `${day}T02:00:02Z`, completedAt: `${day}T02:00:40Z`,
-    artifact: { artifactKey: `org_acme/${DRIFT.databaseId}/${id}/dump.pgcustom`, manifestObjectKey: `org_acme/${DRIFT.databaseId}/${id}/manifest.json`, sizeBytes: 0, checksumSha256: '0'.repeat(64), recordedAt: `${day}T02:00:41Z` },
+    id,
+    organizationId: 'org_acme',
+    protectedDatabaseId: DRIFT.databaseId,
+    destinationId: 'dst_eu_s3',
+    state: 'completed',
+    trigger: 'scheduled',
+    attempt: 0,
+    enqueuedAt: `${day}T02:00:00Z`,
+    claimedAt: `${day}T02:00:01Z`,
+    startedAt: `${day}T02:00:02Z`,
+    completedAt: `${day}T02:00:40Z`,
+    artifact: {
+      artifactKey: `org_acme/${DRIFT.databaseId}/${id}/dump.pgcustom`,
+      manifestObjectKey: `org_acme/${DRIFT.databaseId}/${id}/manifest.json`,
+      sizeBytes: 0,
+      checksumSha256: '0'.repeat(64),
+      recordedAt: `${day}T02:00:41Z`,
+    },
   });
   world.backupJobs.push(backup(DRIFT.wholeBackup, '2026-11-18'), backup(DRIFT.shrunkBackup, '2026-11-19'));
   world.artifactFiles.backupJobs = { ...world.artifactFiles.backupJobs, [DRIFT.wholeBackup]: 'acme-orders', [DRIFT.shrunkBackup]: 'orders-shrunk' };

@@ -6,7 +6,13 @@ import { scanForSecrets } from './secret-scan.js';
 
 const TOKEN = 'svc_live_0123456789abcdef0123456789abcdef';
 const URL_WITH_SIGNATURE = 'http://127.0.0.1:9/artifacts/a.dump?X-Amz-Date=20261123T000000Z&X-Amz-Signature=feedfacefeedface';
-const secrets = { tokens: [TOKEN], lockTokens: ['lock_abcdef123'], presignedUrls: [URL_WITH_SIGNATURE], dsnPasswords: ['p@ss:word'], patterns: [/lk_[0-9a-f]{16,}/] };
+const secrets = {
+  tokens: [TOKEN],
+  lockTokens: ['lock_abcdef123'],
+  presignedUrls: [URL_WITH_SIGNATURE],
+  dsnPasswords: ['p@ss:word'],
+  patterns: [/lk_[0-9a-f]{16,}/],
+};
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));

@@ -29,7 +29,11 @@ export const SEEDS = {
   'acme-orders': { sqlPath: SEED_SQL_PATH, database: SEED_DATABASE },
   billing: { sqlPath: fileURLToPath(new URL('../../fixtures/pg/billing-seed.sql', import.meta.url)), database: 'billing' },
   // The acme-orders seed after a bad night: 90% of its orders gone (the sandbox's drift database, test/support/sandbox-data.ts).
-  'orders-shrunk': { sqlPath: SEED_SQL_PATH, database: SEED_DATABASE, afterPath: fileURLToPath(new URL('../../fixtures/pg/orders-shrunk.sql', import.meta.url)) },
+  'orders-shrunk': {
+    sqlPath: SEED_SQL_PATH,
+    database: SEED_DATABASE,
+    afterPath: fileURLToPath(new URL('../../fixtures/pg/orders-shrunk.sql', import.meta.url)),
+  },
 } as const satisfies Record<string, Seed>;
 
 export interface DatabaseDescription {
@@ -143,7 +147,8 @@ export async function readDumpHeader(file: string): Promise<{ pgDumpVersion: str
     pos += len;
     return s;
   };
-  if (maj > 1 || (maj === 1 && min >= 15)) pos += 1; // compression algorithm byte (1.15+)
+  if (maj > 1 || (maj === 1 && min >= 15))
+    pos += 1; // compression algorithm byte (1.15+)
   else readInt(); // compression level (before 1.15)
   for (let i = 0; i < 7; i++) readInt(); // creation time: sec, min, hour, mday, mon, year, isdst
   readStr(); // database name

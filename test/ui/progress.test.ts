@@ -42,7 +42,10 @@ describe('without a terminal', () => {
   });
 
   it('a failure ends with ✗, or "failed" where the terminal cannot draw it', async () => {
-    for (const [unicode, mark] of [[true, '✗'], [false, 'failed']] as const) {
+    for (const [unicode, mark] of [
+      [true, '✗'],
+      [false, 'failed'],
+    ] as const) {
       const { ui, text } = reporter({ animated: false, unicode });
       const spinner = await ui.spinner('Backup bj_1: running');
       spinner.fail('Backup bj_1: failed_terminal');
@@ -164,7 +167,9 @@ describe("a spinner's last line on a terminal", () => {
   }
 
   it('piped: the detail follows the text on one line, however long', async () => {
-    expect(await ending(undefined, `SHA-256 ${SHA}`)).toEqual([expect.stringMatching(new RegExp(`^✓ Verified 92\\.9 KiB \\(95129 bytes\\), SHA-256 ${SHA} \\(\\d+\\.\\ds\\)$`))]);
+    expect(await ending(undefined, `SHA-256 ${SHA}`)).toEqual([
+      expect.stringMatching(new RegExp(`^✓ Verified 92\\.9 KiB \\(95129 bytes\\), SHA-256 ${SHA} \\(\\d+\\.\\ds\\)$`)),
+    ]);
   });
 
   it.each([120, 80])('at %i columns the digest is shown whole, the line wrapped under the text where needed', async (width) => {

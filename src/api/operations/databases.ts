@@ -6,4 +6,10 @@ export const listDatabases = (page: PageParams) =>
   ({ name: 'listDatabases', method: 'GET', path: '/databases', query: { ...page }, response: listDatabasesResponse }) satisfies Operation;
 
 export const getDatabase = (databaseId: string) =>
-  ({ name: 'getDatabase', method: 'GET', path: `/databases/${seg(databaseId)}`, notFound: databaseNotFound(databaseId), response: getDatabaseResponse }) satisfies Operation;
+  ({
+    name: 'getDatabase',
+    method: 'GET',
+    path: `/databases/${seg(databaseId)}`,
+    notFound: databaseNotFound(databaseId),
+    response: getDatabaseResponse,
+  }) satisfies Operation;

@@ -96,4 +96,3 @@ export async function requestParts(opts: BodySource, stdin: Readable): Promise<{
   // fromEntries defines own properties: a "__proto__" field stays a field.
   return { body: opts.fields.length > 0 ? Object.fromEntries(values) : undefined, query: [] };
 }
-

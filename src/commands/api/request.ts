@@ -59,7 +59,10 @@ function apiPath(raw: string | undefined): string {
     throw new UsageError(`The path "${path}" has a "." or ".." segment: it would leave the operation it names.`);
   }
   if (/^\/api\/v1(?:\/|$)/.test(pathname)) {
-    throw new UsageError(`The path "${path}" starts with /api/v1, which svc adds itself.`, `Write it as \`${svcCommand(['api'], {}, [rooted.slice('/api/v1'.length) || '/'])}\`.`);
+    throw new UsageError(
+      `The path "${path}" starts with /api/v1, which svc adds itself.`,
+      `Write it as \`${svcCommand(['api'], {}, [rooted.slice('/api/v1'.length) || '/'])}\`.`,
+    );
   }
   return rooted;
 }

@@ -34,12 +34,16 @@ async function readToken(session: Session, withToken: boolean, baseUrl: string):
     token = await ctx.prompter.secret(`Paste your API token for ${baseUrl} (input is hidden)`, ctx.signal);
     if (token === undefined) throw new InterruptedError('Login cancelled; nothing was stored.');
   } else {
-    throw new UsageError('No terminal to prompt for the token on: standard error is not a terminal. Nothing was stored.', pipeHint(session, 'Pipe it in instead'));
+    throw new UsageError(
+      'No terminal to prompt for the token on: standard error is not a terminal. Nothing was stored.',
+      pipeHint(session, 'Pipe it in instead'),
+    );
   }
   // A trailing newline from `echo` or a file is not part of the token; anything else is kept and checked.
   token = token.replace(/\r?\n$/, '').trim();
   if (!token) throw new UsageError('The token is empty; nothing was stored.', pipeHint(session, 'Pipe the token in'));
-  if (/[\s\x00-\x1f\x7f-\x9f]/.test(token)) throw new UsageError('The token contains spaces or control characters; paste exactly the token shown when it was issued. Nothing was stored.');
+  if (/[\s\x00-\x1f\x7f-\x9f]/.test(token))
+    throw new UsageError('The token contains spaces or control characters; paste exactly the token shown when it was issued. Nothing was stored.');
   return token;
 }
 
@@ -70,7 +74,10 @@ export async function run(opts: LoginOptions, session: Session): Promise<void> {
   await writeProfile(session.ctx.env, login.profile, { baseUrl: login.baseUrl });
   if (session.ctx.env.SVC_API_KEY) session.ui.warn('SVC_API_KEY is set in this environment and overrides the stored token until it is unset.');
   await session.out.render({ profileName: login.profile, baseUrl: login.baseUrl, storedIn, profile }, [
-    note(`Logged in to ${login.baseUrl} as ${profile.organizationSlug} (key ${profile.apiKeyId}${profileNote(login.profile)}); token stored in the ${storedIn}.`, 'green'),
+    note(
+      `Logged in to ${login.baseUrl} as ${profile.organizationSlug} (key ${profile.apiKeyId}${profileNote(login.profile)}); token stored in the ${storedIn}.`,
+      'green',
+    ),
     fields(profileFields(profile, session.now())),
   ]);
 }

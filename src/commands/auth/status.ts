@@ -38,7 +38,9 @@ export async function run(opts: StatusOptions, session: Session): Promise<void> 
   if (p.expiresAt) {
     const daysLeft = (Date.parse(p.expiresAt) - now.getTime()) / 86_400_000;
     if (daysLeft < EXPIRY_WARNING_DAYS) {
-      session.ui.warn(`The token expires ${daysLeft <= 0 ? 'now' : `in ${Math.max(1, Math.floor(daysLeft * 24))}h`} (${p.expiresAt}): issue a new one in the dashboard.`);
+      session.ui.warn(
+        `The token expires ${daysLeft <= 0 ? 'now' : `in ${Math.max(1, Math.floor(daysLeft * 24))}h`} (${p.expiresAt}): issue a new one in the dashboard.`,
+      );
     }
   }
   await session.out.render({ profileName: login.profile, baseUrl: login.baseUrl, source: found.source, profile: p }, [

@@ -22,7 +22,10 @@ export async function run(opts: ConfigOptions, session: Session): Promise<void> 
   const args = ['mcp', 'serve', ...(opts.readOnly ? ['--read-only'] : []), ...(opts.tools ? ['--tools', opts.tools.join(',')] : [])];
   const snippet = mcpSnippet(opts.client, { profile: session.settings.profile, args });
   await session.out.render(snippet, [
-    note(`Add this to ${snippet.file}. It names the profile "${session.settings.profile}", never a token: log in first with svc auth login${session.settings.profile === 'default' ? '' : ` --profile ${session.settings.profile}`}.`, 'dim'),
+    note(
+      `Add this to ${snippet.file}. It names the profile "${session.settings.profile}", never a token: log in first with svc auth login${session.settings.profile === 'default' ? '' : ` --profile ${session.settings.profile}`}.`,
+      'dim',
+    ),
     ...(snippet.command ? [note(snippet.command.lead, 'dim'), commandsNote([`  ${snippet.command.line}`])] : []),
     text(snippet.text),
   ]);

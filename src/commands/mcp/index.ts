@@ -15,7 +15,10 @@ export function registerMcp(mcp: Command, host: CommandHost): void {
         "An agent client starts this itself: `svc mcp config <client>` prints its snippet. It uses the same token and profile as every command (SVC_API_KEY, --profile) and registers only the tools the token's scopes allow. No tool restores, drills or changes a database: plan_restore returns the command for a person to run. A completed backup is not proof of recoverability, and nothing here is point-in-time recovery.",
       ),
     )
-    .addHelpText('after', examples('svc mcp serve', 'svc mcp serve --read-only', 'svc --profile prod mcp serve --tools list_databases,get_recovery_candidate,plan_restore'))
+    .addHelpText(
+      'after',
+      examples('svc mcp serve', 'svc mcp serve --read-only', 'svc --profile prod mcp serve --tools list_databases,get_recovery_candidate,plan_restore'),
+    )
     .action(verb(host, () => import('./serve.js')));
   mcp
     .command('config')

@@ -33,9 +33,15 @@ export async function run(opts: RecoveryCandidateOptions, session: Session): Pro
   await session.out.render(data, [
     fields([['incident time', timestampWithAge(data.incidentTime, now)]]),
     verdictBlock(data),
-    candidate ? windowBlock(candidate, now, 'Recommended candidate', { withAction: false }) : text('No restore-ready candidate before the incident time.', 'yellow'),
+    candidate
+      ? windowBlock(candidate, now, 'Recommended candidate', { withAction: false })
+      : text('No restore-ready candidate before the incident time.', 'yellow'),
     ...(differs
-      ? [note(`The service's summary of window ${terminalLine(candidate.windowId)} says "${terminalLine(candidate.recommendedAction)}": that is the window's own state (${session.svcCommand(['recovery', 'summary'], [opts.databaseId])}), not a step for this incident.`)]
+      ? [
+          note(
+            `The service's summary of window ${terminalLine(candidate.windowId)} says "${terminalLine(candidate.recommendedAction)}": that is the window's own state (${session.svcCommand(['recovery', 'summary'], [opts.databaseId])}), not a step for this incident.`,
+          ),
+        ]
       : []),
     ...nextCommand(opts.databaseId, candidate, session, data.incidentTime),
   ]);

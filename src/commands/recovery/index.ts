@@ -13,7 +13,10 @@ export function registerRecovery(recovery: Command, host: CommandHost): void {
     .command('candidate')
     .description('Find the closest restore-ready candidate before an incident (getRecoveryCandidate)')
     .argument('<databaseId>', 'database id')
-    .requiredOption('--incident-time <iso8601>', 'when the incident happened, e.g. 2026-11-20T14:30:00Z or "2026-11-20 15:30" (no zone: read in this machine\'s, and said)')
+    .requiredOption(
+      '--incident-time <iso8601>',
+      'when the incident happened, e.g. 2026-11-20T14:30:00Z or "2026-11-20 15:30" (no zone: read in this machine\'s, and said)',
+    )
     .addHelpText('after', examples('svc recovery candidate db_123 --incident-time 2026-11-20T14:30:00Z'))
     .action(verb(host, () => import('./candidate.js')));
   recovery

@@ -55,7 +55,9 @@ export function nextCommand(
   incidentTime?: string,
 ): Block[] {
   const env = session.ctx.env;
-  const chosen = window?.restoreAvailable ? ['--window', window.windowId] : ['--database', databaseId, ...(incidentTime ? ['--before', incidentTime] : ['--latest'])];
+  const chosen = window?.restoreAvailable
+    ? ['--window', window.windowId]
+    : ['--database', databaseId, ...(incidentTime ? ['--before', incidentTime] : ['--latest'])];
   const restore = session.svcCommand(['restore', 'create', ...chosen, ...targetWords(env)]);
   const why = window?.restoreAvailable
     ? `restore window ${terminalLine(window.windowId)}'s baseline backup into a new database`

@@ -21,7 +21,11 @@ export interface CreateOptions extends EngineOptions, SelectionOptions {
 
 export function options(_args: string[], flags: CreateFlags, env: Env): CreateOptions {
   const { rule } = selectionRule(flags, { defaultLatest: false });
-  for (const [given, flag] of [[flags.confirm, '--confirm'], [flags.terminateConnections, '--terminate-connections'], [flags.dropPrevious, '--drop-previous']] as const) {
+  for (const [given, flag] of [
+    [flags.confirm, '--confirm'],
+    [flags.terminateConnections, '--terminate-connections'],
+    [flags.dropPrevious, '--drop-previous'],
+  ] as const) {
     if (given && !flags.inPlace) throw new UsageError(`${flag} only applies to --in-place restores.`);
   }
   return {

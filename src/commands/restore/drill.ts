@@ -65,16 +65,21 @@ export const MAX_PARALLEL = 8;
 /** Every local check of `svc restore drill` (cli-contract 9): a bad flag is exit 2 before any request. */
 export function options(ids: string[], flags: DrillFlags, env: Env): DrillCommandOptions {
   // commander hands a variadic argument over as one array.
-  const given = [...new Set((ids as unknown as Array<string | string[]>).flat().map((id) => requireId(id, "database id")))];
+  const given = [...new Set((ids as unknown as Array<string | string[]>).flat().map((id) => requireId(id, 'database id')))];
   if (flags.all && given.length) throw new UsageError('Give database ids or --all, not both.');
-  if (!flags.all && !given.length) throw new UsageError('Name the databases to drill, or --all for every database of the organization.', 'For example: svc restore drill db_orders, or svc restore drill --all --shard 1/4');
+  if (!flags.all && !given.length)
+    throw new UsageError(
+      'Name the databases to drill, or --all for every database of the organization.',
+      'For example: svc restore drill db_orders, or svc restore drill --all --shard 1/4',
+    );
   if (flags.backup !== undefined && (flags.all || given.length !== 1)) throw new UsageError('--backup names one backup: drill exactly one database with it.');
   if ([flags.backup !== undefined, flags.latest, flags.before !== undefined].filter(Boolean).length > 1) {
     throw new UsageError('--backup, --latest and --before each choose the backup: give one of them.');
   }
   const rawScratch = flags.scratch === undefined || flags.scratch === 'auto' ? undefined : flags.scratch;
   const pgBindir = flags.pgBindir ?? env.SVC_PG_BINDIR;
-  if (rawScratch !== undefined && flags.pgBindir !== undefined) throw new UsageError('--pg-bindir is for --scratch auto; a scratch DSN names a server that runs already.');
+  if (rawScratch !== undefined && flags.pgBindir !== undefined)
+    throw new UsageError('--pg-bindir is for --scratch auto; a scratch DSN names a server that runs already.');
   const server = rawScratch === undefined ? undefined : parseTarget(rawScratch, env);
   if (flags.dryRun && (flags.metricsFile !== undefined || flags.pushgateway !== undefined)) {
     throw new UsageError('--metrics-file and --pushgateway record what a drill proved; a --dry-run restores nothing.');
@@ -83,7 +88,9 @@ export function options(ids: string[], flags: DrillFlags, env: Env): DrillComman
     databases: flags.all ? 'all' : given,
     backupJobId: flags.backup === undefined ? undefined : requireId(flags.backup, '--backup'),
     before: flags.before === undefined ? undefined : isoTimestamp(flags.before, '--before'),
-    scratch: server ? { kind: 'dsn', server } : { kind: 'auto', ...(pgBindir ? { pgBindir: { dir: resolve(pgBindir), flag: flags.pgBindir ? '--pg-bindir' : 'SVC_PG_BINDIR' } } : {}) },
+    scratch: server
+      ? { kind: 'dsn', server }
+      : { kind: 'auto', ...(pgBindir ? { pgBindir: { dir: resolve(pgBindir), flag: flags.pgBindir ? '--pg-bindir' : 'SVC_PG_BINDIR' } } : {}) },
     rawScratch,
     checkFiles: (flags.check ?? []).map((f) => resolve(requireId(f, '--check'))),
     maxAgeSeconds: flags.maxAge === undefined ? undefined : parseDuration(flags.maxAge, '--max-age'),
@@ -111,7 +118,8 @@ function driftOptions(flags: DrillFlags): Pick<DrillOptions, 'baseline' | 'drift
   if (flags.baseline === undefined && (flags.driftMinRows !== undefined || flags.maxShrink !== undefined)) {
     throw new UsageError('--drift-min-rows and --max-shrink set the limits of no_drift, which compares with a --baseline: give one.');
   }
-  if (flags.baseline !== undefined && flags.rowsCheck === false) throw new UsageError('--baseline compares the rows rows_match counts: it cannot be used with --no-rows-check.');
+  if (flags.baseline !== undefined && flags.rowsCheck === false)
+    throw new UsageError('--baseline compares the rows rows_match counts: it cannot be used with --no-rows-check.');
   return {
     baseline: flags.baseline === undefined ? undefined : resolve(requireId(flags.baseline, '--baseline')),
     drift: {
@@ -123,7 +131,10 @@ function driftOptions(flags: DrillFlags): Pick<DrillOptions, 'baseline' | 'drift
 
 function isolationMode(given: string | undefined): IsolationMode {
   if (given === undefined || given === 'auto' || given === 'required') return given ?? 'auto';
-  throw new UsageError(`--isolation ${given}: give auto or required.`, 'required refuses to run the scratch cluster where it could see svc\'s processes and files (exit 11).');
+  throw new UsageError(
+    `--isolation ${given}: give auto or required.`,
+    "required refuses to run the scratch cluster where it could see svc's processes and files (exit 11).",
+  );
 }
 
 /** `svc restore drill`: the drill, its table on stdout (or the drill document with --json), the report files; exit 13 when any database failed. */
@@ -137,7 +148,14 @@ export async function run(opts: DrillCommandOptions, session: Session): Promise<
   // and phase. On a terminal, one database at a time, the engine's figures (the download's bar,
   // pg_restore's objects and table) run under that line, and are cleared as the phase ends.
   const figures = ui.isAnimated && opts.parallel === 1 && !session.settings.json;
-  const quiet = new Reporter(session.ctx.stderr, { quiet: !figures, animated: figures, spinnersOnly: figures, paint: ui.paint, unicode: false, width: ui.width });
+  const quiet = new Reporter(session.ctx.stderr, {
+    quiet: !figures,
+    animated: figures,
+    spinnersOnly: figures,
+    paint: ui.paint,
+    unicode: false,
+    width: ui.width,
+  });
   let doc: DrillDocument;
   try {
     doc = await runDrill(opts, {

@@ -20,7 +20,10 @@ export function registerRestore(restore: Command, host: CommandHost): void {
   const engineFlags = (c: Command): Command =>
     c
       .option('--target <dsn>', 'target database URI, postgresql://user@host:port/db (env: SVC_TARGET_DSN)')
-      .option('--in-place', 'replace the existing target database: restore beside it, then swap the names; the replaced one is kept as <name>_svc_before_<time>')
+      .option(
+        '--in-place',
+        'replace the existing target database: restore beside it, then swap the names; the replaced one is kept as <name>_svc_before_<time>',
+      )
       .option('--confirm', 'confirm an --in-place restore without a prompt (required when not on a terminal)')
       .optionsGroup(MORE_OPTIONS)
       .option('--jobs <n>', 'parallel pg_restore jobs (default: CPUs, at most 4), --in-place too')
@@ -32,8 +35,11 @@ export function registerRestore(restore: Command, host: CommandHost): void {
       .option('--terminate-connections', "with --in-place: end the target's other sessions at the swap (default: exit 7 naming them)")
       .option('--drop-previous', 'with --in-place: drop the replaced database once the swap succeeded (default: keep it)')
       .option('--keep-partial', 'keep a new database this run created when the restore fails or is interrupted (default: drop it)')
-      .option('--no-tablespaces', "restore every object into the default tablespace, whatever tablespaces the archive names (pg_restore --no-tablespaces)")
-      .option('--database-settings', "with --in-place: apply the archive's database settings (ALTER DATABASE ... SET) and comment instead of the replaced database's (a new database always gets them)");
+      .option('--no-tablespaces', 'restore every object into the default tablespace, whatever tablespaces the archive names (pg_restore --no-tablespaces)')
+      .option(
+        '--database-settings',
+        "with --in-place: apply the archive's database settings (ALTER DATABASE ... SET) and comment instead of the replaced database's (a new database always gets them)",
+      );
 
   engineFlags(
     restore
@@ -66,11 +72,7 @@ export function registerRestore(restore: Command, host: CommandHost): void {
     )
     .action(verb(host, () => import('./create.js')));
 
-  engineFlags(
-    restore
-      .command('run')
-      .description('Run the local restore engine on a createRestore response read from stdin (for automation)'),
-  )
+  engineFlags(restore.command('run').description('Run the local restore engine on a createRestore response read from stdin (for automation)'))
     .addHelpText('after', examples('curl ... -X POST $SVC_BASE_URL/api/v1/restores ... > restore.json && svc restore run --target "$DSN" < restore.json'))
     .action(verb(host, () => import('./run.js')));
 
@@ -83,13 +85,23 @@ export function registerRestore(restore: Command, host: CommandHost): void {
     .option('--latest', "each database's newest completed backup (the default)")
     .option('--before <iso8601>', 'the newest backup completed at or before this time')
     .option('--max-age <duration>', 'the recovery point objective: the backup may be at most this old (90m, 26h, 7d)')
-    .option('--check <file.sql>', 'SQL checks, dbt style: "-- check: <name>" then a SELECT that passes when it returns no rows (repeatable)', (v: string, all: string[] = []) => [...all, v])
+    .option(
+      '--check <file.sql>',
+      'SQL checks, dbt style: "-- check: <name>" then a SELECT that passes when it returns no rows (repeatable)',
+      (v: string, all: string[] = []) => [...all, v],
+    )
     .option('--report <dir>', 'write drill.json, drill.md, junit.xml and receipts/<databaseId>.json there')
     .option('--dry-run', 'print the plan (databases, backups, their age, the server binaries) and create nothing')
     .optionsGroup(MORE_OPTIONS)
-    .option('--scratch <auto|dsn>', 'auto (the default): a throwaway local cluster; a postgresql:// DSN: your server, where svc creates and drops svc_drill_* databases')
+    .option(
+      '--scratch <auto|dsn>',
+      'auto (the default): a throwaway local cluster; a postgresql:// DSN: your server, where svc creates and drops svc_drill_* databases',
+    )
     .option('--pg-bindir <dir>', 'the server binaries (initdb, pg_ctl, postgres) for --scratch auto (env: SVC_PG_BINDIR)')
-    .option('--isolation <auto|required>', "for --scratch auto, keeping the cluster from svc's processes and files: auto (the default) takes what the machine allows, required is exit 11 where that is nothing")
+    .option(
+      '--isolation <auto|required>',
+      "for --scratch auto, keeping the cluster from svc's processes and files: auto (the default) takes what the machine allows, required is exit 11 where that is nothing",
+    )
     .option('--parallel <n>', 'databases drilled at once, 1 to 8 (default 1)')
     .option('--shard <i/n>', "this runner's share: sorted by id, the k-th database belongs to shard (k mod n) + 1")
     .option('--metrics-file <file>', "write the results for Prometheus (node_exporter's textfile collector: name it *.prom in its directory)")
@@ -101,10 +113,16 @@ export function registerRestore(restore: Command, host: CommandHost): void {
     .option('--work-dir <dir>', 'where artifacts and the scratch cluster live (default: the OS temp dir)')
     .option('--no-analyze', 'skip ANALYZE after each restore')
     .option('--no-rows-check', "skip rows_match, which counts the archive's rows per table alongside the restore and compares them with the restored tables")
-    .option('--baseline <drill.json|dir>', "an earlier drill's report (one database's, a shard's or a merged one): no_drift fails a database whose tables shrank or vanished since")
+    .option(
+      '--baseline <drill.json|dir>',
+      "an earlier drill's report (one database's, a shard's or a merged one): no_drift fails a database whose tables shrank or vanished since",
+    )
     .option('--drift-min-rows <n>', 'no_drift: a table smaller than this in the baseline may shrink by any share, though not vanish (default 1000)')
     .option('--max-shrink <percent>', 'no_drift: the share of its rows a table, or the whole database, may lose (default 50%)')
-    .option('--deadline <duration>', 'start no database once this long has passed since the run began (50m in a 60-minute CI job); those left are reported not_run, exit 13')
+    .option(
+      '--deadline <duration>',
+      'start no database once this long has passed since the run began (50m in a 60-minute CI job); those left are reported not_run, exit 13',
+    )
     .addHelpText(
       'after',
       examples(
@@ -122,7 +140,7 @@ export function registerRestore(restore: Command, host: CommandHost): void {
     .addHelpText(
       'after',
       prose(
-        'A drill restores each database\'s chosen backup into a new svc_drill_* database, checks it (backup_selected, artifact_verified, restore_clean, objects_present, data_present, rows_match, no_drift with --baseline, max_age, then each SQL check), and drops it again. Each database\'s result carries a fingerprint: its tables with rows and sizes, and a digest of its schema. The scratch cluster is started once and stopped at the end, also on failure and on Ctrl-C, after which the report, metrics file and push are still written, the databases not finished marked not_run. It never runs as your OS user where it could see svc\'s processes or files: as root it runs as the postgres user (on 127.0.0.1 only); as any other user in user, PID, mount and network namespaces of its own (bubblewrap, else unshare), reached on its Unix socket. Where the kernel allows no namespace, svc says so and runs it as you, unless --isolation required. The service is not told the result: API v1 has no operation for it.',
+        "A drill restores each database's chosen backup into a new svc_drill_* database, checks it (backup_selected, artifact_verified, restore_clean, objects_present, data_present, rows_match, no_drift with --baseline, max_age, then each SQL check), and drops it again. Each database's result carries a fingerprint: its tables with rows and sizes, and a digest of its schema. The scratch cluster is started once and stopped at the end, also on failure and on Ctrl-C, after which the report, metrics file and push are still written, the databases not finished marked not_run. It never runs as your OS user where it could see svc's processes or files: as root it runs as the postgres user (on 127.0.0.1 only); as any other user in user, PID, mount and network namespaces of its own (bubblewrap, else unshare), reached on its Unix socket. Where the kernel allows no namespace, svc says so and runs it as you, unless --isolation required. The service is not told the result: API v1 has no operation for it.",
       ),
     )
     .action(verb(host, () => import('./drill.js')));

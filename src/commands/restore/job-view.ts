@@ -21,4 +21,3 @@ export function restoreJobBlocks(job: RestoreJob, now: Date): Block[] {
     ]),
   ];
 }
-

@@ -118,7 +118,10 @@ export async function renderOutcome(session: Session, plan: RestorePlan, outcome
       ['restore job', job.id],
       serviceView(job, plan.receiptPath),
     ]),
-    text(`Restored ${backup} into ${redactedDsn(plan.target)} (${plan.mode === 'in_place' ? 'in place' : 'new database'}) in ${(durationMs / 1000).toFixed(1)}s.`, 'green'),
+    text(
+      `Restored ${backup} into ${redactedDsn(plan.target)} (${plan.mode === 'in_place' ? 'in place' : 'new database'}) in ${(durationMs / 1000).toFixed(1)}s.`,
+      'green',
+    ),
     ...replacedCommands(outcome.inPlace, onTerminal),
     fields([
       ['data as of', asOf],
@@ -135,7 +138,11 @@ export async function renderOutcome(session: Session, plan: RestorePlan, outcome
 }
 
 /** The --json document of a dry run: the plan the real run would follow (and what the agent server's plan_restore returns). */
-export function dryRunDocument(plan: RestorePlan, check: ServiceCheck | undefined, pre: Pick<PreflightResult, 'pgRestore'> & { createDatabase: boolean | null }) {
+export function dryRunDocument(
+  plan: RestorePlan,
+  check: ServiceCheck | undefined,
+  pre: Pick<PreflightResult, 'pgRestore'> & { createDatabase: boolean | null },
+) {
   const backupJobId = check?.selection?.backupJobId ?? null;
   const artifactBytes = check?.artifactBytes;
   const into = plan.mode === 'in_place' ? freshPlan(plan, inPlaceNames(plan.target.database, new Date())) : plan;

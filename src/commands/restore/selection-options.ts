@@ -15,7 +15,8 @@ export interface SelectionOptions {
   rule: SelectionRule;
 }
 
-const HOW = 'Name the backup with --backup <backupJobId>, --database <databaseId> --latest, --database <databaseId> --before <ISO 8601>, or --window <windowId>.';
+const HOW =
+  'Name the backup with --backup <backupJobId>, --database <databaseId> --latest, --database <databaseId> --before <ISO 8601>, or --window <windowId>.';
 
 /**
  * Every local check of the selection flags, before any request: one way of naming the backup,
@@ -36,6 +37,7 @@ export function selectionRule(flags: SelectionFlags, opts: { defaultLatest: bool
   if (flags.database === undefined) throw new UsageError('No backup named.', HOW);
   const databaseId = requireId(flags.database, '--database');
   if (flags.before !== undefined) return { rule: { rule: 'before', databaseId, before: isoTimestamp(flags.before, '--before') } };
-  if (!flags.latest && !opts.defaultLatest) throw new UsageError('--database needs a rule: add --latest for its newest completed backup, or --before <ISO 8601>.', HOW);
+  if (!flags.latest && !opts.defaultLatest)
+    throw new UsageError('--database needs a rule: add --latest for its newest completed backup, or --before <ISO 8601>.', HOW);
   return { rule: { rule: 'latest', databaseId } };
 }

@@ -28,7 +28,9 @@ export async function checkBackup(session: Session, selected: SelectedBackup, dr
   const id = selected.selection.backupJobId;
   if (!backup) {
     if (dryRun && selected.unreadable) throw selected.unreadable;
-    session.ui.warn(`This API key cannot read backup ${id} (it needs ${selected.unreadable?.details.requiredScope ?? 'databases:read'}): the disk check waits for the restore job's coordinates.`);
+    session.ui.warn(
+      `This API key cannot read backup ${id} (it needs ${selected.unreadable?.details.requiredScope ?? 'databases:read'}): the disk check waits for the restore job's coordinates.`,
+    );
     return { selection: selected.selection };
   }
   if (backup.state !== 'completed' || !backup.artifact) {
@@ -38,9 +40,16 @@ export async function checkBackup(session: Session, selected: SelectedBackup, dr
     });
   }
   // The same times and the same one age as the "Using ..." line above it (cli-contract 4, v5).
-  const times = backupTimes({ startedAt: backup.startedAt ?? selected.selection.startedAt, completedAt: backup.completedAt ?? selected.selection.completedAt }, session.now());
+  const times = backupTimes(
+    { startedAt: backup.startedAt ?? selected.selection.startedAt, completedAt: backup.completedAt ?? selected.selection.completedAt },
+    session.now(),
+  );
   const size = formatBytes(backup.artifact.sizeBytes).split(' (')[0];
-  return { selection: selected.selection, artifactBytes: backup.artifact.sizeBytes, backup: `${id} of ${backup.protectedDatabaseId}${times ? `, ${times}` : ''}, ${size}` };
+  return {
+    selection: selected.selection,
+    artifactBytes: backup.artifact.sizeBytes,
+    backup: `${id} of ${backup.protectedDatabaseId}${times ? `, ${times}` : ''}, ${size}`,
+  };
 }
 
 /**

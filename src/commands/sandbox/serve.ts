@@ -3,14 +3,7 @@ import * as z from '../../zod.js';
 import { CliError, UsageError } from '../../errors.js';
 import { commandsNote, fields, note, table } from '../../output/writer.js';
 import { shellCommand, svcCommand } from '../../output/shell-quote.js';
-import {
-  DEFAULT_SANDBOX_PORT,
-  SANDBOX_NOTICE,
-  SandboxDataError,
-  startSandbox,
-  type RunningSandbox,
-  type SandboxTokenInfo,
-} from '../../sandbox/index.js';
+import { DEFAULT_SANDBOX_PORT, SANDBOX_NOTICE, SandboxDataError, startSandbox, type RunningSandbox, type SandboxTokenInfo } from '../../sandbox/index.js';
 import type { Session } from '../../session.js';
 
 export interface SandboxFlags {

@@ -63,7 +63,10 @@ function offsetText(minutes: number): string {
  */
 export function typedTimestamp(raw: string | undefined, what: string): { iso: string; zone?: string } {
   // "2026-11-27 22:00Z": a space for the T, and minutes without seconds, as a person writes it.
-  const text = (raw ?? '').trim().replace(/^(\d{4}-\d{2}-\d{2}) (?=\d)/, '$1T').replace(/^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(?=Z|[+-]\d{2}:\d{2}$)/, '$1:00');
+  const text = (raw ?? '')
+    .trim()
+    .replace(/^(\d{4}-\d{2}-\d{2}) (?=\d)/, '$1T')
+    .replace(/^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(?=Z|[+-]\d{2}:\d{2}$)/, '$1:00');
   if (isoTimestampSchema.safeParse(text).success) return { iso: text };
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/.exec(text);
   const wall = m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +(m[6] ?? 0), +(m[7] ?? '0').padEnd(3, '0')) : NaN;
@@ -77,11 +80,22 @@ export function typedTimestamp(raw: string | undefined, what: string): { iso: st
   const offsets = new Set([-3, 0, 3].map((h) => new Date(wall + h * 3_600_000).getTimezoneOffset()));
   const instants = [...offsets].map((off) => wall + off * 60_000).filter((t) => wallOf(new Date(t)) === wall);
   const shown = `"${raw}"`;
-  if (instants.length === 0) throw new UsageError(`Invalid ${what} ${shown}: that time does not exist in ${tz} (the clocks skip it).`, 'Give the time with its offset, e.g. 2026-11-20T14:30:00+01:00.');
-  if (instants.length > 1) throw new UsageError(`Ambiguous ${what} ${shown}: in ${tz} that time happens twice (the clocks go back).`, 'Give the time with its offset, e.g. 2026-11-20T14:30:00+01:00.');
+  if (instants.length === 0)
+    throw new UsageError(
+      `Invalid ${what} ${shown}: that time does not exist in ${tz} (the clocks skip it).`,
+      'Give the time with its offset, e.g. 2026-11-20T14:30:00+01:00.',
+    );
+  if (instants.length > 1)
+    throw new UsageError(
+      `Ambiguous ${what} ${shown}: in ${tz} that time happens twice (the clocks go back).`,
+      'Give the time with its offset, e.g. 2026-11-20T14:30:00+01:00.',
+    );
   const instant = new Date(instants[0]!);
   const iso = instant.toISOString().replace('.000Z', 'Z');
-  return { iso, zone: `${what} ${(raw ?? '').trim()} has no time zone: read in this machine's, ${tz} (UTC${offsetText(-instant.getTimezoneOffset())}), as ${iso}.` };
+  return {
+    iso,
+    zone: `${what} ${(raw ?? '').trim()} has no time zone: read in this machine's, ${tz} (UTC${offsetText(-instant.getTimezoneOffset())}), as ${iso}.`,
+  };
 }
 
 /** Sent as an HTTP header: only printable ASCII, without leading or trailing spaces, can go there as given. */
@@ -89,12 +103,7 @@ export const idempotencyKeySchema = z.string().check(z.minLength(1), z.maxLength
 
 export function idempotencyKey(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
-  return check(
-    idempotencyKeySchema,
-    raw,
-    '--idempotency-key',
-    'it must be 1 to 200 printable ASCII characters (no leading or trailing space)',
-  );
+  return check(idempotencyKeySchema, raw, '--idempotency-key', 'it must be 1 to 200 printable ASCII characters (no leading or trailing space)');
 }
 
 const MAX_WAIT_SECONDS = 7 * 24 * 3600;
@@ -102,7 +111,12 @@ const MAX_WAIT_SECONDS = 7 * 24 * 3600;
 const decimalString = z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/)), z.transform(Number));
 
 export function positiveSeconds(raw: string | undefined, what: string): number {
-  return check(z.pipe(decimalString, z.number().check(z.positive(), z.maximum(MAX_WAIT_SECONDS))), raw, what, `a positive number of seconds, at most ${MAX_WAIT_SECONDS} (7 days)`);
+  return check(
+    z.pipe(decimalString, z.number().check(z.positive(), z.maximum(MAX_WAIT_SECONDS))),
+    raw,
+    what,
+    `a positive number of seconds, at most ${MAX_WAIT_SECONDS} (7 days)`,
+  );
 }
 
 export function positiveInt(raw: string | undefined, what: string, max: number): number {

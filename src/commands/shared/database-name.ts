@@ -32,7 +32,10 @@ async function idOfName(session: Session, name: string): Promise<string | undefi
     const r = await api.send(listDatabases({ cursor }));
     return { body: r.data as Record<string, unknown>, requestId: r.requestId };
   };
-  const all = (await holdPages({ first: await page(undefined), itemsKey: 'databases', startCursor: undefined, fetchPage: page })).databases as Array<{ id: string; name: string }>;
+  const all = (await holdPages({ first: await page(undefined), itemsKey: 'databases', startCursor: undefined, fetchPage: page })).databases as Array<{
+    id: string;
+    name: string;
+  }>;
   const ids = [...new Set(all.filter((d) => d.name === name).map((d) => d.id))];
   if (ids.length > 1) {
     throw new UsageError(`No database has the id "${name}", and ${ids.length} databases are named so: ${ids.join(', ')}.`, 'Name one by its id.');

@@ -9,5 +9,5 @@ export function addPagingOptions(cmd: Command): Command {
     .addOption(new Option('--limit <n>', 'page size'))
     .addOption(new Option('--cursor <cursor>', 'start from this page cursor'))
     .addOption(new Option('--all', 'follow nextCursor to the last page and print one merged list'))
-    .addOption(new Option('--no-headers', "print the table without its header row (for wc -l, cut, awk)"));
+    .addOption(new Option('--no-headers', 'print the table without its header row (for wc -l, cut, awk)'));
 }

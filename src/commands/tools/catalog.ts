@@ -15,7 +15,10 @@ export function toolKind(tool: ToolEntry): ToolKind {
 export const humanGate = (t: ToolEntry): string => (t.humanGate && t.humanGate !== 'none' ? t.humanGate : '-');
 
 function versionParts(v: string): number[] {
-  return v.replace(/^w/i, '').split('.').map((n) => Number.parseInt(n, 10) || 0);
+  return v
+    .replace(/^w/i, '')
+    .split('.')
+    .map((n) => Number.parseInt(n, 10) || 0);
 }
 
 /** True when the server requires a newer client contract than this build speaks. */

@@ -207,7 +207,12 @@ describe('svc api', () => {
   });
 
   it('on a terminal the body is indented', async () => {
-    const r = await runCase(server, configHome(), { name: 'tty', argv: ['api', '/profile'], routes: [{ path: '/profile', raw: RECEIVED }], code: 0 }, { tty: true });
+    const r = await runCase(
+      server,
+      configHome(),
+      { name: 'tty', argv: ['api', '/profile'], routes: [{ path: '/profile', raw: RECEIVED }], code: 0 },
+      { tty: true },
+    );
     expect(r.stdout).toBe(`${JSON.stringify(JSON.parse(RECEIVED), null, 2)}\n`);
   });
 
@@ -331,14 +336,19 @@ describe('svc api', () => {
       stderr: ['HTTP 409'],
     });
     server.reset();
-    await runCase(server, configHome(), {
-      name: '400',
-      argv: ['api', '-X', 'POST', 'restores', '--input', '-'],
-      routes: [{ method: 'POST', path: '/restores', fixture: 'error-400', status: 400 }],
-      code: 2,
-      stdoutEmpty: true,
-      stderr: ['HTTP 400'],
-    }, { stdin: '{}' });
+    await runCase(
+      server,
+      configHome(),
+      {
+        name: '400',
+        argv: ['api', '-X', 'POST', 'restores', '--input', '-'],
+        routes: [{ method: 'POST', path: '/restores', fixture: 'error-400', status: 400 }],
+        code: 2,
+        stdoutEmpty: true,
+        stderr: ['HTTP 400'],
+      },
+      { stdin: '{}' },
+    );
   });
 
   it('a body that echoes the token is printed with the token redacted', async () => {

@@ -30,7 +30,11 @@ describe('api options(): the path', () => {
   it.each(withGlobals([ok[0]!]))('%s', (_name, argv, expected, env) => expectOptions(argv, expected, env, VERB));
 
   const refused: UsageRow[] = [
-    ['an https URL', ['api', 'https://evil.example/api/v1/profile'], /"https:\/\/evil\.example\/api\/v1\/profile" is a URL; svc api takes a path below \/api\/v1/],
+    [
+      'an https URL',
+      ['api', 'https://evil.example/api/v1/profile'],
+      /"https:\/\/evil\.example\/api\/v1\/profile" is a URL; svc api takes a path below \/api\/v1/,
+    ],
     ['an http URL to loopback', ['api', 'http://127.0.0.1:9/api/v1/profile'], /is a URL/],
     ['a scheme in capitals', ['api', 'HTTPS://evil.example/x'], /is a URL/],
     ['a protocol-relative URL', ['api', '//evil.example/api/v1/profile'], /"\/\/evil\.example\/api\/v1\/profile" is a URL/],
@@ -56,14 +60,42 @@ describe('api options(): method, fields and body', () => {
     ['-X POST without a body', ['api', '-X', 'POST', 'databases/db_orders/backups'], post('/databases/db_orders/backups')],
     ['-X in lower case', ['api', '-X', 'post', '/x'], post('/x')],
     ['--method GET', ['api', '--method', 'GET', '/profile'], get('/profile')],
-    ['-f makes it a POST', ['api', 'databases/db_orders/backups', '-f', 'trigger=adhoc'], post('/databases/db_orders/backups', { fields: [{ key: 'trigger', value: 'adhoc' }] })],
+    [
+      '-f makes it a POST',
+      ['api', 'databases/db_orders/backups', '-f', 'trigger=adhoc'],
+      post('/databases/db_orders/backups', { fields: [{ key: 'trigger', value: 'adhoc' }] }),
+    ],
     [
       '-f values are typed like gh api -F',
       [
-        'api', '/x',
-        '-f', 'yes=true', '-f', 'no=false', '-f', 'none=null', '-f', 'n=42', '-f', 'neg=-1.5', '-f', 'exp=1e3',
-        '-f', 'quoted="123"', '-f', 'text=hello world', '-f', 'zero-padded=007', '-f', 'empty=', '-f', 'eq=a=b',
-        '-f', 'huge=12345678901234567890', '-f', 'escaped="a\\"b"',
+        'api',
+        '/x',
+        '-f',
+        'yes=true',
+        '-f',
+        'no=false',
+        '-f',
+        'none=null',
+        '-f',
+        'n=42',
+        '-f',
+        'neg=-1.5',
+        '-f',
+        'exp=1e3',
+        '-f',
+        'quoted="123"',
+        '-f',
+        'text=hello world',
+        '-f',
+        'zero-padded=007',
+        '-f',
+        'empty=',
+        '-f',
+        'eq=a=b',
+        '-f',
+        'huge=12345678901234567890',
+        '-f',
+        'escaped="a\\"b"',
       ],
       post('/x', {
         fields: [
@@ -84,18 +116,44 @@ describe('api options(): method, fields and body', () => {
         ],
       }),
     ],
-    ['-f key=@file and @- are read by run()', ['api', '/x', '-f', 'a=@body.txt', '-f', 'b=@-'], post('/x', { fields: [{ key: 'a', file: 'body.txt' }, { key: 'b', file: '-' }] })],
+    [
+      '-f key=@file and @- are read by run()',
+      ['api', '/x', '-f', 'a=@body.txt', '-f', 'b=@-'],
+      post('/x', {
+        fields: [
+          { key: 'a', file: 'body.txt' },
+          { key: 'b', file: '-' },
+        ],
+      }),
+    ],
     ['--input FILE makes it a POST', ['api', 'restores', '--input', 'req.json'], post('/restores', { input: 'req.json' })],
     ['--input - reads stdin', ['api', 'restores', '--input', '-'], post('/restores', { input: '-' })],
     [
       '-X GET with -f: query parameters',
       ['api', '-X', 'GET', 'evidence', '-f', 'databaseId=db_orders', '-f', 'limit=5'],
-      get('/evidence', { fields: [{ key: 'databaseId', value: 'db_orders' }, { key: 'limit', value: 5 }] }),
+      get('/evidence', {
+        fields: [
+          { key: 'databaseId', value: 'db_orders' },
+          { key: 'limit', value: 5 },
+        ],
+      }),
     ],
     ['--paginate', ['api', 'databases', '--paginate'], get('/databases', { paginate: true })],
-    ['--paginate keeps -f fields on a GET', ['api', 'databases', '--paginate', '-f', 'limit=2'], get('/databases', { paginate: true, fields: [{ key: 'limit', value: 2 }] })],
-    ['--idempotency-key on a POST', ['api', '-X', 'POST', 'databases/db_1/backups', '--idempotency-key', 'nightly-1'], post('/databases/db_1/backups', { idempotencyKey: 'nightly-1' })],
-    ['--idempotency-key with -f', ['api', 'databases/db_1/backups', '-f', 'trigger=adhoc', '--idempotency-key', 'k'], post('/databases/db_1/backups', { fields: [{ key: 'trigger', value: 'adhoc' }], idempotencyKey: 'k' })],
+    [
+      '--paginate keeps -f fields on a GET',
+      ['api', 'databases', '--paginate', '-f', 'limit=2'],
+      get('/databases', { paginate: true, fields: [{ key: 'limit', value: 2 }] }),
+    ],
+    [
+      '--idempotency-key on a POST',
+      ['api', '-X', 'POST', 'databases/db_1/backups', '--idempotency-key', 'nightly-1'],
+      post('/databases/db_1/backups', { idempotencyKey: 'nightly-1' }),
+    ],
+    [
+      '--idempotency-key with -f',
+      ['api', 'databases/db_1/backups', '-f', 'trigger=adhoc', '--idempotency-key', 'k'],
+      post('/databases/db_1/backups', { fields: [{ key: 'trigger', value: 'adhoc' }], idempotencyKey: 'k' }),
+    ],
   ];
   it.each(ok)('%s', (_name, argv, expected, env) => expectOptions(argv, expected, env, VERB));
 

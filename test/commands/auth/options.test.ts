@@ -15,7 +15,13 @@ describe('auth login options()', () => {
   // [name, argv, message, hidden]: the token must never come back in the message.
   const refused: Array<[name: string, argv: string[], message: RegExp, env: Env, hidden: string[]]> = [
     ['two arguments (commander)', ['auth', 'login', TOKEN, `${TOKEN}2`], /too many arguments for 'login'/, {}, [TOKEN]],
-    ['a token in an unknown --token=value (commander): hidden, the quote kept', ['auth', 'login', `--token=${TOKEN}`], /^unknown option '--token=…'$/, {}, [TOKEN]],
+    [
+      'a token in an unknown --token=value (commander): hidden, the quote kept',
+      ['auth', 'login', `--token=${TOKEN}`],
+      /^unknown option '--token=…'$/,
+      {},
+      [TOKEN],
+    ],
   ];
   it.each(refused)('refuses %s, without echoing it', (_name, argv, message, env, hidden) => expectUsage(argv, message, env, hidden));
 

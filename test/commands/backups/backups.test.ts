@@ -70,10 +70,7 @@ const listCases: Case[] = [
       { path: '/databases/db_orders/backups', body: listWithCursor, whenQuery: { cursor: null } },
       { path: '/databases/db_orders/backups', fixture: 'backups-list-empty', whenQuery: { cursor: 'cur_bj_2' } },
     ],
-    requests: [
-      { path: '/databases/db_orders/backups' },
-      { path: '/databases/db_orders/backups', query: { cursor: 'cur_bj_2' } },
-    ],
+    requests: [{ path: '/databases/db_orders/backups' }, { path: '/databases/db_orders/backups', query: { cursor: 'cur_bj_2' } }],
     code: 0,
     stdoutJson: fixture('backups-list'),
   },
@@ -105,7 +102,10 @@ const listCases: Case[] = [
     name: '404 for a missing database is exit 5',
     argv: ['backups', 'list', 'db_gone'],
     // The 404 is followed by one list read: no database is named "db_gone" either (cli-contract 4, v5).
-    routes: [{ path: '/databases/db_gone/backups', fixture: 'error-404', status: 404 }, { path: '/databases', fixture: 'databases-page2' }],
+    routes: [
+      { path: '/databases/db_gone/backups', fixture: 'error-404', status: 404 },
+      { path: '/databases', fixture: 'databases-page2' },
+    ],
     code: 5,
     stdoutEmpty: true,
     stderr: ['Protected database not found.', 'req_nf_1'],
@@ -113,27 +113,21 @@ const listCases: Case[] = [
   {
     name: 'contract: claimedAt missing from a list item (it must be present, null until claimed)',
     argv: ['backups', 'list', 'db_orders'],
-    routes: [
-      { path: '/databases/db_orders/backups', body: brokenList((b) => delete b.backupJobs[2].claimedAt), requestId: 'req_bl_1' },
-    ],
+    routes: [{ path: '/databases/db_orders/backups', body: brokenList((b) => delete b.backupJobs[2].claimedAt), requestId: 'req_bl_1' }],
     code: 1,
     stderr: [fieldIssue('backupJobs[2].claimedAt'), 'req_bl_1'],
   },
   {
     name: 'contract: a negative attempt',
     argv: ['backups', 'list', 'db_orders'],
-    routes: [
-      { path: '/databases/db_orders/backups', body: brokenList((b) => (b.backupJobs[0].attempt = -1)), requestId: 'req_bl_2' },
-    ],
+    routes: [{ path: '/databases/db_orders/backups', body: brokenList((b) => (b.backupJobs[0].attempt = -1)), requestId: 'req_bl_2' }],
     code: 1,
     stderr: [fieldIssue('backupJobs[0].attempt'), 'req_bl_2'],
   },
   {
     name: 'contract: a trigger outside adhoc/scheduled',
     argv: ['backups', 'list', 'db_orders', '--json'],
-    routes: [
-      { path: '/databases/db_orders/backups', body: brokenList((b) => (b.backupJobs[1].trigger = 'manual')), requestId: 'req_bl_3' },
-    ],
+    routes: [{ path: '/databases/db_orders/backups', body: brokenList((b) => (b.backupJobs[1].trigger = 'manual')), requestId: 'req_bl_3' }],
     code: 1,
     stdoutEmpty: true,
     stderr: [fieldIssue('backupJobs[1].trigger'), 'req_bl_3'],
@@ -209,16 +203,14 @@ const getCases: Case[] = [
       ['organizationId missing', (b) => delete b.organizationId, 'organizationId'],
       ['completedAt not a timestamp', (b) => (b.completedAt = '21/11/2026'), 'completedAt'],
     ] as Array<[string, (b: Record<string, any>) => void, string]>
-  ).map(
-    ([what, mutate, field]): Case => ({
-      name: `contract: ${what} is exit 1 naming ${field}`,
-      argv: ['backups', 'get', 'bj_0007'],
-      routes: [{ path: '/backups/bj_0007', body: brokenDetail(mutate), requestId: 'req_bj_contract' }],
-      code: 1,
-      stdoutEmpty: true,
-      stderr: [fieldIssue(field), 'req_bj_contract'],
-    }),
-  ),
+  ).map(([what, mutate, field]): Case => ({
+    name: `contract: ${what} is exit 1 naming ${field}`,
+    argv: ['backups', 'get', 'bj_0007'],
+    routes: [{ path: '/backups/bj_0007', body: brokenDetail(mutate), requestId: 'req_bj_contract' }],
+    code: 1,
+    stdoutEmpty: true,
+    stderr: [fieldIssue(field), 'req_bj_contract'],
+  })),
 ];
 
 const localCases: Case[] = (

@@ -4,7 +4,11 @@ import { expectOptions, expectUsage, idRefusals, pagingRefusals, pagingRows, wit
 describe('backups list options()', () => {
   const ok: OkRow[] = [
     ...pagingRows(['backups', 'list', 'db_orders'], { databaseId: 'db_orders' }),
-    ['paging flags before the id', ['backups', 'list', '--limit', '3', 'db_orders'], { databaseId: 'db_orders', limit: 3, cursor: undefined, all: false, headers: true }],
+    [
+      'paging flags before the id',
+      ['backups', 'list', '--limit', '3', 'db_orders'],
+      { databaseId: 'db_orders', limit: 3, cursor: undefined, all: false, headers: true },
+    ],
     ['the id trimmed', ['backups', 'list', ' db_orders '], { databaseId: 'db_orders', limit: undefined, cursor: undefined, all: false, headers: true }],
   ];
   it.each(ok)('%s', (_name, argv, expected, env) => expectOptions(argv, expected, env));
@@ -53,12 +57,28 @@ describe('backups trigger options()', () => {
     ['the id trimmed', ['backups', 'trigger', ' db_orders '], trigger()],
     ['--wait', ['backups', 'trigger', 'db_orders', '--wait'], trigger({ wait: true })],
     ['--wait --wait-timeout 60', ['backups', 'trigger', 'db_orders', '--wait', '--wait-timeout', '60'], trigger({ wait: true, waitTimeoutMs: 60_000 })],
-    ['--wait-timeout in fractions of a second', ['backups', 'trigger', 'db_orders', '--wait', '--wait-timeout', '1.5'], trigger({ wait: true, waitTimeoutMs: 1_500 })],
-    ['--wait-timeout of 7 days, the longest', ['backups', 'trigger', 'db_orders', '--wait', '--wait-timeout', '604800'], trigger({ wait: true, waitTimeoutMs: 604_800_000 })],
+    [
+      '--wait-timeout in fractions of a second',
+      ['backups', 'trigger', 'db_orders', '--wait', '--wait-timeout', '1.5'],
+      trigger({ wait: true, waitTimeoutMs: 1_500 }),
+    ],
+    [
+      '--wait-timeout of 7 days, the longest',
+      ['backups', 'trigger', 'db_orders', '--wait', '--wait-timeout', '604800'],
+      trigger({ wait: true, waitTimeoutMs: 604_800_000 }),
+    ],
     ['--idempotency-key', ['backups', 'trigger', 'db_orders', '--idempotency-key', 'nightly-2026-11-21'], trigger({ idempotencyKey: 'nightly-2026-11-21' })],
     ['--idempotency-key of one character', ['backups', 'trigger', 'db_orders', '--idempotency-key', 'k'], trigger({ idempotencyKey: 'k' })],
-    ['--idempotency-key with inner spaces and punctuation', ['backups', 'trigger', 'db_orders', '--idempotency-key', 'run #7: a~b'], trigger({ idempotencyKey: 'run #7: a~b' })],
-    ['--idempotency-key of 200 characters, the longest', ['backups', 'trigger', 'db_orders', '--idempotency-key', KEY_200], trigger({ idempotencyKey: KEY_200 })],
+    [
+      '--idempotency-key with inner spaces and punctuation',
+      ['backups', 'trigger', 'db_orders', '--idempotency-key', 'run #7: a~b'],
+      trigger({ idempotencyKey: 'run #7: a~b' }),
+    ],
+    [
+      '--idempotency-key of 200 characters, the longest',
+      ['backups', 'trigger', 'db_orders', '--idempotency-key', KEY_200],
+      trigger({ idempotencyKey: KEY_200 }),
+    ],
     [
       'every flag, before the id',
       ['backups', 'trigger', '--wait', '--idempotency-key', 'k-1', '--wait-timeout', '90', 'db_orders'],
@@ -94,7 +114,11 @@ describe('backups trigger options()', () => {
     ['--idempotency-key with a control character', ['backups', 'trigger', 'db_orders', '--idempotency-key', 'k\u00011'], key],
     ['--idempotency-key with DEL', ['backups', 'trigger', 'db_orders', '--idempotency-key', 'k\u007f1'], key],
     ['--idempotency-key with a non-ASCII letter', ['backups', 'trigger', 'db_orders', '--idempotency-key', 'clé-1'], key],
-    ['--idempotency-key without a value (commander)', ['backups', 'trigger', 'db_orders', '--idempotency-key'], /option '--idempotency-key <key>' argument missing/],
+    [
+      '--idempotency-key without a value (commander)',
+      ['backups', 'trigger', 'db_orders', '--idempotency-key'],
+      /option '--idempotency-key <key>' argument missing/,
+    ],
   ];
   it.each(refused)('refuses %s', (_name, argv, message, env) => expectUsage(argv, message, env));
 });

@@ -32,7 +32,20 @@ describe('svc complete -- (what a Tab offers)', () => {
   it('after `svc `: every command, svc api and svc completion included, the hidden complete not', async () => {
     const offered = await tab('');
     expect(offered).toEqual([
-      'auth', 'profile', 'databases', 'destinations', 'backups', 'evidence', 'restore', 'recovery', 'tools', 'mcp', 'sandbox', 'api', 'completion', 'help',
+      'auth',
+      'profile',
+      'databases',
+      'destinations',
+      'backups',
+      'evidence',
+      'restore',
+      'recovery',
+      'tools',
+      'mcp',
+      'sandbox',
+      'api',
+      'completion',
+      'help',
     ]);
   });
 
@@ -49,7 +62,9 @@ describe('svc complete -- (what a Tab offers)', () => {
   it("a verb's flags, then the global ones (accepted after the verb too)", async () => {
     const flags = await tab('databases', 'list', '--');
     expect(flags.slice(0, 5)).toEqual(['--limit', '--cursor', '--all', '--no-headers', '--help']);
-    expect(flags).toEqual(expect.arrayContaining(['--json', '--jq', '--profile', '--base-url', '--quiet', '--verbose', '--timeout', '--max-retries', '--no-color']));
+    expect(flags).toEqual(
+      expect.arrayContaining(['--json', '--jq', '--profile', '--base-url', '--quiet', '--verbose', '--timeout', '--max-retries', '--no-color']),
+    );
     expect(flags).not.toContain('--version');
   });
 
@@ -114,7 +129,19 @@ describe('the completion tree', () => {
   it("is svc's whole tree whatever argv would build: every group's verbs", () => {
     const tree = completionTree(buildProgram({ run: async () => {} }));
     const paths = [...tree.commands.keys()];
-    for (const verb of ['databases list', 'databases get', 'backups trigger', 'evidence list', 'restore create', 'restore run', 'recovery candidate', 'tools get', 'auth login', 'api', 'completion']) {
+    for (const verb of [
+      'databases list',
+      'databases get',
+      'backups trigger',
+      'evidence list',
+      'restore create',
+      'restore run',
+      'recovery candidate',
+      'tools get',
+      'auth login',
+      'api',
+      'completion',
+    ]) {
       expect(paths).toContain(verb);
     }
     expect(paths).not.toContain('complete');
@@ -127,8 +154,16 @@ describe('svc completion <shell>', () => {
   it.each([
     ['bash', ['# bash completion for svc', 'svc complete -- "${typed[@]}"', 'complete -F __svc_complete svc'], /\beval\b/],
     ['zsh', ['#compdef svc', 'svc complete -- "${typed[@]}"', 'compdef _svc svc'], /\beval\b/],
-    ['fish', ['# fish completion for svc', 'svc complete -- $typed "$current"', "complete --command svc --no-files --arguments '(__svc_complete)'"], /\beval\b/],
-    ['powershell', ['Register-ArgumentCompleter -Native -CommandName svc', "$arguments = @('complete', '--') + $typed + @($current)", '& $svc @arguments'], /Invoke-Expression|\biex\b/i],
+    [
+      'fish',
+      ['# fish completion for svc', 'svc complete -- $typed "$current"', "complete --command svc --no-files --arguments '(__svc_complete)'"],
+      /\beval\b/,
+    ],
+    [
+      'powershell',
+      ['Register-ArgumentCompleter -Native -CommandName svc', "$arguments = @('complete', '--') + $typed + @($current)", '& $svc @arguments'],
+      /Invoke-Expression|\biex\b/i,
+    ],
   ])('%s: a script that calls back svc complete -- with the words as arguments', async (shell, parts, never) => {
     const r = await run(server, configHome(), ['completion', shell]);
     expect(r.code).toBe(0);

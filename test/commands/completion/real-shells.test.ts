@@ -53,7 +53,22 @@ function shellEnv(extra: Record<string, string> = {}): Record<string, string> {
   return cleanEnv({ PATH: `${shimDir}:${process.env.PATH}`, SVC_BASE_URL: server.baseUrl, SVC_API_KEY: TOKEN, TERM: 'xterm', INPUTRC: '/dev/null', ...extra });
 }
 
-const COMMANDS = ['api', 'auth', 'backups', 'completion', 'databases', 'destinations', 'evidence', 'help', 'mcp', 'profile', 'recovery', 'restore', 'sandbox', 'tools'];
+const COMMANDS = [
+  'api',
+  'auth',
+  'backups',
+  'completion',
+  'databases',
+  'destinations',
+  'evidence',
+  'help',
+  'mcp',
+  'profile',
+  'recovery',
+  'restore',
+  'sandbox',
+  'tools',
+];
 const ONE_TO_SIXTEEN = Array.from({ length: 16 }, (_, i) => String(i + 1));
 
 /** Ordinary completion: groups, verbs, flags and fixed values. */
@@ -202,19 +217,22 @@ describe.skipIf(!!ptySkip)('a Tab at a real prompt', () => {
     });
   }
 
-  it.runIf(installed('bash') || process.env.CI === 'true')('bash without the bash-completion package: the same offers, and no "command not found" on any Tab', async () => {
-    writeFileSync(precious, 'keep');
-    const p = await prompt('bash-plain');
-    expect(p.registered()).toBe('complete -F __svc_complete svc\n');
-    for (const { line, offers, leavesNo } of linesFor('bash')) {
-      expect.soft(await p.tab(line), line).toEqual([...offers].sort());
-      if (leavesNo === precious) expect.soft(readFileSync(precious, 'utf8'), line).toBe('keep');
-      else if (leavesNo) expect.soft(existsSync(leavesNo), `${line} ran a command`).toBe(false);
-    }
-    expect(p.screen()).not.toMatch(/command not found|_get_comp_words_by_ref/);
-    await p.close();
-    expect(server.exchanges).toEqual([]);
-  });
+  it.runIf(installed('bash') || process.env.CI === 'true')(
+    'bash without the bash-completion package: the same offers, and no "command not found" on any Tab',
+    async () => {
+      writeFileSync(precious, 'keep');
+      const p = await prompt('bash-plain');
+      expect(p.registered()).toBe('complete -F __svc_complete svc\n');
+      for (const { line, offers, leavesNo } of linesFor('bash')) {
+        expect.soft(await p.tab(line), line).toEqual([...offers].sort());
+        if (leavesNo === precious) expect.soft(readFileSync(precious, 'utf8'), line).toBe('keep');
+        else if (leavesNo) expect.soft(existsSync(leavesNo), `${line} ran a command`).toBe(false);
+      }
+      expect(p.screen()).not.toMatch(/command not found|_get_comp_words_by_ref/);
+      await p.close();
+      expect(server.exchanges).toEqual([]);
+    },
+  );
 });
 
 /** A word as a single-quoted bash string. */
@@ -222,7 +240,23 @@ const shellQuote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
 
 describe('the bash script removes quotes as bash does, and expands nothing', () => {
   /** Words as typed: bash's own quote removal (the word pasted into a printf) is what __svc_unquote must give. */
-  const TYPED = [`'a b'`, `"a b"`, `a\\ b`, `"a\\"b"`, `"a\\\\b"`, `"a\\nb"`, `'a\\nb'`, `'it'\\''s'`, `pre"mid"'post'`, `\\'`, `"$"`, `--profile=prod`, `''`, `"/d`, `'ba`];
+  const TYPED = [
+    `'a b'`,
+    `"a b"`,
+    `a\\ b`,
+    `"a\\"b"`,
+    `"a\\\\b"`,
+    `"a\\nb"`,
+    `'a\\nb'`,
+    `'it'\\''s'`,
+    `pre"mid"'post'`,
+    `\\'`,
+    `"$"`,
+    `--profile=prod`,
+    `''`,
+    `"/d`,
+    `'ba`,
+  ];
   /** Words bash would expand: unquoted, they stay exactly as typed. */
   const LITERAL: Array<[typed: string, word: string]> = [
     ['$HOME', '$HOME'],
@@ -237,10 +271,14 @@ describe('the bash script removes quotes as bash does, and expands nothing', () 
     const unquoted = (words: string[]) => words.map((w) => `__svc_unquote ${shellQuote(w)}; printf '%s\\0' "$REPLY"`).join('\n');
     // An unclosed quote (the word being typed) is closed for bash's own reading.
     const asBash = TYPED.map((w) => `printf '%s\\0' ${/^(["'])[^"']*$/.test(w) ? w + w[0] : w}`).join('\n');
-    const r = await execa('bash', ['--norc', '--noprofile', '-c', `source <(svc completion bash)\n${unquoted(TYPED)}\n${asBash}\n${unquoted(LITERAL.map(([t]) => t))}`], {
-      env: shellEnv(),
-      extendEnv: false,
-    });
+    const r = await execa(
+      'bash',
+      ['--norc', '--noprofile', '-c', `source <(svc completion bash)\n${unquoted(TYPED)}\n${asBash}\n${unquoted(LITERAL.map(([t]) => t))}`],
+      {
+        env: shellEnv(),
+        extendEnv: false,
+      },
+    );
     expect(r.stderr).toBe('');
     const out = r.stdout.split('\0');
     expect(out.slice(0, TYPED.length)).toEqual(out.slice(TYPED.length, 2 * TYPED.length));
@@ -267,7 +305,13 @@ describe('fish: complete -C with the script in ~/.config/fish/completions', () =
       stripFinalNewline: false,
     });
     expect(r.stderr).toBe('');
-    const answers = r.stdout.split('@@end\n').map((block) => block.split('\n').filter(Boolean).map((l) => l.split('\t')[0]!).sort());
+    const answers = r.stdout.split('@@end\n').map((block) =>
+      block
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0]!)
+        .sort(),
+    );
     rows.forEach(({ line, offers, leavesNo }, i) => {
       expect.soft(answers[i], line).toEqual([...offers].sort());
       if (leavesNo === precious) expect.soft(readFileSync(precious, 'utf8'), line).toBe('keep');

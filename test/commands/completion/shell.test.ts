@@ -28,7 +28,9 @@ describe('svc complete -- (the entry point the scripts call)', () => {
     const r = await spawnSvc(['complete', '--', 'databases', ''], { env: cleanEnv() });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toBe('list\tList protected databases (listDatabases)\nget\tShow one protected database (getDatabase)\nhelp\tdisplay help for command\n:4\n');
+    expect(r.stdout).toBe(
+      'list\tList protected databases (listDatabases)\nget\tShow one protected database (getDatabase)\nhelp\tdisplay help for command\n:4\n',
+    );
   });
 
   it('works with no base URL, token or config at all', async () => {
@@ -82,7 +84,12 @@ export async function load(url, context, next) {
 
   it('(the check sees them when a command does load them)', async () => {
     const { modules } = await loaded(['profile', '--max-retries', '0'], { SVC_BASE_URL: `http://127.0.0.1:${await closedPort()}`, SVC_API_KEY: TOKEN });
-    expect(modules.filter((m) => FORBIDDEN.test(m)).map((m) => m.replace(/^.*\/chunks\/(\w+)-.*$/, '$1')).sort()).toEqual(['session', 'undici']);
+    expect(
+      modules
+        .filter((m) => FORBIDDEN.test(m))
+        .map((m) => m.replace(/^.*\/chunks\/(\w+)-.*$/, '$1'))
+        .sort(),
+    ).toEqual(['session', 'undici']);
   });
 
   it('jq (output/jq.ts, which requires jq-web) loads only with --jq', async () => {

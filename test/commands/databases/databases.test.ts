@@ -213,7 +213,10 @@ const getCases: Case[] = [
     name: '404 is exit 5 with the request id',
     argv: ['databases', 'get', 'db_gone'],
     // The 404 is followed by one list read: no database is named "db_gone" either (cli-contract 4, v5).
-    routes: [{ path: '/databases/db_gone', fixture: 'error-404', status: 404 }, { path: '/databases', fixture: 'databases-page2' }],
+    routes: [
+      { path: '/databases/db_gone', fixture: 'error-404', status: 404 },
+      { path: '/databases', fixture: 'databases-page2' },
+    ],
     requests: [{ path: '/databases/db_gone' }, { path: '/databases' }],
     code: 5,
     stdoutEmpty: true,
@@ -231,16 +234,14 @@ const getCases: Case[] = [
       ['createdAt not a timestamp', (d) => (d.createdAt = 'last Tuesday'), 'database.createdAt'],
       ['name empty', (d) => (d.name = ''), 'database.name'],
     ] as Array<[string, (d: Record<string, unknown>) => void, string]>
-  ).map(
-    ([what, mutate, field]): Case => ({
-      name: `contract: ${what} is exit 1 naming ${field}`,
-      argv: ['databases', 'get', 'db_orders'],
-      routes: [{ path: '/databases/db_orders', body: brokenGet(mutate), requestId: 'req_db_contract' }],
-      code: 1,
-      stdoutEmpty: true,
-      stderr: [fieldIssue(field), 'req_db_contract', 'does not match the API contract'],
-    }),
-  ),
+  ).map(([what, mutate, field]): Case => ({
+    name: `contract: ${what} is exit 1 naming ${field}`,
+    argv: ['databases', 'get', 'db_orders'],
+    routes: [{ path: '/databases/db_orders', body: brokenGet(mutate), requestId: 'req_db_contract' }],
+    code: 1,
+    stdoutEmpty: true,
+    stderr: [fieldIssue(field), 'req_db_contract', 'does not match the API contract'],
+  })),
 ];
 
 const localCases: Case[] = [
@@ -257,16 +258,14 @@ const localCases: Case[] = [
   ['list --cursor ""', ['databases', 'list', '--cursor', ''], /--cursor/],
   ['list with an unknown flag', ['databases', 'list', '--bogus'], /unknown option '--bogus'/],
   ['list with a stray argument', ['databases', 'list', 'db_orders'], /too many arguments|unknown/i],
-].map(
-  ([what, argv, message]): Case => ({
-    name: `${what as string}: exit 2, nothing sent`,
-    argv: argv as string[],
-    requests: [],
-    code: 2,
-    stdoutEmpty: true,
-    stderr: [message as RegExp],
-  }),
-);
+].map(([what, argv, message]): Case => ({
+  name: `${what as string}: exit 2, nothing sent`,
+  argv: argv as string[],
+  requests: [],
+  code: 2,
+  stdoutEmpty: true,
+  stderr: [message as RegExp],
+}));
 
 describe('svc databases list', () => {
   it.each(listCases)('$name', async (c) => {

@@ -150,16 +150,14 @@ const cases: Case[] = [
       ['region missing', (d) => delete d.region, 'destination.region'],
       ['lastVerifiedAt not a timestamp', (d) => (d.lastVerifiedAt = 'yesterday'), 'destination.lastVerifiedAt'],
     ] as Array<[string, (d: Record<string, unknown>) => void, string]>
-  ).map(
-    ([what, mutate, field]): Case => ({
-      name: `get: contract: ${what} is exit 1 naming ${field}`,
-      argv: ['destinations', 'get', 'dst_eu_s3'],
-      routes: [{ path: '/destinations/dst_eu_s3', body: brokenGet(mutate), requestId: 'req_dst_contract' }],
-      code: 1,
-      stdoutEmpty: true,
-      stderr: [fieldIssue(field), 'req_dst_contract'],
-    }),
-  ),
+  ).map(([what, mutate, field]): Case => ({
+    name: `get: contract: ${what} is exit 1 naming ${field}`,
+    argv: ['destinations', 'get', 'dst_eu_s3'],
+    routes: [{ path: '/destinations/dst_eu_s3', body: brokenGet(mutate), requestId: 'req_dst_contract' }],
+    code: 1,
+    stdoutEmpty: true,
+    stderr: [fieldIssue(field), 'req_dst_contract'],
+  })),
   ...(
     [
       ['get with an empty id', ['destinations', 'get', '']],
@@ -168,16 +166,14 @@ const cases: Case[] = [
       ['list --limit abc', ['destinations', 'list', '--limit', 'abc']],
       ['list with an unknown flag', ['destinations', 'list', '--region', 'eu']],
     ] as Array<[string, string[]]>
-  ).map(
-    ([what, argv]): Case => ({
-      name: `${what}: exit 2, nothing sent`,
-      argv,
-      requests: [],
-      code: 2,
-      stdoutEmpty: true,
-      stderr: [/^error: /],
-    }),
-  ),
+  ).map(([what, argv]): Case => ({
+    name: `${what}: exit 2, nothing sent`,
+    argv,
+    requests: [],
+    code: 2,
+    stdoutEmpty: true,
+    stderr: [/^error: /],
+  })),
 ];
 
 describe('svc destinations', () => {

@@ -223,16 +223,14 @@ const getCases: Case[] = [
       ['proofSemantics.verifiedRestore missing', (b) => delete b.proofSemantics.verifiedRestore, 'proofSemantics.verifiedRestore'],
       ['sizeBytes a string', (b) => (b.evidence.sizeBytes = '48213'), 'evidence.sizeBytes'],
     ] as Array<[string, (b: Record<string, any>) => void, string]>
-  ).map(
-    ([what, mutate, field]): Case => ({
-      name: `contract: ${what} is exit 1 naming ${field}`,
-      argv: ['evidence', 'get', 'bj_0007'],
-      routes: [{ path: '/evidence/bj_0007', body: brokenGet(mutate), requestId: 'req_ev_contract' }],
-      code: 1,
-      stdoutEmpty: true,
-      stderr: [fieldIssue(field), 'req_ev_contract'],
-    }),
-  ),
+  ).map(([what, mutate, field]): Case => ({
+    name: `contract: ${what} is exit 1 naming ${field}`,
+    argv: ['evidence', 'get', 'bj_0007'],
+    routes: [{ path: '/evidence/bj_0007', body: brokenGet(mutate), requestId: 'req_ev_contract' }],
+    code: 1,
+    stdoutEmpty: true,
+    stderr: [fieldIssue(field), 'req_ev_contract'],
+  })),
 ];
 
 const localCases: Case[] = (

@@ -11,7 +11,13 @@ const serve = (args: string[] = []) => ({ command: 'svc', args: ['mcp', 'serve',
 
 describe('svc mcp config', () => {
   it('claude: .mcp.json with a stdio server, the profile in its env, nothing sent', async () => {
-    const r = await runCase(server, configHome(), { name: 'claude', argv: ['mcp', 'config', 'claude'], requests: [], code: 0, stderr: [/Add this to \.mcp\.json/, /never a token/] });
+    const r = await runCase(server, configHome(), {
+      name: 'claude',
+      argv: ['mcp', 'config', 'claude'],
+      requests: [],
+      code: 0,
+      stderr: [/Add this to \.mcp\.json/, /never a token/],
+    });
     expect(JSON.parse(r.stdout)).toEqual({ mcpServers: { svc: { type: 'stdio', ...serve() } } });
   });
 
@@ -27,12 +33,24 @@ describe('svc mcp config', () => {
   });
 
   it('cursor: .cursor/mcp.json', async () => {
-    const r = await runCase(server, configHome(), { name: 'cursor', argv: ['mcp', 'config', 'cursor'], requests: [], code: 0, stderr: [/\.cursor\/mcp\.json/] });
+    const r = await runCase(server, configHome(), {
+      name: 'cursor',
+      argv: ['mcp', 'config', 'cursor'],
+      requests: [],
+      code: 0,
+      stderr: [/\.cursor\/mcp\.json/],
+    });
     expect(JSON.parse(r.stdout)).toEqual({ mcpServers: { svc: serve() } });
   });
 
   it('vscode: .vscode/mcp.json, whose key is servers', async () => {
-    const r = await runCase(server, configHome(), { name: 'vscode', argv: ['mcp', 'config', 'vscode', '--read-only'], requests: [], code: 0, stderr: [/\.vscode\/mcp\.json/] });
+    const r = await runCase(server, configHome(), {
+      name: 'vscode',
+      argv: ['mcp', 'config', 'vscode', '--read-only'],
+      requests: [],
+      code: 0,
+      stderr: [/\.vscode\/mcp\.json/],
+    });
     expect(JSON.parse(r.stdout)).toEqual({ servers: { svc: { type: 'stdio', ...serve(['--read-only']) } } });
   });
 
@@ -63,7 +81,13 @@ describe('svc mcp config', () => {
   });
 
   it('--json: the server entry as data; SVC_API_KEY in the environment never reaches the snippet', async () => {
-    const r = await runCase(server, configHome(), { name: 'json', argv: ['mcp', 'config', 'claude', '--json'], requests: [], code: 0, env: { SVC_API_KEY: TOKEN } });
+    const r = await runCase(server, configHome(), {
+      name: 'json',
+      argv: ['mcp', 'config', 'claude', '--json'],
+      requests: [],
+      code: 0,
+      env: { SVC_API_KEY: TOKEN },
+    });
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({ client: 'claude', format: 'json', server: serve() });
     expect(r.stdout).not.toContain('SVC_API_KEY');

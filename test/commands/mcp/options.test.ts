@@ -5,7 +5,11 @@ describe('mcp serve options()', () => {
   const ok: OkRow[] = [
     ['no flags: every tool the token allows', ['mcp', 'serve'], { readOnly: false, tools: undefined }],
     ['--read-only', ['mcp', 'serve', '--read-only'], { readOnly: true, tools: undefined }],
-    ['--tools, trimmed and without repeats', ['mcp', 'serve', '--tools', ' list_databases, plan_restore,list_databases'], { readOnly: false, tools: ['list_databases', 'plan_restore'] }],
+    [
+      '--tools, trimmed and without repeats',
+      ['mcp', 'serve', '--tools', ' list_databases, plan_restore,list_databases'],
+      { readOnly: false, tools: ['list_databases', 'plan_restore'] },
+    ],
     ['--tools with --read-only', ['mcp', 'serve', '--read-only', '--tools', 'trigger_backup'], { readOnly: true, tools: ['trigger_backup'] }],
   ];
   it.each(ok)('%s', (_name, argv, expected, env) => expectOptions(argv, expected, env));

@@ -14,7 +14,11 @@ describe('recovery summary options()', () => {
     ...idRefusals(['recovery', 'summary'], 'database id'),
     ['no id (commander)', ['recovery', 'summary'], /^missing required argument 'databaseId'$/],
     ['two ids (commander)', ['recovery', 'summary', 'db_orders', 'db_billing'], /too many arguments for 'summary'. Expected 1 argument but got 2/],
-    ['--incident-time, which only candidate has (commander)', ['recovery', 'summary', 'db_orders', '--incident-time', '2026-11-20T14:30:00Z'], /unknown option '--incident-time'/],
+    [
+      '--incident-time, which only candidate has (commander)',
+      ['recovery', 'summary', 'db_orders', '--incident-time', '2026-11-20T14:30:00Z'],
+      /unknown option '--incident-time'/,
+    ],
   ];
   it.each(refused)('refuses %s', (_name, argv, message, env) => expectUsage(argv, message, env));
 });
@@ -29,19 +33,29 @@ describe('recovery candidate options()', () => {
     ['the option before the id', ['recovery', 'candidate', '--incident-time', '2026-11-20T14:30:00Z', 'db_orders'], at('2026-11-20T14:30:00Z')],
     ['the id trimmed', ['recovery', 'candidate', ' db_orders ', '--incident-time', '2026-11-20T14:30:00Z'], at('2026-11-20T14:30:00Z')],
     ['a space for the T, with a zone', ['recovery', 'candidate', 'db_orders', '--incident-time', '2026-11-20 14:30:00Z'], at('2026-11-20T14:30:00Z')],
-    ['minutes without seconds, with an offset', ['recovery', 'candidate', 'db_orders', '--incident-time', '2026-11-20 14:30+02:00'], at('2026-11-20T14:30:00+02:00')],
+    [
+      'minutes without seconds, with an offset',
+      ['recovery', 'candidate', 'db_orders', '--incident-time', '2026-11-20 14:30+02:00'],
+      at('2026-11-20T14:30:00+02:00'),
+    ],
   ];
   it.each(ok)('%s', (_name, argv, expected, env) => expectOptions(argv, expected, env));
 
   it.each(withGlobals([ok[0]!]))('%s', (_name, argv, expected, env, verb) => expectOptions(argv, expected, env, verb));
 
   const time = (v: string) =>
-    new RegExp(`^Invalid --incident-time "${v.replace(/[.+]/g, '\\$&')}": use ISO 8601, e\\.g\\. 2026-11-20T14:30:00Z, or a date and time like "2026-11-20 15:30" read in this machine's time zone\\.$`);
+    new RegExp(
+      `^Invalid --incident-time "${v.replace(/[.+]/g, '\\$&')}": use ISO 8601, e\\.g\\. 2026-11-20T14:30:00Z, or a date and time like "2026-11-20 15:30" read in this machine's time zone\\.$`,
+    );
   const refused: UsageRow[] = [
     ...idRefusals(['recovery', 'candidate'], 'database id', ['--incident-time', '2026-11-20T14:30:00Z']),
     ['no --incident-time (commander)', ['recovery', 'candidate', 'db_orders'], /^required option '--incident-time <iso8601>' not specified$/],
     ['no database id (commander)', ['recovery', 'candidate', '--incident-time', '2026-11-20T14:30:00Z'], /^missing required argument 'databaseId'$/],
-    ['--incident-time without a value (commander)', ['recovery', 'candidate', 'db_orders', '--incident-time'], /option '--incident-time <iso8601>' argument missing/],
+    [
+      '--incident-time without a value (commander)',
+      ['recovery', 'candidate', 'db_orders', '--incident-time'],
+      /option '--incident-time <iso8601>' argument missing/,
+    ],
     ['a date alone', ['recovery', 'candidate', 'db_orders', '--incident-time', '2026-11-20'], time('2026-11-20')],
     ['a date and time in another order', ['recovery', 'candidate', 'db_orders', '--incident-time', '11/20/2026 14:30'], time('11/20/2026 14:30')],
     ['an impossible day, no zone', ['recovery', 'candidate', 'db_orders', '--incident-time', '2026-02-30 14:30'], time('2026-02-30 14:30')],

@@ -87,7 +87,10 @@ const summaryCases: Case[] = [
     name: '404 is exit 5',
     argv: ['recovery', 'summary', 'db_orders'],
     // The 404 is followed by one list read: no other database is named "db_orders" (cli-contract 4, v5).
-    routes: [{ path: SUMMARY_PATH, fixture: 'error-404', status: 404 }, { path: '/databases', fixture: 'databases-page2' }],
+    routes: [
+      { path: SUMMARY_PATH, fixture: 'error-404', status: 404 },
+      { path: '/databases', fixture: 'databases-page2' },
+    ],
     code: 5,
     stderr: ['Protected database not found.', 'req_nf_1'],
   },
@@ -101,16 +104,14 @@ const summaryCases: Case[] = [
       ['latest missing (must be null)', (b) => delete b.latest, 'latest'],
       ['restoreAvailable a string', (b) => (b.latest.restoreAvailable = 'yes'), 'latest.restoreAvailable'],
     ] as Array<[string, (b: Record<string, any>) => void, string]>
-  ).map(
-    ([what, mutate, field]): Case => ({
-      name: `contract: ${what} is exit 1 naming ${field}`,
-      argv: ['recovery', 'summary', 'db_orders'],
-      routes: [{ path: SUMMARY_PATH, body: mutated('recovery-summary', mutate), requestId: 'req_rs_contract' }],
-      code: 1,
-      stdoutEmpty: true,
-      stderr: [fieldIssue(field), 'req_rs_contract'],
-    }),
-  ),
+  ).map(([what, mutate, field]): Case => ({
+    name: `contract: ${what} is exit 1 naming ${field}`,
+    argv: ['recovery', 'summary', 'db_orders'],
+    routes: [{ path: SUMMARY_PATH, body: mutated('recovery-summary', mutate), requestId: 'req_rs_contract' }],
+    code: 1,
+    stdoutEmpty: true,
+    stderr: [fieldIssue(field), 'req_rs_contract'],
+  })),
 ];
 
 const candidateCases: Case[] = [
@@ -186,9 +187,7 @@ const candidateCases: Case[] = [
   {
     name: 'contract: recommended.windowId empty',
     argv: ['recovery', 'candidate', 'db_orders', '--incident-time', '2026-11-21T12:00:00Z'],
-    routes: [
-      { path: CANDIDATE_PATH, body: mutated('recovery-candidate', (b) => (b.recommended.windowId = '')), requestId: 'req_rc_1' },
-    ],
+    routes: [{ path: CANDIDATE_PATH, body: mutated('recovery-candidate', (b) => (b.recommended.windowId = '')), requestId: 'req_rc_1' }],
     requests: [CANDIDATE_REQUEST],
     code: 1,
     stderr: [fieldIssue('recommended.windowId'), 'req_rc_1'],
@@ -268,16 +267,14 @@ const proofCases: Case[] = [
       ['unknown proofStatus', (b) => (b.window.proofStatus = 'ok'), 'window.proofStatus'],
       ['short schemaDigest', (b) => (b.proof.schemaDigest = 'abc'), 'proof.schemaDigest'],
     ] as Array<[string, (b: Record<string, any>) => void, string]>
-  ).map(
-    ([what, mutate, field]): Case => ({
-      name: `contract: ${what} is exit 1 naming ${field}`,
-      argv: ['recovery', 'proof', 'rw_0003'],
-      routes: [{ path: PROOF_PATH, body: mutated('recovery-proof', mutate), requestId: 'req_rp_contract' }],
-      code: 1,
-      stdoutEmpty: true,
-      stderr: [fieldIssue(field), 'req_rp_contract'],
-    }),
-  ),
+  ).map(([what, mutate, field]): Case => ({
+    name: `contract: ${what} is exit 1 naming ${field}`,
+    argv: ['recovery', 'proof', 'rw_0003'],
+    routes: [{ path: PROOF_PATH, body: mutated('recovery-proof', mutate), requestId: 'req_rp_contract' }],
+    code: 1,
+    stdoutEmpty: true,
+    stderr: [fieldIssue(field), 'req_rp_contract'],
+  })),
 ];
 
 const localCases: Case[] = (

@@ -98,16 +98,14 @@ const cases: Case[] = [
       ['unknown state', (j) => (j.state = 'done'), 'restoreJob.state'],
       ['errorKind missing (must be null)', (j) => delete j.errorKind, 'restoreJob.errorKind'],
     ] as Array<[string, (j: Record<string, any>) => void, string]>
-  ).map(
-    ([what, mutate, field]): Case => ({
-      name: `contract: ${what} is exit 1 naming ${field}`,
-      argv: ['restore', 'get', 'rj_0001'],
-      routes: [{ path: '/restores/rj_0001', body: broken(mutate), requestId: 'req_rj_contract' }],
-      code: 1,
-      stdoutEmpty: true,
-      stderr: [fieldIssue(field), 'req_rj_contract'],
-    }),
-  ),
+  ).map(([what, mutate, field]): Case => ({
+    name: `contract: ${what} is exit 1 naming ${field}`,
+    argv: ['restore', 'get', 'rj_0001'],
+    routes: [{ path: '/restores/rj_0001', body: broken(mutate), requestId: 'req_rj_contract' }],
+    code: 1,
+    stdoutEmpty: true,
+    stderr: [fieldIssue(field), 'req_rj_contract'],
+  })),
   ...(
     [
       ['an empty id', ['restore', 'get', '']],

@@ -16,8 +16,48 @@ function group(help: string, heading: string): string[] {
 
 describe('restore help: the common case first', () => {
   it.each([
-    [['restore', 'create', '--help'], ['--backup', '--database', '--latest', '--before', '--window', '--dry-run', '--target', '--in-place', '--confirm', '--help'], ['--jobs', '--work-dir', '--keep-artifact', '--connections', '--no-analyze', '--receipt', '--terminate-connections', '--drop-previous', '--keep-partial', '--no-tablespaces', '--database-settings', '--idempotency-key']],
-    [['restore', 'drill', '--help'], ['--all', '--backup', '--latest', '--before', '--max-age', '--check', '--report', '--dry-run', '--help'], ['--scratch', '--pg-bindir', '--isolation', '--parallel', '--shard', '--metrics-file', '--pushgateway', '--keep', '--strict', '--jobs', '--connections', '--work-dir', '--no-analyze', '--no-rows-check', '--baseline', '--drift-min-rows', '--max-shrink', '--deadline']],
+    [
+      ['restore', 'create', '--help'],
+      ['--backup', '--database', '--latest', '--before', '--window', '--dry-run', '--target', '--in-place', '--confirm', '--help'],
+      [
+        '--jobs',
+        '--work-dir',
+        '--keep-artifact',
+        '--connections',
+        '--no-analyze',
+        '--receipt',
+        '--terminate-connections',
+        '--drop-previous',
+        '--keep-partial',
+        '--no-tablespaces',
+        '--database-settings',
+        '--idempotency-key',
+      ],
+    ],
+    [
+      ['restore', 'drill', '--help'],
+      ['--all', '--backup', '--latest', '--before', '--max-age', '--check', '--report', '--dry-run', '--help'],
+      [
+        '--scratch',
+        '--pg-bindir',
+        '--isolation',
+        '--parallel',
+        '--shard',
+        '--metrics-file',
+        '--pushgateway',
+        '--keep',
+        '--strict',
+        '--jobs',
+        '--connections',
+        '--work-dir',
+        '--no-analyze',
+        '--no-rows-check',
+        '--baseline',
+        '--drift-min-rows',
+        '--max-shrink',
+        '--deadline',
+      ],
+    ],
   ])('svc %s: Options holds the common flags, More options the rest', async (argv, common, more) => {
     const r = await runCli(argv);
     expect(r.code).toBe(0);

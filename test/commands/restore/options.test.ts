@@ -5,9 +5,23 @@ import { parseOptions } from '../../support/verb-options.js';
 import { expectOptions, expectUsage, idRefusals, withGlobals, type Env, type OkRow, type UsageRow } from '../options-table.js';
 
 const DSN = 'postgresql://restore_user@db.internal:5433/orders_restored';
-const TARGET = { host: 'db.internal', port: 5433, user: 'restore_user', database: 'orders_restored', password: undefined, params: { PGHOST: 'db.internal', PGPORT: '5433', PGUSER: 'restore_user' } };
+const TARGET = {
+  host: 'db.internal',
+  port: 5433,
+  user: 'restore_user',
+  database: 'orders_restored',
+  password: undefined,
+  params: { PGHOST: 'db.internal', PGPORT: '5433', PGUSER: 'restore_user' },
+};
 const ENV_DSN = 'postgresql://env_user:env-Secret-9@env.internal/orders_from_env';
-const ENV_TARGET = { host: 'env.internal', port: 5432, user: 'env_user', database: 'orders_from_env', password: 'env-Secret-9', params: { PGHOST: 'env.internal', PGUSER: 'env_user' } };
+const ENV_TARGET = {
+  host: 'env.internal',
+  port: 5432,
+  user: 'env_user',
+  database: 'orders_from_env',
+  password: 'env-Secret-9',
+  params: { PGHOST: 'env.internal', PGUSER: 'env_user' },
+};
 const PASSWORD = 'Pa55-w0rd-argv';
 const TMP = resolve(tmpdir());
 
@@ -40,47 +54,92 @@ const created = (o: Record<string, unknown> = {}) => engine({ rule: { rule: 'id'
 function targetRows(argv: string[], opts: (o?: Record<string, unknown>) => unknown): OkRow[] {
   return [
     ['defaults: --target, a new database, default jobs, the OS temp dir', [...argv, '--target', DSN], opts()],
-    ['SVC_TARGET_DSN when there is no --target (its password is not in argv)', argv, opts({ target: ENV_TARGET, rawTarget: ENV_DSN }), { SVC_TARGET_DSN: ENV_DSN }],
+    [
+      'SVC_TARGET_DSN when there is no --target (its password is not in argv)',
+      argv,
+      opts({ target: ENV_TARGET, rawTarget: ENV_DSN }),
+      { SVC_TARGET_DSN: ENV_DSN },
+    ],
     ['--target wins over SVC_TARGET_DSN', [...argv, '--target', DSN], opts(), { SVC_TARGET_DSN: ENV_DSN }],
     [
       'a password in --target sets passwordInArgv',
       [...argv, '--target', `postgresql://restore_user:${PASSWORD}@db.internal:5433/orders_restored`],
-      opts({ target: { ...TARGET, password: PASSWORD }, rawTarget: `postgresql://restore_user:${PASSWORD}@db.internal:5433/orders_restored`, passwordInArgv: true }),
+      opts({
+        target: { ...TARGET, password: PASSWORD },
+        rawTarget: `postgresql://restore_user:${PASSWORD}@db.internal:5433/orders_restored`,
+        passwordInArgv: true,
+      }),
     ],
     [
       'host, port and user from PGHOST, PGPORT and PGUSER when the URI has none',
       [...argv, '--target', 'postgresql:///orders_restored'],
-      opts({ target: { host: 'pg.env', port: 6543, user: 'pg_env_user', database: 'orders_restored', password: undefined, params: {} }, rawTarget: 'postgresql:///orders_restored' }),
+      opts({
+        target: { host: 'pg.env', port: 6543, user: 'pg_env_user', database: 'orders_restored', password: undefined, params: {} },
+        rawTarget: 'postgresql:///orders_restored',
+      }),
       { PGHOST: 'pg.env', PGPORT: '6543', PGUSER: 'pg_env_user' },
     ],
     [
       'libpq defaults: the default Unix socket (no host), 5432, the OS user',
       [...argv, '--target', 'postgresql:///orders_restored'],
-      opts({ target: { host: undefined, port: 5432, user: userInfo().username, database: 'orders_restored', password: undefined, params: {} }, rawTarget: 'postgresql:///orders_restored' }),
+      opts({
+        target: { host: undefined, port: 5432, user: userInfo().username, database: 'orders_restored', password: undefined, params: {} },
+        rawTarget: 'postgresql:///orders_restored',
+      }),
     ],
     [
       'postgres:// with query parameters passed on as libpq variables',
       [...argv, '--target', 'postgres://app@db.internal/orders_restored?sslmode=verify-full&application_name=svc-restore'],
       opts({
-        target: { host: 'db.internal', port: 5432, user: 'app', database: 'orders_restored', password: undefined, params: { PGUSER: 'app', PGHOST: 'db.internal', PGSSLMODE: 'verify-full', PGAPPNAME: 'svc-restore' } },
+        target: {
+          host: 'db.internal',
+          port: 5432,
+          user: 'app',
+          database: 'orders_restored',
+          password: undefined,
+          params: { PGUSER: 'app', PGHOST: 'db.internal', PGSSLMODE: 'verify-full', PGAPPNAME: 'svc-restore' },
+        },
         rawTarget: 'postgres://app@db.internal/orders_restored?sslmode=verify-full&application_name=svc-restore',
       }),
     ],
-    ['a database merely named like a system one', [...argv, '--target', 'postgresql://app@db.internal/postgres_copy'], opts({ target: { ...TARGET, host: 'db.internal', port: 5432, user: 'app', database: 'postgres_copy', params: { PGUSER: 'app', PGHOST: 'db.internal' } }, rawTarget: 'postgresql://app@db.internal/postgres_copy' })],
+    [
+      'a database merely named like a system one',
+      [...argv, '--target', 'postgresql://app@db.internal/postgres_copy'],
+      opts({
+        target: { ...TARGET, host: 'db.internal', port: 5432, user: 'app', database: 'postgres_copy', params: { PGUSER: 'app', PGHOST: 'db.internal' } },
+        rawTarget: 'postgresql://app@db.internal/postgres_copy',
+      }),
+    ],
     ['--in-place without --confirm (a terminal prompt confirms it later)', [...argv, '--target', DSN, '--in-place'], opts({ inPlace: true })],
     ['--in-place --confirm', [...argv, '--target', DSN, '--in-place', '--confirm'], opts({ inPlace: true, confirm: true })],
     ['--jobs 1', [...argv, '--target', DSN, '--jobs', '1'], opts({ jobs: 1 })],
     ['--jobs 64, the most', [...argv, '--target', DSN, '--jobs', '64'], opts({ jobs: 64 })],
-    ['--in-place --jobs 4 (the new database beside the target is restored in parallel)', [...argv, '--target', DSN, '--in-place', '--jobs', '4'], opts({ inPlace: true, jobs: 4 })],
-    ['--in-place --terminate-connections --drop-previous', [...argv, '--target', DSN, '--in-place', '--terminate-connections', '--drop-previous'], opts({ inPlace: true, terminateConnections: true, dropPrevious: true })],
+    [
+      '--in-place --jobs 4 (the new database beside the target is restored in parallel)',
+      [...argv, '--target', DSN, '--in-place', '--jobs', '4'],
+      opts({ inPlace: true, jobs: 4 }),
+    ],
+    [
+      '--in-place --terminate-connections --drop-previous',
+      [...argv, '--target', DSN, '--in-place', '--terminate-connections', '--drop-previous'],
+      opts({ inPlace: true, terminateConnections: true, dropPrevious: true }),
+    ],
     ['--work-dir, absolute', [...argv, '--target', DSN, '--work-dir', '/var/tmp/svc-restore'], opts({ workDir: '/var/tmp/svc-restore' })],
-    ['--work-dir, relative: made absolute', [...argv, '--target', DSN, '--work-dir', 'downloads/restore'], opts({ workDir: resolve(process.cwd(), 'downloads/restore') })],
+    [
+      '--work-dir, relative: made absolute',
+      [...argv, '--target', DSN, '--work-dir', 'downloads/restore'],
+      opts({ workDir: resolve(process.cwd(), 'downloads/restore') }),
+    ],
     ['--keep-artifact', [...argv, '--target', DSN, '--keep-artifact'], opts({ keepArtifact: true })],
     ['--connections 1', [...argv, '--target', DSN, '--connections', '1'], opts({ connections: 1 })],
     ['--connections 16, the most', [...argv, '--target', DSN, '--connections', '16'], opts({ connections: 16 })],
     ['--no-analyze', [...argv, '--target', DSN, '--no-analyze'], opts({ analyze: false })],
     ['--receipt, absolute', [...argv, '--target', DSN, '--receipt', '/var/tmp/receipt.json'], opts({ receiptPath: '/var/tmp/receipt.json' })],
-    ['--receipt, relative: made absolute', [...argv, '--target', DSN, '--receipt', 'drills/receipt.json'], opts({ receiptPath: resolve(process.cwd(), 'drills/receipt.json') })],
+    [
+      '--receipt, relative: made absolute',
+      [...argv, '--target', DSN, '--receipt', 'drills/receipt.json'],
+      opts({ receiptPath: resolve(process.cwd(), 'drills/receipt.json') }),
+    ],
     ['--keep-partial', [...argv, '--target', DSN, '--keep-partial'], opts({ keepPartial: true })],
     ['--no-tablespaces', [...argv, '--target', DSN, '--no-tablespaces'], opts({ noTablespaces: true })],
     ['--database-settings', [...argv, '--target', DSN, '--in-place', '--database-settings'], opts({ inPlace: true, databaseSettings: true })],
@@ -103,14 +162,44 @@ function targetRefusals(argv: string[]): Array<[name: string, argv: string[], me
     ['a bare database name', [...argv, '--target', 'orders_restored'], notPg, {}, []],
     ['a non-postgresql SVC_TARGET_DSN', argv, notPg, { SVC_TARGET_DSN: 'mysql://app@db.internal/orders' }, []],
     ['a non-postgresql URI with a password, not echoed', [...argv, '--target', `mysql://app:${PASSWORD}@db.internal/orders`], notPg, {}, [PASSWORD]],
-    ['a URI naming no database', [...argv, '--target', `postgresql://app:${PASSWORD}@db.internal:5432`], /^The target URI must name a database/, {}, [PASSWORD]],
-    ['a URI whose port is out of range', [...argv, '--target', `postgresql://app:${PASSWORD}@db.internal:99999/orders`], /^The target port must be a number from 1 to 65535\.$/, {}, [PASSWORD]],
-    ['a PGPORT that is not a port', [...argv, '--target', 'postgresql://app@db.internal/orders'], /^The target port must be a number from 1 to 65535\.$/, { PGPORT: 'abc' }, []],
+    [
+      'a URI naming no database',
+      [...argv, '--target', `postgresql://app:${PASSWORD}@db.internal:5432`],
+      /^The target URI must name a database/,
+      {},
+      [PASSWORD],
+    ],
+    [
+      'a URI whose port is out of range',
+      [...argv, '--target', `postgresql://app:${PASSWORD}@db.internal:99999/orders`],
+      /^The target port must be a number from 1 to 65535\.$/,
+      {},
+      [PASSWORD],
+    ],
+    [
+      'a PGPORT that is not a port',
+      [...argv, '--target', 'postgresql://app@db.internal/orders'],
+      /^The target port must be a number from 1 to 65535\.$/,
+      { PGPORT: 'abc' },
+      [],
+    ],
     ['the system database postgres', [...argv, '--target', 'postgresql://app@db.internal/postgres'], system('postgres'), {}, []],
     ['the system database template0', [...argv, '--target', 'postgresql://app@db.internal/template0'], system('template0'), {}, []],
     ['the system database template1', [...argv, '--target', 'postgresql://app@db.internal/template1'], system('template1'), {}, []],
-    ['the system database postgres, in place and confirmed', [...argv, '--target', 'postgresql://app@db.internal/postgres', '--in-place', '--confirm'], system('postgres'), {}, []],
-    ['a system database from SVC_TARGET_DSN, password not echoed', argv, system('template1'), { SVC_TARGET_DSN: `postgresql://app:${PASSWORD}@db.internal/template1` }, [PASSWORD]],
+    [
+      'the system database postgres, in place and confirmed',
+      [...argv, '--target', 'postgresql://app@db.internal/postgres', '--in-place', '--confirm'],
+      system('postgres'),
+      {},
+      [],
+    ],
+    [
+      'a system database from SVC_TARGET_DSN, password not echoed',
+      argv,
+      system('template1'),
+      { SVC_TARGET_DSN: `postgresql://app:${PASSWORD}@db.internal/template1` },
+      [PASSWORD],
+    ],
     ['--jobs 0', [...argv, '--target', DSN, '--jobs', '0'], jobs('0'), {}, []],
     ['--jobs 65', [...argv, '--target', DSN, '--jobs', '65'], jobs('65'), {}, []],
     ['--jobs -1', [...argv, '--target', DSN, '--jobs', '-1'], jobs('-1'), {}, []],
@@ -131,7 +220,11 @@ describe('restore create options()', () => {
     ['--backup trimmed', ['restore', 'create', '--backup', ' bj_0007 ', '--target', DSN], created()],
     ['--dry-run', [...base, '--target', DSN, '--dry-run'], created({ dryRun: true })],
     ['--idempotency-key', [...base, '--target', DSN, '--idempotency-key', 'restore-2026-11-21'], created({ idempotencyKey: 'restore-2026-11-21' })],
-    ['--database --latest', ['restore', 'create', '--database', 'db_orders', '--latest', '--target', DSN], created({ rule: { rule: 'latest', databaseId: 'db_orders' } })],
+    [
+      '--database --latest',
+      ['restore', 'create', '--database', 'db_orders', '--latest', '--target', DSN],
+      created({ rule: { rule: 'latest', databaseId: 'db_orders' } }),
+    ],
     [
       '--database --before, a time with an offset',
       ['restore', 'create', '--database', 'db_orders', '--before', '2026-11-24T14:32:00+01:00', '--target', DSN],
@@ -140,7 +233,21 @@ describe('restore create options()', () => {
     ['--window', ['restore', 'create', '--window', 'rw_0003', '--target', DSN], created({ rule: { rule: 'window', windowId: 'rw_0003' } })],
     [
       'every flag',
-      [...base, '--target', DSN, '--in-place', '--confirm', '--jobs', '2', '--work-dir', '/var/tmp/r', '--keep-artifact', '--dry-run', '--idempotency-key', 'k-1'],
+      [
+        ...base,
+        '--target',
+        DSN,
+        '--in-place',
+        '--confirm',
+        '--jobs',
+        '2',
+        '--work-dir',
+        '/var/tmp/r',
+        '--keep-artifact',
+        '--dry-run',
+        '--idempotency-key',
+        'k-1',
+      ],
       created({ inPlace: true, confirm: true, jobs: 2, workDir: '/var/tmp/r', keepArtifact: true, dryRun: true, idempotencyKey: 'k-1' }),
     ],
   ];
@@ -151,23 +258,95 @@ describe('restore create options()', () => {
   const key = /^Invalid --idempotency-key ".*": it must be 1 to 200 printable ASCII characters \(no leading or trailing space\)\.$/;
   const refused: Array<[name: string, argv: string[], message: RegExp, env: Env, hidden: string[]]> = [
     ...targetRefusals(base),
-    ...idRefusals(['restore', 'create', '--backup'], '--backup', ['--target', DSN]).map(([n, a, m]): [string, string[], RegExp, Env, string[]] => [`--backup: ${n}`, a, m, {}, []]),
+    ...idRefusals(['restore', 'create', '--backup'], '--backup', ['--target', DSN]).map(([n, a, m]): [string, string[], RegExp, Env, string[]] => [
+      `--backup: ${n}`,
+      a,
+      m,
+      {},
+      [],
+    ]),
     ['no backup named at all', ['restore', 'create', '--target', DSN], /^No backup named\.$/, {}, []],
-    ['--backup and --database', ['restore', 'create', '--backup', 'bj_1', '--database', 'db_1', '--latest', '--target', DSN], /^--backup and --database each name the backup: give one of them\.$/, {}, []],
-    ['--window and --backup', ['restore', 'create', '--backup', 'bj_1', '--window', 'rw_1', '--target', DSN], /^--backup and --window each name the backup: give one of them\.$/, {}, []],
-    ['--latest without --database', ['restore', 'create', '--latest', '--target', DSN], /^--latest picks among one database's backups: add --database <databaseId>\.$/, {}, []],
-    ['--before without --database', ['restore', 'create', '--before', '2026-11-24T14:32:00Z', '--target', DSN], /^--before picks among one database's backups: add --database <databaseId>\.$/, {}, []],
+    [
+      '--backup and --database',
+      ['restore', 'create', '--backup', 'bj_1', '--database', 'db_1', '--latest', '--target', DSN],
+      /^--backup and --database each name the backup: give one of them\.$/,
+      {},
+      [],
+    ],
+    [
+      '--window and --backup',
+      ['restore', 'create', '--backup', 'bj_1', '--window', 'rw_1', '--target', DSN],
+      /^--backup and --window each name the backup: give one of them\.$/,
+      {},
+      [],
+    ],
+    [
+      '--latest without --database',
+      ['restore', 'create', '--latest', '--target', DSN],
+      /^--latest picks among one database's backups: add --database <databaseId>\.$/,
+      {},
+      [],
+    ],
+    [
+      '--before without --database',
+      ['restore', 'create', '--before', '2026-11-24T14:32:00Z', '--target', DSN],
+      /^--before picks among one database's backups: add --database <databaseId>\.$/,
+      {},
+      [],
+    ],
     ['--latest with --backup', ['restore', 'create', '--backup', 'bj_1', '--latest', '--target', DSN], /^--latest picks among one database's backups/, {}, []],
-    ['--database without a rule', ['restore', 'create', '--database', 'db_1', '--target', DSN], /^--database needs a rule: add --latest for its newest completed backup, or --before <ISO 8601>\.$/, {}, []],
-    ['--latest and --before', ['restore', 'create', '--database', 'db_1', '--latest', '--before', '2026-11-24T14:32:00Z', '--target', DSN], /^--latest and --before are two rules: give one of them\.$/, {}, []],
-    ['a --before without a time zone', ['restore', 'create', '--database', 'db_1', '--before', '2026-11-24T14:32:00', '--target', DSN], /^Invalid --before "2026-11-24T14:32:00": use ISO 8601 with a time zone/, {}, []],
-    ['a --before that is not a time', ['restore', 'create', '--database', 'db_1', '--before', 'yesterday', '--target', DSN], /^Invalid --before "yesterday"/, {}, []],
+    [
+      '--database without a rule',
+      ['restore', 'create', '--database', 'db_1', '--target', DSN],
+      /^--database needs a rule: add --latest for its newest completed backup, or --before <ISO 8601>\.$/,
+      {},
+      [],
+    ],
+    [
+      '--latest and --before',
+      ['restore', 'create', '--database', 'db_1', '--latest', '--before', '2026-11-24T14:32:00Z', '--target', DSN],
+      /^--latest and --before are two rules: give one of them\.$/,
+      {},
+      [],
+    ],
+    [
+      'a --before without a time zone',
+      ['restore', 'create', '--database', 'db_1', '--before', '2026-11-24T14:32:00', '--target', DSN],
+      /^Invalid --before "2026-11-24T14:32:00": use ISO 8601 with a time zone/,
+      {},
+      [],
+    ],
+    [
+      'a --before that is not a time',
+      ['restore', 'create', '--database', 'db_1', '--before', 'yesterday', '--target', DSN],
+      /^Invalid --before "yesterday"/,
+      {},
+      [],
+    ],
     ['an empty --window', ['restore', 'create', '--window', ' ', '--target', DSN], /^Invalid --window " ": it must not be empty\.$/, {}, []],
     ['an empty --database', ['restore', 'create', '--database', '', '--latest', '--target', DSN], /^Invalid --database "": it must not be empty\.$/, {}, []],
-    ['an argument besides --backup (commander)', ['restore', 'create', 'bj_0008', ...base.slice(2), '--target', DSN], /too many arguments for 'create'. Expected 0 arguments but got 1/, {}, []],
+    [
+      'an argument besides --backup (commander)',
+      ['restore', 'create', 'bj_0008', ...base.slice(2), '--target', DSN],
+      /too many arguments for 'create'. Expected 0 arguments but got 1/,
+      {},
+      [],
+    ],
     ['--confirm without --in-place', [...base, '--target', DSN, '--confirm'], /^--confirm only applies to --in-place restores\.$/, {}, []],
-    ['--confirm without --in-place, target from SVC_TARGET_DSN', [...base, '--confirm'], /^--confirm only applies to --in-place restores\.$/, { SVC_TARGET_DSN: ENV_DSN }, []],
-    ['--terminate-connections without --in-place', [...base, '--target', DSN, '--terminate-connections'], /^--terminate-connections only applies to --in-place restores\.$/, {}, []],
+    [
+      '--confirm without --in-place, target from SVC_TARGET_DSN',
+      [...base, '--confirm'],
+      /^--confirm only applies to --in-place restores\.$/,
+      { SVC_TARGET_DSN: ENV_DSN },
+      [],
+    ],
+    [
+      '--terminate-connections without --in-place',
+      [...base, '--target', DSN, '--terminate-connections'],
+      /^--terminate-connections only applies to --in-place restores\.$/,
+      {},
+      [],
+    ],
     ['--drop-previous without --in-place', [...base, '--target', DSN, '--drop-previous'], /^--drop-previous only applies to --in-place restores\.$/, {}, []],
     ['--idempotency-key ""', [...base, '--target', DSN, '--idempotency-key', ''], key, {}, []],
     ['--idempotency-key of 201 characters', [...base, '--target', DSN, '--idempotency-key', 'k'.repeat(201)], key, {}, []],
@@ -196,7 +375,13 @@ describe('restore run options()', () => {
     ...targetRefusals(['restore', 'run']),
     ['--backup, which only create has (commander)', ['restore', 'run', '--target', DSN, '--backup', 'bj_0007'], /unknown option '--backup'/, {}, []],
     ['--dry-run, which only create has (commander)', ['restore', 'run', '--target', DSN, '--dry-run'], /unknown option '--dry-run'/, {}, []],
-    ['--idempotency-key: run creates nothing (commander)', ['restore', 'run', '--target', DSN, '--idempotency-key', 'k-1'], /unknown option '--idempotency-key'/, {}, []],
+    [
+      '--idempotency-key: run creates nothing (commander)',
+      ['restore', 'run', '--target', DSN, '--idempotency-key', 'k-1'],
+      /unknown option '--idempotency-key'/,
+      {},
+      [],
+    ],
     ['an argument (commander)', ['restore', 'run', 'restore.json', '--target', DSN], /too many arguments for 'run'. Expected 0 arguments but got 1/, {}, []],
   ];
   it.each(refused)('refuses %s', (_name, argv, message, env, hidden) => expectUsage(argv, message, env, hidden));
@@ -210,10 +395,12 @@ describe('restore create and run: workDir is always an absolute path', () => {
     ['a relative --work-dir climbing out', ['--work-dir', '../elsewhere/dl'], resolve(process.cwd(), '..', 'elsewhere', 'dl')],
     ['an absolute --work-dir with dot segments, normalised', ['--work-dir', '/var/tmp/a/../b/./c/'], '/var/tmp/b/c'],
   ];
-  it.each(rows.flatMap(([name, args, expected]) => [
-    [`create: ${name}`, ['restore', 'create', '--backup', 'bj_0007', '--target', DSN, ...args], expected] as const,
-    [`run: ${name}`, ['restore', 'run', '--target', DSN, ...args], expected] as const,
-  ]))('%s', async (_name, argv, expected) => {
+  it.each(
+    rows.flatMap(([name, args, expected]) => [
+      [`create: ${name}`, ['restore', 'create', '--backup', 'bj_0007', '--target', DSN, ...args], expected] as const,
+      [`run: ${name}`, ['restore', 'run', '--target', DSN, ...args], expected] as const,
+    ]),
+  )('%s', async (_name, argv, expected) => {
     const r = await parseOptions([...argv]);
     if (!r.ok) expect.fail(`${argv.join(' ')}: ${r.message}`);
     const { workDir } = r.options as { workDir: string };
@@ -229,8 +416,16 @@ describe('restore get options()', () => {
     ['--watch: an hour by default', ['restore', 'get', 'rj_0001', '--watch'], { restoreJobId: 'rj_0001', watchTimeoutMs: 3_600_000 }],
     ['--watch --wait-timeout 30', ['restore', 'get', 'rj_0001', '--watch', '--wait-timeout', '30'], { restoreJobId: 'rj_0001', watchTimeoutMs: 30_000 }],
     ['--watch --wait-timeout 0.5', ['restore', 'get', 'rj_0001', '--watch', '--wait-timeout', '0.5'], { restoreJobId: 'rj_0001', watchTimeoutMs: 500 }],
-    ['--watch --wait-timeout of 7 days, the longest', ['restore', 'get', 'rj_0001', '--watch', '--wait-timeout', '604800'], { restoreJobId: 'rj_0001', watchTimeoutMs: 604_800_000 }],
-    ['a valid --wait-timeout alone does not start watching', ['restore', 'get', 'rj_0001', '--wait-timeout', '30'], { restoreJobId: 'rj_0001', watchTimeoutMs: undefined }],
+    [
+      '--watch --wait-timeout of 7 days, the longest',
+      ['restore', 'get', 'rj_0001', '--watch', '--wait-timeout', '604800'],
+      { restoreJobId: 'rj_0001', watchTimeoutMs: 604_800_000 },
+    ],
+    [
+      'a valid --wait-timeout alone does not start watching',
+      ['restore', 'get', 'rj_0001', '--wait-timeout', '30'],
+      { restoreJobId: 'rj_0001', watchTimeoutMs: undefined },
+    ],
     ['flags before the id', ['restore', 'get', '--wait-timeout', '45', '--watch', 'rj_0001'], { restoreJobId: 'rj_0001', watchTimeoutMs: 45_000 }],
   ];
   it.each(ok)('%s', (_name, argv, expected, env) => expectOptions(argv, expected, env));
@@ -248,8 +443,12 @@ describe('restore get options()', () => {
     ['--watch --wait-timeout ""', ['restore', 'get', 'rj_0001', '--watch', '--wait-timeout', ''], seconds('')],
     ['--watch --wait-timeout over 7 days', ['restore', 'get', 'rj_0001', '--watch', '--wait-timeout', '604801'], seconds('604801')],
     ['a bad --wait-timeout even without --watch, as backups trigger does', ['restore', 'get', 'rj_0001', '--wait-timeout', 'abc'], seconds('abc')],
-    ['--wait-timeout without a value (commander)', ['restore', 'get', 'rj_0001', '--watch', '--wait-timeout'], /option '--wait-timeout <seconds>' argument missing/],
-    ['--wait, which is backups trigger\'s (commander)', ['restore', 'get', 'rj_0001', '--wait'], /unknown option '--wait'/],
+    [
+      '--wait-timeout without a value (commander)',
+      ['restore', 'get', 'rj_0001', '--watch', '--wait-timeout'],
+      /option '--wait-timeout <seconds>' argument missing/,
+    ],
+    ["--wait, which is backups trigger's (commander)", ['restore', 'get', 'rj_0001', '--wait'], /unknown option '--wait'/],
     ['--target, which only create and run have (commander)', ['restore', 'get', 'rj_0001', '--target', DSN], /unknown option '--target'/],
   ];
   it.each(refused)('refuses %s', (_name, argv, message, env) => expectUsage(argv, message, env));

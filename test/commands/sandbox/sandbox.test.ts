@@ -78,7 +78,8 @@ describe('svc sandbox', () => {
     expect(notes).toContain('It is not the service');
     expect(data).not.toContain('It is not the service');
     expect(data).toMatch(/base url: +http:\/\/127\.0\.0\.1:\d+/);
-    for (const name of ['full', 'read-only', 'no-scope', 'expired', 'revoked', 'org-b', 'tiny-budget', 'drill']) expect(data).toMatch(new RegExp(`^${name} `, 'm'));
+    for (const name of ['full', 'read-only', 'no-scope', 'expired', 'revoked', 'org-b', 'tiny-budget', 'drill'])
+      expect(data).toMatch(new RegExp(`^${name} `, 'm'));
     expect(notes).toContain('export SVC_API_KEY=svc_sandbox_3eb1d95aaff52a54cd98169b4d6d4c70');
     cmd.abort();
     expect(await cmd.exit).toBe(0);
