@@ -1,6 +1,6 @@
 import type { ApiClient } from '../api/client.js';
-import { getDatabase, listDatabases } from '../api/operations/databases.js';
-import { holdPages } from '../api/paginate.js';
+import { allDatabases } from '../api/all-databases.js';
+import { getDatabase } from '../api/operations/databases.js';
 import { ApiError } from '../errors.js';
 import { mapPool } from '../pool.js';
 import type { DrillOptions } from './run-drill.js';
@@ -12,14 +12,7 @@ const READS = 8;
 /** The databases to drill (cli-contract 9, step 1): the ids given, or every database (all pages, bounded); then --shard. */
 export async function databasesOf(api: ApiClient, opts: Pick<DrillOptions, 'databases' | 'shard'>): Promise<Array<{ id: string; name: string | null }>> {
   if (opts.databases === 'all') {
-    const page = async (cursor: string | undefined) => {
-      const r = await api.send(listDatabases({ cursor }));
-      return { body: r.data as Record<string, unknown>, requestId: r.requestId };
-    };
-    const all = (await holdPages({ first: await page(undefined), itemsKey: 'databases', startCursor: undefined, fetchPage: page })).databases as Array<{
-      id: string;
-      name: string;
-    }>;
+    const all = await allDatabases(api);
     // A service that lists a database twice (a page boundary that moved) gets it drilled once:
     // twice would create two restore jobs and overwrite its receipt.
     const unique = [...new Map(all.map((d) => [d.id, d] as const)).values()];

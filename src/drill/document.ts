@@ -64,6 +64,26 @@ export interface DatabaseDrill {
   kept?: string[];
 }
 
+/** A database's result before anything is known of its backup: every field the document requires, empty. */
+export function blankDrill(db: { id: string; name: string | null }, result: DatabaseDrill['result'], exitCode = 0): DatabaseDrill {
+  return {
+    databaseId: db.id,
+    name: db.name,
+    result,
+    exitCode,
+    backupJobId: null,
+    backupStartedAt: null,
+    backupCompletedAt: null,
+    backupAgeSeconds: null,
+    restoreJobId: null,
+    recoveryTimeMs: null,
+    phases: {},
+    checks: [],
+    receipt: null,
+    service: null,
+  };
+}
+
 export interface DrillDocument {
   drill: {
     startedAt: string;

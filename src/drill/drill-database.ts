@@ -11,7 +11,7 @@ import { runRestore, type RestoreDeps, type RestoreOutcome } from '../restore/ru
 import type { Target } from '../restore/target.js';
 import { ageAgainstLimit, humanSeconds } from './duration.js';
 import { asOwner, type RestoreRoles } from '../restore/unprivileged.js';
-import { CHECK_ORDER, type DatabaseDrill, type DrillCheck } from './document.js';
+import { blankDrill, CHECK_ORDER, type DatabaseDrill, type DrillCheck } from './document.js';
 import { dataPresent } from './data-present.js';
 import { rowsMatch } from './rows-match.js';
 import { driftAgainst, type Baseline } from './baseline.js';
@@ -79,22 +79,7 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
   const checks: DrillCheck[] = [];
   const record = (name: DrillCheck['name'], status: DrillCheck['status'], durationMs = 0, detail?: string) =>
     checks.push({ name, status, durationMs, ...(detail === undefined ? {} : { detail }) });
-  const result: DatabaseDrill = {
-    databaseId: id,
-    name: db.name,
-    result: 'passed',
-    exitCode: 0,
-    backupJobId: null,
-    backupStartedAt: null,
-    backupCompletedAt: null,
-    backupAgeSeconds: null,
-    restoreJobId: null,
-    recoveryTimeMs: null,
-    phases: {},
-    checks,
-    receipt: null,
-    service: null,
-  };
+  const result: DatabaseDrill = { ...blankDrill({ id, name: db.name }, 'passed'), checks };
   const fail = (check: DrillCheck['name'], code: ErrorCode | string, exitCode: number, message: string) => {
     if (result.result === 'failed') return;
     Object.assign(result, { result: 'failed', exitCode, failure: { check, code, message } });

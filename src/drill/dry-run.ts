@@ -1,26 +1,11 @@
 import type { ApiClient } from '../api/client.js';
 import { CliError } from '../errors.js';
 import { backupAgeSeconds, selectBackup, type SelectionRule } from '../restore/backup-selection.js';
-import type { DatabaseDrill } from './document.js';
+import { blankDrill, type DatabaseDrill } from './document.js';
 
 /** A dry run's line for one database: the backup it would use, or why there is none. Nothing is created. */
 export async function dryRunLine(api: ApiClient, db: { id: string; name: string | null }, rule: SelectionRule, now: Date): Promise<DatabaseDrill> {
-  const base: DatabaseDrill = {
-    databaseId: db.id,
-    name: db.name,
-    result: 'planned',
-    exitCode: 0,
-    backupJobId: null,
-    backupStartedAt: null,
-    backupCompletedAt: null,
-    backupAgeSeconds: null,
-    restoreJobId: null,
-    recoveryTimeMs: null,
-    phases: {},
-    checks: [],
-    receipt: null,
-    service: null,
-  };
+  const base = blankDrill(db, 'planned');
   try {
     const { selection } = await selectBackup(api, rule);
     return {

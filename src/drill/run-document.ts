@@ -1,5 +1,5 @@
 import { InterruptedError } from '../errors.js';
-import type { DatabaseDrill, DrillDocument } from './document.js';
+import { blankDrill, type DatabaseDrill, type DrillDocument } from './document.js';
 import type { IsolationLevel } from './isolation.js';
 
 /** What the run's document says besides its databases. */
@@ -43,23 +43,7 @@ export function notRun(
   exitCode: number,
   message: string,
 ): DatabaseDrill {
-  return {
-    databaseId: db.id,
-    name: db.name,
-    result: 'not_run',
-    exitCode,
-    failure: { check, code, message },
-    backupJobId: null,
-    backupStartedAt: null,
-    backupCompletedAt: null,
-    backupAgeSeconds: null,
-    restoreJobId: null,
-    recoveryTimeMs: null,
-    phases: {},
-    checks: [],
-    receipt: null,
-    service: null,
-  };
+  return { ...blankDrill(db, 'not_run', exitCode), failure: { check, code, message } };
 }
 
 /** A drill ended by SIGINT, SIGTERM or SIGHUP, after its clean-up, with the document of what it did: the report is still written. */

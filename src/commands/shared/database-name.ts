@@ -1,5 +1,4 @@
-import { listDatabases } from '../../api/operations/databases.js';
-import { holdPages } from '../../api/paginate.js';
+import { allDatabases } from '../../api/all-databases.js';
 import { ApiError, UsageError } from '../../errors.js';
 import type { Session } from '../../session.js';
 
@@ -28,14 +27,7 @@ export async function withDatabaseName<O>(opts: O, session: Session, run: (opts:
 
 async function idOfName(session: Session, name: string): Promise<string | undefined> {
   const api = await session.api();
-  const page = async (cursor: string | undefined) => {
-    const r = await api.send(listDatabases({ cursor }));
-    return { body: r.data as Record<string, unknown>, requestId: r.requestId };
-  };
-  const all = (await holdPages({ first: await page(undefined), itemsKey: 'databases', startCursor: undefined, fetchPage: page })).databases as Array<{
-    id: string;
-    name: string;
-  }>;
+  const all = await allDatabases(api);
   const ids = [...new Set(all.filter((d) => d.name === name).map((d) => d.id))];
   if (ids.length > 1) {
     throw new UsageError(`No database has the id "${name}", and ${ids.length} databases are named so: ${ids.join(', ')}.`, 'Name one by its id.');
