@@ -2,7 +2,17 @@ import { LocalToolError } from '../errors.js';
 import type { SecretScrubber } from '../secrets.js';
 import type { Reporter } from '../ui/reporter.js';
 import { carryOver } from './database-carry.js';
-import { describeSession, freeKeptName, inPlaceCommands, inUse, SESSIONS_SQL, type InPlaceNames, type InPlaceReport, type Session } from './in-place.js';
+import {
+  describeSession,
+  freeKeptName,
+  inPlaceCommands,
+  inUse,
+  lastingSessions,
+  SESSIONS_SQL,
+  type InPlaceNames,
+  type InPlaceReport,
+  type Session,
+} from './in-place.js';
 import { psql, PsqlError } from './pg-tools.js';
 import type { RestorePlan } from './plan.js';
 import { onMaintenanceDb } from './target-database.js';
@@ -43,7 +53,7 @@ export async function swapIn(
   // No new session from here on, the application's pool reconnecting included; svc's own run on the maintenance database.
   await run('ALTER DATABASE :"target" ALLOW_CONNECTIONS false;').catch(refused('stop new connections to'));
   try {
-    const others = await sessions();
+    const others = await lastingSessions(await sessions(), sessions, deps.signal);
     if (others.length && !plan.terminateConnections)
       throw inUse(names.target, others, 'at the swap; svc swaps the restored database in only once they have ended');
     if (others.length) {

@@ -1,6 +1,7 @@
 import { CliError, LocalToolError } from '../errors.js';
 import { shellCommand } from '../output/shell-quote.js';
 import type { SecretScrubber } from '../secrets.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { psql, PsqlError } from './pg-tools.js';
 import type { RestorePlan } from './plan.js';
 import { quoteIdent } from './sql-ident.js';
@@ -116,6 +117,20 @@ export const SESSIONS_SQL = `(SELECT coalesce(json_agg(json_build_object('pid', 
     'client', CASE WHEN a.client_addr IS NOT NULL THEN host(a.client_addr) WHEN a.client_port = -1 THEN 'local socket' END) ORDER BY a.pid), '[]')
    FROM pg_stat_activity a WHERE a.datname = :'target' AND a.pid <> pg_backend_pid() AND a.backend_type = 'client backend')`;
 
+/**
+ * The target's other sessions that stay: a client that has just disconnected (svc's own psql of a
+ * moment ago among them) keeps its backend, and its row in pg_stat_activity, for a few milliseconds
+ * more, so sessions are looked at again for up to two seconds before any is named.
+ */
+export async function lastingSessions(first: Session[], look: () => Promise<Session[]>, signal: AbortSignal): Promise<Session[]> {
+  let sessions = first;
+  for (let i = 0; sessions.length && i < 20; i++) {
+    await sleep(100, undefined, { signal });
+    sessions = await look();
+  }
+  return sessions;
+}
+
 /** Exit 7 naming each other session: svc ends them only when told to (cli-contract 7.17). */
 export function inUse(target: string, sessions: Session[], when: string): CliError {
   return new CliError(
@@ -165,11 +180,22 @@ export async function assertCanSwap(
       { hint: `Run it as "${facts.owner}", or grant that role (GRANT ${quoteIdent(facts.owner)} TO ${quoteIdent(target.user)}).` },
     );
   }
-  if (facts.sessions.length && !plan.terminateConnections)
-    throw inUse(target.database, facts.sessions, 'now; svc swaps the restored database in only once they have ended');
-  if (facts.sessions.length)
+  const look = async () =>
+    JSON.parse(
+      await psql(`SELECT ${SESSIONS_SQL};`, {
+        env,
+        database: target.database,
+        vars: { target: target.database },
+        scrubber: deps.scrubber,
+        signal: deps.signal,
+      }),
+    ) as Session[];
+  const sessions = await lastingSessions(facts.sessions, look, deps.signal);
+  if (sessions.length && !plan.terminateConnections)
+    throw inUse(target.database, sessions, 'now; svc swaps the restored database in only once they have ended');
+  if (sessions.length)
     deps.info(
-      `${facts.sessions.length} other session(s) on "${target.database}" will be ended at the swap (--terminate-connections): ${facts.sessions.map(describeSession).join('; ')}.`,
+      `${sessions.length} other session(s) on "${target.database}" will be ended at the swap (--terminate-connections): ${sessions.map(describeSession).join('; ')}.`,
     );
 }
 
