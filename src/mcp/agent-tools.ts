@@ -1,5 +1,5 @@
 import { toolCatalogResponse, toolEntry } from '../api/schemas/tools.js';
-import { fetchCatalog, humanGate, toolKind } from '../commands/tools/catalog.js';
+import { fetchCatalog, humanGate, toolKind } from '../core/catalog.js';
 import * as z from '../zod.js';
 import type { ToolContext } from './tools.js';
 

@@ -1,4 +1,4 @@
-import type { McpClient } from '../commands/mcp/clients.js';
+import type { McpClient } from '../core/mcp-clients.js';
 import { shellCommand } from '../output/shell-quote.js';
 
 export interface SnippetInput {

@@ -1,5 +1,5 @@
 import { id } from '../api/schemas/common.js';
-import { idempotencyKeySchema, isoTimestampSchema } from '../commands/shared/args.js';
+import { idempotencyKeySchema, isoTimestampSchema } from '../core/args.js';
 import * as z from '../zod.js';
 
 /**

@@ -1,9 +1,9 @@
 import { id, nonNegativeInt, timestamp } from '../api/schemas/common.js';
 import { restoreModes } from '../api/schemas/restores.js';
-import { engineOptions, guardTarget, restorePlan } from '../commands/restore/engine-options.js';
-import { dryRunDocument } from '../commands/restore/outcome.js';
-import { selectionRule } from '../commands/restore/selection-options.js';
-import { serviceCheck } from '../commands/restore/service-check.js';
+import { engineOptions, guardTarget, restorePlan } from '../core/restore/engine-options.js';
+import { dryRunDocument } from '../core/restore/dry-run-document.js';
+import { selectionRule } from '../core/restore/selection-options.js';
+import { serviceCheck } from '../core/restore/service-check.js';
 import { UsageError } from '../errors.js';
 import type { SelectionRule } from '../restore/backup-selection.js';
 import { findClientTools } from '../restore/pg-restore-choice.js';

@@ -1,5 +1,5 @@
 import type { ToolCatalog } from '../api/schemas/tools.js';
-import { toolKind } from '../commands/tools/catalog.js';
+import { toolKind } from '../core/catalog.js';
 
 /** What decides whether a tool is registered: the token, the live catalog, and the flags. */
 export interface Selection {

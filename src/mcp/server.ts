@@ -1,7 +1,7 @@
 import type { McpServer as McpServerType } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { getProfile } from '../api/operations/profile.js';
-import { requireId } from '../commands/shared/args.js';
-import { fetchCatalog } from '../commands/tools/catalog.js';
+import { requireId } from '../core/args.js';
+import { fetchCatalog } from '../core/catalog.js';
 import { ApiError, InterruptedError, UsageError } from '../errors.js';
 import type { Session } from '../session.js';
 import { VERSION } from '../version.js';

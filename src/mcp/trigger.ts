@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { triggerBackup } from '../api/operations/backups.js';
 import { triggerBackupResponse } from '../api/schemas/backups.js';
-import { idempotencyKeySchema } from '../commands/shared/args.js';
-import { fetchCatalog, humanGate, toolKind } from '../commands/tools/catalog.js';
+import { idempotencyKeySchema } from '../core/args.js';
+import { fetchCatalog, humanGate, toolKind } from '../core/catalog.js';
 import { CliError } from '../errors.js';
 import * as z from '../zod.js';
 import type { ConfirmationChallenge } from './gate.js';

@@ -1,4 +1,4 @@
-import { COMPLETED_IS_NOT_PROOF } from '../commands/shared/proof.js';
+import { COMPLETED_IS_NOT_PROOF } from '../core/proof.js';
 
 /** api-v1.md 4.3 rule 4: no tool, description or result claims point-in-time recovery. */
 export const NOT_PITR = "Nothing here is point-in-time recovery: a restore brings back a backup's data as of its dump, never a chosen moment between backups.";

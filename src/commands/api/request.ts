@@ -3,7 +3,7 @@ import { holdPages } from '../../api/paginate.js';
 import { UsageError } from '../../errors.js';
 import { svcCommand } from '../../output/shell-quote.js';
 import type { Session } from '../../session.js';
-import { idempotencyKey } from '../shared/args.js';
+import { idempotencyKey } from '../../core/args.js';
 import { streamPages } from '../shared/paging.js';
 import { pageWalk, send } from './pages.js';
 import { fields, requestParts, type Field } from './request-body.js';

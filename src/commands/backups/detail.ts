@@ -1,7 +1,7 @@
 import type { BackupJobDetail } from '../../api/schemas/backups.js';
 import { formatBytes, orDash, timestampWithAge } from '../../output/format.js';
 import { fields, type Block, type Field } from '../../output/writer.js';
-import { notProofNote } from '../shared/proof.js';
+import { notProofNote } from '../../core/proof.js';
 
 /** The job detail as key/value blocks; `backups get` and `backups trigger --wait` show the same. */
 export function backupDetailBlocks(job: BackupJobDetail, now: Date): Block[] {

@@ -1,6 +1,6 @@
 import { getBackup } from '../../api/operations/backups.js';
 import type { Session } from '../../session.js';
-import { requireId } from '../shared/args.js';
+import { requireId } from '../../core/args.js';
 import { backupDetailBlocks } from './detail.js';
 
 export interface GetBackupOptions {

@@ -3,9 +3,9 @@ import type { BackupJobSummary } from '../../api/schemas/backups.js';
 import { relativeAge, stateStyle } from '../../output/format.js';
 import type { Column } from '../../output/writer.js';
 import type { Session } from '../../session.js';
-import { requireId } from '../shared/args.js';
+import { requireId } from '../../core/args.js';
 import { pageOptions, runList, type PageFlags, type PageOptions } from '../shared/paging.js';
-import { notProofNote } from '../shared/proof.js';
+import { notProofNote } from '../../core/proof.js';
 
 export interface BackupsListOptions extends PageOptions {
   databaseId: string;

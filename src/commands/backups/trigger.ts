@@ -3,9 +3,9 @@ import type { BackupJobDetail, BackupJobState } from '../../api/schemas/backups.
 import { timestampWithAge } from '../../output/format.js';
 import { fields, note } from '../../output/writer.js';
 import type { Session } from '../../session.js';
-import { idempotencyKey, positiveSeconds, requireId } from '../shared/args.js';
+import { idempotencyKey, positiveSeconds, requireId } from '../../core/args.js';
 import { assertSucceeded, POLL_INTERVAL_MS, pollUntilDone, type PollSpec } from '../shared/poll.js';
-import { COMPLETED_IS_NOT_PROOF } from '../shared/proof.js';
+import { COMPLETED_IS_NOT_PROOF } from '../../core/proof.js';
 import { backupDetailBlocks } from './detail.js';
 
 const BACKUP_TERMINAL = new Set<BackupJobState>(['completed', 'failed_terminal', 'cancelled', 'timed_out']);

@@ -3,7 +3,7 @@ import type { Command, Option } from 'commander';
 import { buildProgram } from '../../program.js';
 import { MAX_CONNECTIONS } from '../../restore/plan.js';
 import { SHELLS } from './shells/names.js';
-import { MCP_CLIENTS } from '../mcp/clients.js';
+import { MCP_CLIENTS } from '../../core/mcp-clients.js';
 
 export interface CompleteOptions {
   /** The command line after `svc`, as the shell split it; the last word is the one being completed ("" after a space). */

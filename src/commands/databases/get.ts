@@ -2,8 +2,8 @@ import { getDatabase } from '../../api/operations/databases.js';
 import { orDash, timestampWithAge } from '../../output/format.js';
 import { fields } from '../../output/writer.js';
 import type { Session } from '../../session.js';
-import { requireId } from '../shared/args.js';
-import { notProofNote } from '../shared/proof.js';
+import { requireId } from '../../core/args.js';
+import { notProofNote } from '../../core/proof.js';
 
 export interface GetDatabaseOptions {
   databaseId: string;

@@ -2,7 +2,7 @@ import { getDestination } from '../../api/operations/destinations.js';
 import { timestampWithAge } from '../../output/format.js';
 import { fields } from '../../output/writer.js';
 import type { Session } from '../../session.js';
-import { requireId } from '../shared/args.js';
+import { requireId } from '../../core/args.js';
 
 export interface GetDestinationOptions {
   destinationId: string;

@@ -2,8 +2,8 @@ import { getEvidence } from '../../api/operations/evidence.js';
 import { formatBytes, timestampWithAge } from '../../output/format.js';
 import { fields, table } from '../../output/writer.js';
 import type { Session } from '../../session.js';
-import { requireId } from '../shared/args.js';
-import { proofSemanticsNote } from '../shared/proof.js';
+import { requireId } from '../../core/args.js';
+import { proofSemanticsNote } from '../../core/proof.js';
 
 export interface GetEvidenceOptions {
   backupJobId: string;

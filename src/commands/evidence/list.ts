@@ -3,9 +3,9 @@ import type { EvidenceItem, ProofSemantics } from '../../api/schemas/evidence.js
 import { formatBytes, relativeAge } from '../../output/format.js';
 import { note, type Column } from '../../output/writer.js';
 import type { Session } from '../../session.js';
-import { requireId } from '../shared/args.js';
+import { requireId } from '../../core/args.js';
 import { pageOptions, runList, type PageFlags, type PageOptions } from '../shared/paging.js';
-import { proofSemanticsNote } from '../shared/proof.js';
+import { proofSemanticsNote } from '../../core/proof.js';
 
 export interface EvidenceListOptions extends PageOptions {
   databaseId?: string;

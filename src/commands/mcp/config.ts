@@ -2,7 +2,7 @@ import { UsageError } from '../../errors.js';
 import { mcpSnippet } from '../../mcp/config-snippet.js';
 import { commandsNote, note, text } from '../../output/writer.js';
 import type { Session } from '../../session.js';
-import { MCP_CLIENTS, type McpClient } from './clients.js';
+import { MCP_CLIENTS, type McpClient } from '../../core/mcp-clients.js';
 import { toolChoice, type ToolChoice, type ToolFlags } from './tool-flags.js';
 
 export interface ConfigOptions extends ToolChoice {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { MCP_CLIENTS } from './clients.js';
+import { MCP_CLIENTS } from '../../core/mcp-clients.js';
 import { examples, prose, verb, type CommandHost } from '../shared/verb.js';
 
 /** Registers the mcp verbs on their group command (program.ts creates it). The MCP SDK loads only in serve's run. */

@@ -3,7 +3,7 @@ import { timestampWithAge } from '../../output/format.js';
 import { terminalLine } from '../../output/terminal-text.js';
 import { fields, note, text } from '../../output/writer.js';
 import type { Session } from '../../session.js';
-import { requireId, typedTimestamp } from '../shared/args.js';
+import { requireId, typedTimestamp } from '../../core/args.js';
 import { nextCommand, verdictBlock, windowBlock } from './window.js';
 
 export interface RecoveryCandidateOptions {

@@ -2,7 +2,7 @@ import { getRecoveryWindowProof } from '../../api/operations/recovery.js';
 import { orDash, yesNo } from '../../output/format.js';
 import { fields } from '../../output/writer.js';
 import type { Session } from '../../session.js';
-import { requireId } from '../shared/args.js';
+import { requireId } from '../../core/args.js';
 import { windowBlock } from './window.js';
 
 export interface RecoveryProofOptions {

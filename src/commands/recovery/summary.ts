@@ -1,7 +1,7 @@
 import { getRecoverySummary } from '../../api/operations/recovery.js';
 import { text } from '../../output/writer.js';
 import type { Session } from '../../session.js';
-import { requireId } from '../shared/args.js';
+import { requireId } from '../../core/args.js';
 import { nextCommand, verdictBlock, windowBlock } from './window.js';
 
 export interface RecoverySummaryOptions {

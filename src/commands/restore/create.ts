@@ -2,12 +2,12 @@ import { createRestore } from '../../api/operations/restores.js';
 import { UsageError } from '../../errors.js';
 import { runRestore } from '../../restore/run.js';
 import type { Session } from '../../session.js';
-import { idempotencyKey } from '../shared/args.js';
+import { idempotencyKey } from '../../core/args.js';
 import type { Env } from '../shared/verb.js';
-import { selectionRule, type SelectionFlags, type SelectionOptions } from './selection-options.js';
-import { engineOptions, guardTarget, restoreDeps, restorePlan, type EngineFlags, type EngineOptions } from './engine-options.js';
+import { selectionRule, type SelectionFlags, type SelectionOptions } from '../../core/restore/selection-options.js';
+import { engineOptions, guardTarget, restoreDeps, restorePlan, type EngineFlags, type EngineOptions } from '../../core/restore/engine-options.js';
 import { renderDryRun, renderOutcome } from './outcome.js';
-import { serviceCheck } from './service-check.js';
+import { serviceCheck } from '../../core/restore/service-check.js';
 
 export interface CreateFlags extends EngineFlags, SelectionFlags {
   dryRun?: boolean;

@@ -5,7 +5,7 @@ import { writeReport } from '../../drill/report-files.js';
 import { UserFiles } from '../../output/user-file.js';
 import { note, table } from '../../output/writer.js';
 import type { Session } from '../../session.js';
-import { requireId } from '../shared/args.js';
+import { requireId } from '../../core/args.js';
 import type { Env } from '../shared/verb.js';
 import { drillColumns } from './drill-table.js';
 

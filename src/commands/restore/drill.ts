@@ -18,9 +18,9 @@ import { DEFAULT_CONNECTIONS, MAX_CONNECTIONS } from '../../restore/plan.js';
 import { parseTarget } from '../../restore/target.js';
 import type { Session } from '../../session.js';
 import { Reporter } from '../../ui/reporter.js';
-import { isoTimestamp, positiveInt, requireId } from '../shared/args.js';
+import { isoTimestamp, positiveInt, requireId } from '../../core/args.js';
 import type { Env } from '../shared/verb.js';
-import { restoreDeps } from './engine-options.js';
+import { restoreDeps } from '../../core/restore/engine-options.js';
 
 export interface DrillFlags {
   all?: boolean;

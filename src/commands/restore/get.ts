@@ -1,7 +1,7 @@
 import { getRestore } from '../../api/operations/restores.js';
 import type { RestoreJob, RestoreJobState } from '../../api/schemas/restores.js';
 import type { Session } from '../../session.js';
-import { positiveSeconds, requireId } from '../shared/args.js';
+import { positiveSeconds, requireId } from '../../core/args.js';
 import { assertSucceeded, POLL_INTERVAL_MS, pollUntilDone, type PollSpec } from '../shared/poll.js';
 import { restoreJobBlocks } from './job-view.js';
 import { note, type Block } from '../../output/writer.js';

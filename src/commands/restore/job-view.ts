@@ -1,7 +1,7 @@
 import type { RestoreJob } from '../../api/schemas/restores.js';
 import { orDash, timestampWithAge } from '../../output/format.js';
 import { fields, type Block } from '../../output/writer.js';
-import { restoreProofFields } from '../shared/proof.js';
+import { restoreProofFields } from '../../core/proof.js';
 
 /** A restore job with its proof flags beside the state; shared by get, --watch, create and run. */
 export function restoreJobBlocks(job: RestoreJob, now: Date): Block[] {

@@ -3,9 +3,7 @@ import { commandsNote, fields, note, text, type Block } from '../../output/write
 import { shellCommand } from '../../output/shell-quote.js';
 import { UserFiles } from '../../output/user-file.js';
 import { AGE_FROM_COMPLETION, recoveryPoint } from '../../restore/backup-selection.js';
-import { freshPlan, inPlaceNames } from '../../restore/in-place.js';
 import { objectCounts } from '../../restore/inventory.js';
-import { pgRestoreArgs } from '../../restore/pg-restore.js';
 import { PHASES, type RestorePlan } from '../../restore/plan.js';
 import { connectionsFor, RANGED_MIN_BYTES } from '../../restore/ranged.js';
 import type { PreflightResult } from '../../restore/preflight.js';
@@ -13,6 +11,7 @@ import { writeReceipt } from '../../restore/receipt.js';
 import type { RestoreOutcome, ServiceCheck } from '../../restore/run.js';
 import { redactedDsn } from '../../restore/target.js';
 import type { Session } from '../../session.js';
+import { dryRunDocument } from '../../core/restore/dry-run-document.js';
 import type { Field } from '../../output/fields.js';
 
 /** "download 1.2s, restore 17.9s": the phases that ran, in order. */
@@ -135,35 +134,6 @@ export async function renderOutcome(session: Session, plan: RestorePlan, outcome
   ]);
   // After the result: a receipt that cannot be written is exit 2 naming it, the restore stands (cli-contract 7.15).
   if (plan.receiptPath) await writeReceipt(plan.receiptPath, receipt, new UserFiles(session.secrets));
-}
-
-/** The --json document of a dry run: the plan the real run would follow (and what the agent server's plan_restore returns). */
-export function dryRunDocument(
-  plan: RestorePlan,
-  check: ServiceCheck | undefined,
-  pre: Pick<PreflightResult, 'pgRestore'> & { createDatabase: boolean | null },
-) {
-  const backupJobId = check?.selection?.backupJobId ?? null;
-  const artifactBytes = check?.artifactBytes;
-  const into = plan.mode === 'in_place' ? freshPlan(plan, inPlaceNames(plan.target.database, new Date())) : plan;
-  return {
-    dryRun: true,
-    backupJobId,
-    backupSelection: check?.selection ?? null,
-    backupStartedAt: check?.selection?.startedAt ?? null,
-    backupCompletedAt: check?.selection?.completedAt ?? null,
-    artifactBytes: artifactBytes ?? null,
-    targetRedactedDsn: redactedDsn(plan.target),
-    mode: plan.mode,
-    createDatabase: pre.createDatabase,
-    // Kept for scripts that read it: no restore is one transaction since in place became a swap (cli-contract 7.17).
-    atomic: false,
-    jobs: plan.jobs,
-    workDir: plan.workDir,
-    pgRestore: pre.pgRestore.text,
-    // In place, pg_restore restores into the new database beside the target (cli-contract 7.17), named by the run's start time.
-    pgRestoreArgs: pgRestoreArgs(into, into.target.database, '<artifact>'),
-  };
 }
 
 /** What the download would use: parallel Range requests only for an artifact of 64 MiB and more (restore/ranged.ts). */

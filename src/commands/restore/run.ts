@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { runRestore } from '../../restore/run.js';
 import type { Session } from '../../session.js';
 import type { Env } from '../shared/verb.js';
-import { engineOptions, guardTarget, restoreDeps, restorePlan, type EngineFlags, type EngineOptions } from './engine-options.js';
+import { engineOptions, guardTarget, restoreDeps, restorePlan, type EngineFlags, type EngineOptions } from '../../core/restore/engine-options.js';
 import { renderOutcome } from './outcome.js';
 
 export function options(_args: string[], flags: EngineFlags, env: Env): EngineOptions {

@@ -4,7 +4,7 @@ import type { PageParams } from '../../api/operations/common.js';
 import { followPages, holdPages, mergedHead, type Walk } from '../../api/paginate.js';
 import { table, type Block, type Column } from '../../output/writer.js';
 import type { Session } from '../../session.js';
-import { pageOptions, type PageFlags, type PageOptions } from './args.js';
+import { pageOptions, type PageFlags, type PageOptions } from '../../core/args.js';
 
 export { pageOptions, type PageFlags, type PageOptions };
 

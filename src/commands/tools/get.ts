@@ -2,8 +2,8 @@ import { CliError } from '../../errors.js';
 import { orDash } from '../../output/format.js';
 import { fields } from '../../output/writer.js';
 import type { Session } from '../../session.js';
-import { requireId } from '../shared/args.js';
-import { fetchCatalog, humanGate, toolKind } from './catalog.js';
+import { requireId } from '../../core/args.js';
+import { fetchCatalog, humanGate, toolKind } from '../../core/catalog.js';
 
 export interface GetToolOptions {
   name: string;

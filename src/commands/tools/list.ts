@@ -2,7 +2,7 @@ import type { ToolEntry } from '../../api/schemas/tools.js';
 import { orDash } from '../../output/format.js';
 import { note, table } from '../../output/writer.js';
 import type { Session } from '../../session.js';
-import { fetchCatalog, humanGate, toolKind } from './catalog.js';
+import { fetchCatalog, humanGate, toolKind } from '../../core/catalog.js';
 
 export function options(): Record<string, never> {
   return {};

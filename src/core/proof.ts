@@ -1,6 +1,6 @@
-import type { ProofSemantics } from '../../api/schemas/evidence.js';
-import { yesNo } from '../../output/format.js';
-import { note, type Block, type Field } from '../../output/writer.js';
+import type { ProofSemantics } from '../api/schemas/evidence.js';
+import { yesNo } from '../output/format.js';
+import { note, type Block, type Field } from '../output/writer.js';
 
 /** A completed backup is never shown as proof of recoverability: these lines travel with every state. */
 export const COMPLETED_IS_NOT_PROOF =

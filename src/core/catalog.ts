@@ -1,6 +1,6 @@
-import { getMcpToolCatalog } from '../../api/operations/tools.js';
-import { SUPPORTED_TOOL_CONTRACT, type ToolCatalog, type ToolEntry } from '../../api/schemas/tools.js';
-import type { Session } from '../../session.js';
+import { getMcpToolCatalog } from '../api/operations/tools.js';
+import { SUPPORTED_TOOL_CONTRACT, type ToolCatalog, type ToolEntry } from '../api/schemas/tools.js';
+import type { Session } from '../session.js';
 
 export type ToolKind = 'live' | 'no live route' | 'advisory';
 

@@ -1,6 +1,6 @@
-import * as z from '../../zod.js';
-import type { PageParams } from '../../api/operations/common.js';
-import { UsageError } from '../../errors.js';
+import * as z from '../zod.js';
+import type { PageParams } from '../api/operations/common.js';
+import { UsageError } from '../errors.js';
 
 /** Local checks before any request (cli-contract 3): a bad argument is exit 2 and nothing is sent. */
 function check<T>(schema: z.ZodMiniType<T>, raw: unknown, what: string, rule: string): T {

@@ -6,8 +6,8 @@ import { DEFAULT_CONNECTIONS, defaultJobs, MAX_CONNECTIONS, type RestorePlan } f
 import type { RestoreDeps } from '../../restore/run.js';
 import { parseTarget, PROTECTED_DATABASES, type Target } from '../../restore/target.js';
 import type { Session } from '../../session.js';
-import { positiveInt, requireId } from '../shared/args.js';
-import type { Env } from '../shared/verb.js';
+import { positiveInt, requireId } from '../args.js';
+type Env = Record<string, string | undefined>;
 
 /** The flags `restore create` and `restore run` share (cli-contract 7). */
 export interface EngineFlags {
