@@ -1,5 +1,5 @@
 /**
- * Rows 3-5: the restore engine's downloadArtifact (src/restore/download.ts: parallel Range requests
+ * Rows 3-5: the restore engine's downloadArtifact (src/restore/download/download.ts: parallel Range requests
  * into a 0600 file, SHA-256 and size checked in the same pass; no pg_restore), run by
  * bench/lib/download-driver.mjs bundled with esbuild (bench/lib/bundle-driver.mjs) in its own node
  * process. Artifacts are streamed to disk from a repeated 16 MiB pseudo-random block, never held in

@@ -22,7 +22,7 @@ import { availableParallelism } from 'node:os';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pgRestoreArgs } from '../src/restore/pg-restore.ts';
+import { pgRestoreArgs } from '../src/restore/load/pg-restore.ts';
 import { startCluster } from '../test/support/pg-cluster.ts';
 import { LINK_TEXT, startLongLink } from './download.mjs';
 import {

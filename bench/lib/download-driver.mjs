@@ -1,12 +1,12 @@
 /**
- * Runs the restore engine's downloadArtifact (src/restore/download.ts) once, as svc restore does
+ * Runs the restore engine's downloadArtifact (src/restore/download/download.ts) once, as svc restore does
  * before pg_restore: stream to a 0600 file in a private dir, SHA-256 and size checked in the same
  * pass. `connections` defaults to the product default (DEFAULT_CONNECTIONS, 8).
  * Usage: node --import tsx bench/lib/download-driver.mjs <url> <size> <sha256> <dir> [connections]
  * The bench runs it bundled by esbuild (bench/lib/bundle-driver.mjs) so tsx does not weigh on the
  * figures; the sources are the same.
  */
-import { downloadArtifact } from '../../src/restore/download.ts';
+import { downloadArtifact } from '../../src/restore/download/download.ts';
 import { DEFAULT_CONNECTIONS } from '../../src/restore/plan.ts';
 
 const [url, size, sha256, dir, connections] = process.argv.slice(2);

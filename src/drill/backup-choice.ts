@@ -1,7 +1,7 @@
 import type { ApiClient } from '../api/client.js';
 import { getRecoverySummary } from '../api/operations/recovery.js';
 import { ApiError, CliError } from '../errors.js';
-import { selectBackup, type SelectedBackup, type SelectionRule } from '../restore/backup-selection.js';
+import { selectBackup, type SelectedBackup, type SelectionRule } from '../restore/select/backup-selection.js';
 import type { DatabaseDrill } from './document.js';
 
 /** The service's proof and custody status of the database, for context only: null where it may not be read. */

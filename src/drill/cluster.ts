@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { InterruptedError, LocalToolError } from '../errors.js';
 import { shellCommand } from '../output/shell-quote.js';
-import type { Target } from '../restore/target.js';
+import type { Target } from '../restore/target/target.js';
 import type { Isolation } from './isolation.js';
 import { serverUser, type OsUser } from './os-user.js';
 import { recordCluster, releaseCluster } from './orphans.js';

@@ -1,4 +1,4 @@
-import { psql, PsqlError } from '../restore/pg-tools.js';
+import { psql, PsqlError } from '../restore/target/pg-tools.js';
 import type { SecretScrubber } from '../secrets.js';
 
 type Env = Record<string, string | undefined>;

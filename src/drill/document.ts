@@ -1,6 +1,6 @@
 import type { Phase } from '../restore/plan.js';
 import type { IsolationLevel } from './isolation.js';
-import type { NotRestored } from '../restore/not-restored.js';
+import type { NotRestored } from '../restore/load/not-restored.js';
 import type { Receipt } from '../restore/receipt.js';
 import type { Fingerprint } from './fingerprint.js';
 

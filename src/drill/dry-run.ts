@@ -1,6 +1,6 @@
 import type { ApiClient } from '../api/client.js';
 import { CliError } from '../errors.js';
-import { backupAgeSeconds, selectBackup, type SelectionRule } from '../restore/backup-selection.js';
+import { backupAgeSeconds, selectBackup, type SelectionRule } from '../restore/select/backup-selection.js';
 import { blankDrill, type DatabaseDrill } from './document.js';
 
 /** A dry run's line for one database: the backup it would use, or why there is none. Nothing is created. */

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { configDir } from '../config/paths.js';
 import { LocalToolError } from '../errors.js';
-import { pathDirs, programsIn } from '../restore/pg-install.js';
+import { pathDirs, programsIn } from '../restore/target/pg-install.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -1,7 +1,7 @@
-import { psql, PsqlError } from '../restore/pg-tools.js';
-import { onMaintenanceDb } from '../restore/target-database.js';
+import { psql, PsqlError } from '../restore/target/pg-tools.js';
+import { onMaintenanceDb } from '../restore/target/target-database.js';
 import { parseDrillMarker } from './marker.js';
-import type { Target } from '../restore/target.js';
+import type { Target } from '../restore/target/target.js';
 import type { DrillRun } from './drill-database.js';
 
 /**

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { LocalToolError } from '../errors.js';
-import { psql, PsqlError } from '../restore/pg-tools.js';
-import { quoteIdent, quoteLiteral } from '../restore/sql-ident.js';
-import type { OwnerRole, RestoreRoles } from '../restore/unprivileged.js';
+import { psql, PsqlError } from '../restore/target/pg-tools.js';
+import { quoteIdent, quoteLiteral } from '../pg/sql-ident.js';
+import type { OwnerRole, RestoreRoles } from '../restore/load/unprivileged.js';
 import type { SecretScrubber } from '../secrets.js';
 import { drillMarker } from './marker.js';
 import { scramVerifier } from './scram.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { ConnectionOptions } from 'node:tls';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
-import type { Target } from '../restore/target.js';
+import type { Target } from '../restore/target/target.js';
 import { BoundedMessages, type MessageBounds } from './bounded-messages.js';
 
 type Env = Record<string, string | undefined>;

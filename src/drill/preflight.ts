@@ -1,7 +1,7 @@
 import { access, constants, mkdir } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import { refuseLinks } from '../output/user-file.js';
-import { assertFreeSpace, assertWritableDir } from '../restore/workdir.js';
+import { assertFreeSpace, assertWritableDir } from '../restore/download/workdir.js';
 import { chooseIsolation, type Isolation } from './isolation.js';
 import { reportPaths } from './report-files.js';
 import type { DrillOptions } from './run-drill.js';

@@ -1,5 +1,5 @@
-import { psql, PsqlError } from '../restore/pg-tools.js';
-import type { ArchiveRowsResult } from '../restore/archive-rows.js';
+import { psql, PsqlError } from '../restore/target/pg-tools.js';
+import type { ArchiveRowsResult } from '../restore/archive/archive-rows.js';
 import type { RowsMatchReceipt } from '../restore/receipt.js';
 import type { SecretScrubber } from '../secrets.js';
 import { fingerprintOf, SCHEMA_DIGEST_SQL, SIZE_SQL, type Fingerprint } from './fingerprint.js';

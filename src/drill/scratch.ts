@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { CliError, LocalToolError } from '../errors.js';
 import { shellCommand } from '../output/shell-quote.js';
-import { psql, PsqlError } from '../restore/pg-tools.js';
+import { psql, PsqlError } from '../restore/target/pg-tools.js';
 import type { RunScope } from '../restore/scope.js';
-import { redactedDsn, type Target } from '../restore/target.js';
-import { dropCreatedDatabase, isNetworkFailure } from '../restore/target-database.js';
-import type { RestoreRoles } from '../restore/unprivileged.js';
+import { redactedDsn, type Target } from '../restore/target/target.js';
+import { dropCreatedDatabase, isNetworkFailure } from '../restore/target/target-database.js';
+import type { RestoreRoles } from '../restore/load/unprivileged.js';
 import type { SecretScrubber } from '../secrets.js';
 import { checkAccess } from './check-role.js';
 import { startScratchCluster, type ScratchCluster } from './cluster.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { LocalToolError } from '../errors.js';
-import { installDirs, pathDirs } from '../restore/pg-install.js';
+import { installDirs, pathDirs } from '../restore/target/pg-install.js';
 
 type Env = Record<string, string | undefined>;
 

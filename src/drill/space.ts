@@ -1,5 +1,5 @@
 import { formatBytes } from '../output/format.js';
-import { freeBytes } from '../restore/workdir.js';
+import { freeBytes } from '../restore/download/workdir.js';
 
 /** What a fresh scratch cluster takes on disk, about (PostgreSQL 15: 40 MB), before any database is restored. */
 const CLUSTER_BYTES = 64 * 1024 * 1024;

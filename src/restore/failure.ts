@@ -1,8 +1,8 @@
 import { CliError, InterruptedError, LocalToolError } from '../errors.js';
 import { shellCommand } from '../output/shell-quote.js';
-import type { InPlaceNames } from './in-place.js';
+import type { InPlaceNames } from './in-place/in-place.js';
 import type { Phase, RestorePlan } from './plan.js';
-import { redactedDsn } from './target.js';
+import { redactedDsn } from './target/target.js';
 
 /** Phases before pg_restore touches the target. */
 const BEFORE_RESTORE: ReadonlySet<Phase> = new Set(['preflight', 'createRestore', 'download', 'verify']);

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { RestoreMode } from '../api/schemas/restores.js';
-import type { Target } from './target.js';
-import type { RestoreRoles } from './unprivileged.js';
+import type { Target } from './target/target.js';
+import type { RestoreRoles } from './load/unprivileged.js';
 
 /** --connections: parallel Range requests for a large artifact (cli-contract 7.4). */
 export const DEFAULT_CONNECTIONS = 8;

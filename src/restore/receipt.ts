@@ -1,11 +1,11 @@
 import type { UserFiles } from '../output/user-file.js';
 import { VERSION } from '../version.js';
-import type { BackupSelection } from './backup-selection.js';
-import type { DatabaseOptions } from './database-options.js';
-import type { DatabaseSettingsReport } from './database-settings.js';
-import type { InPlaceReport } from './in-place.js';
-import type { Inventory, ObjectKind } from './inventory.js';
-import type { NotRestored } from './not-restored.js';
+import type { BackupSelection } from './select/backup-selection.js';
+import type { DatabaseOptions } from './archive/database-options.js';
+import type { DatabaseSettingsReport } from './archive/database-settings.js';
+import type { InPlaceReport } from './in-place/in-place.js';
+import type { Inventory, ObjectKind } from './load/inventory.js';
+import type { NotRestored } from './load/not-restored.js';
 import type { Phase } from './plan.js';
 
 /**

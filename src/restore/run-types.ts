@@ -2,13 +2,13 @@ import type { CreateRestoreResponse, RestoreJob } from '../api/schemas/restores.
 import type { Prompter } from '../context.js';
 import type { SecretScrubber } from '../secrets.js';
 import type { Reporter } from '../ui/reporter.js';
-import type { ArchiveRowsResult } from './archive-rows.js';
-import type { BackupSelection } from './backup-selection.js';
-import type { InPlaceReport } from './in-place.js';
+import type { ArchiveRowsResult } from './archive/archive-rows.js';
+import type { BackupSelection } from './select/backup-selection.js';
+import type { InPlaceReport } from './in-place/in-place.js';
 import type { Phase } from './plan.js';
-import type { PreflightResult } from './preflight.js';
+import type { PreflightResult } from './target/preflight.js';
 import type { Receipt } from './receipt.js';
-import type { Restricted } from './unprivileged.js';
+import type { Restricted } from './load/unprivileged.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { CliError } from '../errors.js';
 import { addToExitNet } from '../exit-net.js';
 import { OWNER_FILE, writeOwner, type OwnerRecord } from './owner.js';
-import type { Target } from './target.js';
+import type { Target } from './target/target.js';
 
 type Env = Record<string, string | undefined>;
 

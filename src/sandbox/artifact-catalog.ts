@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type * as z from '../zod.js';
-import { readArchiveHeader, type ArchiveHeader } from '../restore/archive.js';
+import { readArchiveHeader, type ArchiveHeader } from '../restore/archive/archive.js';
 import { artifactMeta, SANDBOX_FILES, type settingsFile, type worldFile } from './data-files.js';
 import type { ArtifactCatalog, ArtifactFile } from './data-model.js';
 import { fail, type ReadJson } from './data-reader.js';

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { analyzeGroups } from '../../src/restore/inventory.js';
+import { analyzeGroups } from '../../src/restore/load/inventory.js';
 
 /** Tables largest first, dealt over the ANALYZE connections so that no connection gets all the big ones. */
 it.each([

@@ -1,7 +1,7 @@
 /** Reading an archive's text in its own encoding (cli-contract 7.18): the bytes pg_restore prints, as the database stored them. */
 import { describe, expect, it } from 'vitest';
-import { archiveEncoding, ByteLines } from '../../src/restore/archive-encoding.js';
-import { parseArchiveScript, ScriptParser } from '../../src/restore/archive-script.js';
+import { archiveEncoding, ByteLines } from '../../src/restore/archive/archive-encoding.js';
+import { parseArchiveScript, ScriptParser } from '../../src/restore/archive/archive-script.js';
 
 describe('archive encodings', () => {
   it('decodes LATIN1, WIN1252 (its 0x80-0x9F too) and EUC_JP, through UTF-8 sessions', () => {

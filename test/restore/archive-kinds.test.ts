@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { parseTocListing, relationEntries } from '../../src/restore/toc.js';
+import { parseTocListing, relationEntries } from '../../src/restore/archive/toc.js';
 import { pgSkipReason } from '../support/pg-cluster.js';
 import { artifactInfo, dumpDatabase, quoteIdent } from '../support/seed.js';
 import { BACKUP_ID, useRestoreHarness } from '../support/restore-harness.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { functionRoles, policyRoles, readPolicy, rolesNamed, userMappingRoles } from '../../src/restore/archive-roles.js';
-import { parseArchiveScript } from '../../src/restore/archive-script.js';
+import { functionRoles, policyRoles, readPolicy, rolesNamed, userMappingRoles } from '../../src/restore/archive/archive-roles.js';
+import { parseArchiveScript } from '../../src/restore/archive/archive-script.js';
 
 /** One script entry as `pg_restore --create --schema-only` prints it. */
 const entry = (type: string, name: string, schema: string, sql: string) =>

@@ -1,9 +1,9 @@
 /**
- * The archive's row counts (src/restore/archive-rows.ts, cli-contract 9.11): COPY blocks of
+ * The archive's row counts (src/restore/archive/archive-rows.ts, cli-contract 9.11): COPY blocks of
  * `pg_restore -f -` counted line by line from bytes, whatever the chunks, with names pg_dump quotes.
  */
 import { describe, expect, it } from 'vitest';
-import { CopyRowCounter, parseCopyHeader, tableKey } from '../../src/restore/archive-rows.js';
+import { CopyRowCounter, parseCopyHeader, tableKey } from '../../src/restore/archive/archive-rows.js';
 
 const SCRIPT = [
   '--',

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { entriesOf, parseArchiveScript, tablespacesOf } from '../../src/restore/archive-script.js';
+import { entriesOf, parseArchiveScript, tablespacesOf } from '../../src/restore/archive/archive-script.js';
 
 /**
  * fixtures/pg/probe-script.sql is `pg_restore --create --schema-only -f -` of a real PostgreSQL 15

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canRead, maxArchiveVersion, minPgRestoreMajor, parseArchiveHeader, sourceServerMajor } from '../../src/restore/archive.js';
+import { canRead, maxArchiveVersion, minPgRestoreMajor, parseArchiveHeader, sourceServerMajor } from '../../src/restore/archive/archive.js';
 import { ExitCode } from '../../src/exit-codes.js';
 
 /** A custom-format header as pg_dump writes it (ReadHead in pg_backup_archiver.c). */

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { missingLocales } from '../../src/restore/archive-needs.js';
-import { parseArchiveScript } from '../../src/restore/archive-script.js';
-import { createClauses, databaseOptions, describeOptions } from '../../src/restore/database-options.js';
-import { archiveSettings } from '../../src/restore/database-settings.js';
+import { missingLocales } from '../../src/restore/target/archive-needs.js';
+import { parseArchiveScript } from '../../src/restore/archive/archive-script.js';
+import { createClauses, databaseOptions, describeOptions } from '../../src/restore/archive/database-options.js';
+import { archiveSettings } from '../../src/restore/archive/database-settings.js';
 
 const probe = parseArchiveScript(readFileSync(new URL('../../fixtures/pg/probe-script.sql', import.meta.url), 'utf8'));
 

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PrefixHasher } from '../../src/restore/prefix-hasher.js';
-import { planParts } from '../../src/restore/ranged.js';
-import { ArtifactFile } from '../../src/restore/sink.js';
+import { PrefixHasher } from '../../src/restore/download/prefix-hasher.js';
+import { planParts } from '../../src/restore/download/ranged.js';
+import { ArtifactFile } from '../../src/restore/download/sink.js';
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readlinkSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { IntegrityError, InterruptedError } from '../../src/errors.js';
-import { downloadArtifact } from '../../src/restore/download.js';
+import { downloadArtifact } from '../../src/restore/download/download.js';
 import { expectNoSignature, MiB, PART, PARTS, SIZE, useRangedArtifact } from '../support/ranged-artifact.js';
 
 /**

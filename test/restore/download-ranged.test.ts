@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { downloadArtifact } from '../../src/restore/download.js';
+import { downloadArtifact } from '../../src/restore/download/download.js';
 import { startArtifactServer } from '../support/artifact-server.js';
 import { writeArtifact } from '../support/big-artifact.js';
 import { expectNoSignature, MiB, PART, PARTS, SIZE, startOf, useRangedArtifact } from '../support/ranged-artifact.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { IntegrityError } from '../../src/errors.js';
-import { downloadArtifact } from '../../src/restore/download.js';
+import { downloadArtifact } from '../../src/restore/download/download.js';
 
 /**
  * A write error on the artifact file (disk full, EIO, quota) must reject the download with a

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IntegrityError } from '../../src/errors.js';
-import { downloadArtifact, type DownloadOptions } from '../../src/restore/download.js';
+import { downloadArtifact, type DownloadOptions } from '../../src/restore/download/download.js';
 
 /**
  * The download's own idle timeout (node:http, no undici): a server that goes silent, before the

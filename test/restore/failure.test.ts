@@ -2,7 +2,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { targetStateAfter } from '../../src/restore/failure.js';
 import type { RestorePlan } from '../../src/restore/plan.js';
-import { parseTarget } from '../../src/restore/target.js';
+import { parseTarget } from '../../src/restore/target/target.js';
 
 function plan(dsn: string, env: Record<string, string | undefined> = {}): RestorePlan {
   return {

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseArchiveScript } from '../../src/restore/archive-script.js';
-import { extensionComments } from '../../src/restore/extension-comments.js';
-import { leftOutIds } from '../../src/restore/not-restored.js';
-import { publicRevokes } from '../../src/restore/public-revokes.js';
-import { EntryErrors, refusedEntries } from '../../src/restore/refusals.js';
-import { parseTocListing } from '../../src/restore/toc.js';
-import { archiveExtensions } from '../../src/restore/unprivileged.js';
+import { parseArchiveScript } from '../../src/restore/archive/archive-script.js';
+import { extensionComments } from '../../src/restore/archive/extension-comments.js';
+import { leftOutIds } from '../../src/restore/load/not-restored.js';
+import { publicRevokes } from '../../src/restore/archive/public-revokes.js';
+import { EntryErrors, refusedEntries } from '../../src/restore/load/refusals.js';
+import { parseTocListing } from '../../src/restore/archive/toc.js';
+import { archiveExtensions } from '../../src/restore/load/unprivileged.js';
 
 const script = parseArchiveScript(readFileSync(new URL('../../fixtures/pg/probe-script.sql', import.meta.url), 'utf8'));
 const entry = (type: string, name: string, schema: string, sql: string) =>

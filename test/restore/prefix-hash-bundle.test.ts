@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupBuiltCli, ensureBuilt, ROOT, tempDir } from '../support/built-cli.js';
 
 /**
- * The ranged download hashes in a worker thread started from a file (src/restore/prefix-hash-worker.mjs):
+ * The ranged download hashes in a worker thread started from a file (src/restore/download/prefix-hash-worker.mjs):
  * in the built bundle that file must sit where the chunk that starts it looks, or every download of
  * 64 MiB and more fails in an installed svc while the tests of the sources pass.
  */

@@ -4,7 +4,7 @@
  * line says which.
  */
 import { describe, expect, it } from 'vitest';
-import { backupAgeSeconds, describeSelection, recoveryPoint, type SelectedBackup } from '../../src/restore/backup-selection.js';
+import { backupAgeSeconds, describeSelection, recoveryPoint, type SelectedBackup } from '../../src/restore/select/backup-selection.js';
 
 const NOW = new Date('2026-11-26T12:00:00Z');
 const chosen = (startedAt: string | null, completedAt: string | null): SelectedBackup => ({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveJobs, extensionConfigData, passArgs, restorePasses } from '../../src/restore/restore-passes.js';
-import { RestoreProgress } from '../../src/restore/restore-progress.js';
-import { parseTocListing } from '../../src/restore/toc.js';
+import { effectiveJobs, extensionConfigData, passArgs, restorePasses } from '../../src/restore/load/restore-passes.js';
+import { RestoreProgress } from '../../src/restore/load/restore-progress.js';
+import { parseTocListing } from '../../src/restore/archive/toc.js';
 
 /** `pg_restore -l` of a PostGIS topology database, shortened: the two configuration tables have data but no TABLE entry. */
 const toc = parseTocListing(

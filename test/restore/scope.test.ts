@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { expect, it } from 'vitest';
 import { RunScope } from '../../src/restore/scope.js';
-import { parseTarget } from '../../src/restore/target.js';
+import { parseTarget } from '../../src/restore/target/target.js';
 
 /**
  * The children (psql, pg_restore) must connect to --target and nothing else. libpq takes a service

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalToolError, UsageError } from '../../src/errors.js';
 import { targetStateAfter } from '../../src/restore/failure.js';
 import { RunScope } from '../../src/restore/scope.js';
-import { inspectTarget } from '../../src/restore/target-database.js';
-import { parseTarget } from '../../src/restore/target.js';
+import { inspectTarget } from '../../src/restore/target/target-database.js';
+import { parseTarget } from '../../src/restore/target/target.js';
 import { SecretScrubber } from '../../src/secrets.js';
 import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
 

@@ -3,7 +3,7 @@ import { userInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { RunScope } from '../../src/restore/scope.js';
-import { parseTarget, redactedDsn, type Target } from '../../src/restore/target.js';
+import { parseTarget, redactedDsn, type Target } from '../../src/restore/target/target.js';
 
 /**
  * svc must read --target exactly as libpq reads a URI (cli-contract 7.1). These rows pin the reading

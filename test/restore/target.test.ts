@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTarget, redactedDsn } from '../../src/restore/target.js';
+import { parseTarget, redactedDsn } from '../../src/restore/target/target.js';
 import { SecretScrubber } from '../../src/secrets.js';
 
 describe('target DSN parsing and redaction', () => {

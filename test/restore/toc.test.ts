@@ -1,6 +1,6 @@
 /** Reading `pg_restore -l` as pg_restore writes it (the listing below is pg_dump 15's, trimmed). */
 import { describe, expect, it } from 'vitest';
-import { extensionNames, hasTableData, parseTocListing, relationEntries } from '../../src/restore/toc.js';
+import { extensionNames, hasTableData, parseTocListing, relationEntries } from '../../src/restore/archive/toc.js';
 
 const LISTING = `;
 ; Archive created at 2026-11-24 06:43:57 UTC

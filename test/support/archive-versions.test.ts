@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, test } from 'vitest';
-import { parseArchiveHeader } from '../../src/restore/archive.js';
+import { parseArchiveHeader } from '../../src/restore/archive/archive.js';
 import { archiveMinorOf, asWrittenBy, BLK_DATA, dataBlocksAt, readCustomArchive, rewriteArchive } from './archive-versions.js';
 import { findPgBinDir, pgSkipReason } from './pg-cluster.js';
 import { FIXTURES_DIR } from './fixtures.js';

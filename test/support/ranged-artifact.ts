@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 import { CliError } from '../../src/errors.js';
-import type { DownloadOptions, DownloadResult } from '../../src/restore/download.js';
+import type { DownloadOptions, DownloadResult } from '../../src/restore/download/download.js';
 import { startArtifactServer, type ArtifactRequest, type ArtifactServer } from './artifact-server.js';
 import { writeArtifact } from './big-artifact.js';
 

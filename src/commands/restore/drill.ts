@@ -15,7 +15,7 @@ import { terminalLine } from '../../output/terminal-text.js';
 import { UserFiles } from '../../output/user-file.js';
 import { note, table } from '../../output/writer.js';
 import { DEFAULT_CONNECTIONS, MAX_CONNECTIONS } from '../../restore/plan.js';
-import { parseTarget } from '../../restore/target.js';
+import { parseTarget } from '../../restore/target/target.js';
 import type { Session } from '../../session.js';
 import { Reporter } from '../../ui/reporter.js';
 import { isoTimestamp, positiveInt, requireId } from '../../core/args.js';

@@ -1,9 +1,9 @@
-import { freshPlan, inPlaceNames } from '../../restore/in-place.js';
-import { pgRestoreArgs } from '../../restore/pg-restore.js';
+import { freshPlan, inPlaceNames } from '../../restore/in-place/in-place.js';
+import { pgRestoreArgs } from '../../restore/load/pg-restore.js';
 import type { RestorePlan } from '../../restore/plan.js';
-import type { PreflightResult } from '../../restore/preflight.js';
+import type { PreflightResult } from '../../restore/target/preflight.js';
 import type { ServiceCheck } from '../../restore/run.js';
-import { redactedDsn } from '../../restore/target.js';
+import { redactedDsn } from '../../restore/target/target.js';
 
 /** The --json document of a dry run: the plan the real run would follow (and what the agent server's plan_restore returns). */
 export function dryRunDocument(

@@ -4,7 +4,7 @@ import type { RestoreMode } from '../../api/schemas/restores.js';
 import { UsageError } from '../../errors.js';
 import { DEFAULT_CONNECTIONS, defaultJobs, MAX_CONNECTIONS, type RestorePlan } from '../../restore/plan.js';
 import type { RestoreDeps } from '../../restore/run.js';
-import { parseTarget, PROTECTED_DATABASES, type Target } from '../../restore/target.js';
+import { parseTarget, PROTECTED_DATABASES, type Target } from '../../restore/target/target.js';
 import type { Session } from '../../session.js';
 import { positiveInt, requireId } from '../args.js';
 type Env = Record<string, string | undefined>;

@@ -1,5 +1,5 @@
 import { UsageError } from '../../errors.js';
-import type { SelectionRule } from '../../restore/backup-selection.js';
+import type { SelectionRule } from '../../restore/select/backup-selection.js';
 import { isoTimestamp, requireId } from '../args.js';
 
 /** How a restore or a drill names its backup (cli-contract 7, step 0). */

@@ -1,7 +1,7 @@
 import { getProfile } from '../../api/operations/profile.js';
 import { CliError } from '../../errors.js';
 import { formatBytes } from '../../output/format.js';
-import { backupTimes, describeSelection, selectBackup, type SelectedBackup, type SelectionRule } from '../../restore/backup-selection.js';
+import { backupTimes, describeSelection, selectBackup, type SelectedBackup, type SelectionRule } from '../../restore/select/backup-selection.js';
 import type { ServiceCheck } from '../../restore/run.js';
 import type { Session } from '../../session.js';
 

@@ -1,0 +1,98 @@
+import { LocalToolError } from '../../errors.js';
+import type { SecretScrubber } from '../../secrets.js';
+import type { Reporter } from '../../ui/reporter.js';
+import { carryOver } from './database-carry.js';
+import {
+  describeSession,
+  freeKeptName,
+  inPlaceCommands,
+  inUse,
+  lastingSessions,
+  SESSIONS_SQL,
+  type InPlaceNames,
+  type InPlaceReport,
+  type Session,
+} from './in-place.js';
+import { psql, PsqlError } from '../target/pg-tools.js';
+import type { RestorePlan } from '../plan.js';
+import { onMaintenanceDb } from '../target/target-database.js';
+
+type Env = Record<string, string | undefined>;
+
+/** How long the swap's own statements may take: they run to the end even after a signal, so the swap is never left half done. */
+const SWAP_TIMEOUT_MS = 30_000;
+
+/**
+ * The end of an in-place restore (cli-contract 7.17), once the new database is restored, analysed
+ * and checked: it gets the replaced database's owner, privileges, settings and comment; the target
+ * stops taking connections; its other sessions are ended (--terminate-connections) or named (exit
+ * 7); then both names change in one transaction, the replaced database staying as `names.kept`
+ * (dropped with --drop-previous). A failure before the renames commit leaves the target as it was,
+ * taking connections again.
+ */
+export async function swapIn(
+  plan: RestorePlan,
+  planned: InPlaceNames,
+  env: Env,
+  deps: { reporter: Reporter; scrubber: SecretScrubber; signal: AbortSignal },
+): Promise<InPlaceReport> {
+  const { scrubber, reporter: ui } = deps;
+  const maintenance = await onMaintenanceDb(async (database) => {
+    await psql('SELECT 1;', { env, database, scrubber, signal: deps.signal });
+    return database;
+  });
+  const taken = await psql('SELECT datname FROM pg_database;', { env, database: maintenance, scrubber, signal: deps.signal });
+  const names = { ...planned, kept: freeKeptName(planned, new Set(taken.split('\n'))) };
+  const carried = await carryOver(names.target, names.fresh, maintenance, env, scrubber, deps.signal, !plan.databaseSettings);
+  for (const n of carried.notApplied) ui.warn(`Not carried over from the replaced database: ${n.statement} (${n.reason})`);
+
+  const vars = { target: names.target, fresh: names.fresh, kept: names.kept };
+  const run = (sql: string) => psql(sql, { env, database: maintenance, vars, scrubber, signal: AbortSignal.timeout(SWAP_TIMEOUT_MS) });
+  const sessions = async () => JSON.parse(await run(`SELECT ${SESSIONS_SQL};`)) as Session[];
+  let terminated: Session[] = [];
+  // No new session from here on, the application's pool reconnecting included; svc's own run on the maintenance database.
+  await run('ALTER DATABASE :"target" ALLOW_CONNECTIONS false;').catch(refused('stop new connections to'));
+  try {
+    const others = await lastingSessions(await sessions(), sessions, deps.signal);
+    if (others.length && !plan.terminateConnections)
+      throw inUse(names.target, others, 'at the swap; svc swaps the restored database in only once they have ended');
+    if (others.length) {
+      await run(
+        `SELECT pg_terminate_backend(a.pid, 10000) FROM pg_stat_activity a WHERE a.datname = :'target' AND a.pid <> pg_backend_pid() AND a.backend_type = 'client backend';`,
+      );
+      const left = await sessions();
+      if (left.length) throw inUse(names.target, left, 'that svc could not end (--terminate-connections)');
+      terminated = others;
+      ui.info(`Ended ${others.length} other session(s) on "${names.target}": ${others.map(describeSession).join('; ')}.`);
+    }
+    await run('BEGIN;\nALTER DATABASE :"target" RENAME TO :"kept";\nALTER DATABASE :"fresh" RENAME TO :"target";\nCOMMIT;').catch(
+      refused('swap in the restored database for'),
+    );
+  } catch (err) {
+    await run('ALTER DATABASE :"target" ALLOW_CONNECTIONS true;').catch(() =>
+      ui.warn(`"${names.target}" may still refuse new connections: ALTER DATABASE ... ALLOW_CONNECTIONS true failed.`),
+    );
+    throw err;
+  }
+  const report: InPlaceReport = { kept: names.kept, droppedPrevious: false, terminated, carriedOver: carried.applied, notCarriedOver: carried.notApplied };
+  if (plan.dropPrevious) {
+    try {
+      await run('DROP DATABASE :"kept";');
+      return { ...report, kept: null, droppedPrevious: true };
+    } catch (err) {
+      if (!(err instanceof PsqlError)) throw err;
+      ui.warn(`The swap succeeded, but dropping the replaced database "${names.kept}" failed (${err.reason}); it is kept.`);
+    }
+  }
+  await run('ALTER DATABASE :"kept" ALLOW_CONNECTIONS true;').catch(() =>
+    ui.warn(`The replaced database "${names.kept}" refuses connections until ALTER DATABASE ... ALLOW_CONNECTIONS true.`),
+  );
+  return { ...report, commands: inPlaceCommands(plan.target, names, maintenance) };
+}
+
+function refused(what: string): (err: unknown) => never {
+  return (err) => {
+    if (err instanceof PsqlError) throw new LocalToolError(`Could not ${what} the target: ${err.reason}`);
+    throw err;
+  };
+}
