@@ -26,7 +26,8 @@ function makeClient(overrides: Partial<ClientConfig> = {}): ApiClient {
   client = new ApiClient({
     baseUrl: server.baseUrl,
     token: TOKEN,
-    timeoutMs: 200,
+    // Long enough that a loaded machine answers every scripted response in time; only hang() runs into it.
+    timeoutMs: 2_000,
     maxRetries: 4,
     sleep: async (ms) => {
       sleeps.push(ms);
