@@ -21,6 +21,8 @@ export interface RunOptions {
   /** Records every sleep the client asks for instead of waiting. */
   sleeps?: number[];
   now?: Date;
+  /** Sees stderr as it comes (it is still collected): a test that waits for a line before it acts. */
+  onStderr?: (chunk: Buffer) => void;
 }
 
 /** The fake clock stands at the fixtures' epoch, so their relative ages read as written. */
@@ -38,6 +40,7 @@ export async function runCli(argv: string[], opts: RunOptions = {}): Promise<Cli
   const stderr = new PassThrough();
   const out = collect(stdout);
   const err = collect(stderr);
+  if (opts.onStderr) stderr.on('data', opts.onStderr);
   const ctx: Context = {
     stdout,
     stderr,
