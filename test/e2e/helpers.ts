@@ -117,9 +117,10 @@ export function spawnSvc(args: string[], opts: SvcOptions): ReturnType<typeof sp
 /**
  * `svc ...args` in this process (test/support/run-cli.ts: run(argv, ctx) with the real clock), for a
  * test where no process boundary is under test; the same env, the same secret checks as svc().
+ * With `sleeps`, svc's waits (a --wait's polls) are recorded there instead of waited out.
  */
-export async function svcInProcess(args: string[], opts: SvcOptions): Promise<SvcResult> {
-  const result = await runCli(args, { env: opts.env, stdin: opts.input, realTime: true });
+export async function svcInProcess(args: string[], opts: SvcOptions & { sleeps?: number[] }): Promise<SvcResult> {
+  const result = await runCli(args, { env: opts.env, stdin: opts.input, realTime: true, sleeps: opts.sleeps });
   if (!opts.printsSecrets) await expectRunLeftNoSecrets(args, opts, result);
   return result;
 }

@@ -22,7 +22,10 @@ export interface RunOptions {
   /** Records every sleep the client asks for instead of waiting. */
   sleeps?: number[];
   now?: Date;
-  /** The real clock, sleep and randomness, as bin/svc has them (an end-to-end run against a live server), instead of the fakes. */
+  /**
+   * The real clock, sleep and randomness, as bin/svc has them (an end-to-end run against a live
+   * server), instead of the fakes; with `sleeps` too, the sleeps are still only recorded.
+   */
   realTime?: boolean;
   /** Sees stderr as it comes (it is still collected): a test that waits for a line before it acts. */
   onStderr?: (chunk: Buffer) => void;
@@ -55,11 +58,12 @@ export async function runCli(argv: string[], opts: RunOptions = {}): Promise<Cli
     stderrColumns: opts.tty ? opts.columns : undefined,
     env: { NO_COLOR: '1', ...opts.env },
     signal: opts.signal ?? new AbortController().signal,
-    sleep: opts.realTime
-      ? realSleep
-      : async (ms) => {
-          opts.sleeps?.push(ms);
-        },
+    sleep:
+      opts.realTime && !opts.sleeps
+        ? realSleep
+        : async (ms) => {
+            opts.sleeps?.push(ms);
+          },
     random: opts.realTime ? Math.random : () => 0.5,
     now: opts.realTime ? () => new Date() : () => opts.now ?? TEST_NOW,
     prompter: {
