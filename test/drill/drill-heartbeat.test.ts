@@ -49,6 +49,9 @@ describe.skipIf(!!skip)('the drill heartbeat', () => {
     // Nothing beats after the verdict.
     const verdict = lines.findIndex((l) => l.startsWith('db_orders: passed'));
     expect(verdict, r.stderr).toBeGreaterThan(0);
-    expect(lines.slice(verdict).filter((l) => l.includes('still running')), r.stderr).toEqual([]);
+    expect(
+      lines.slice(verdict).filter((l) => l.includes('still running')),
+      r.stderr,
+    ).toEqual([]);
   });
 });
