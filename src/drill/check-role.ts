@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { checkStatementTimeout } from '../contract-timers.js';
 import { drillMarker } from './marker.js';
 import { sessionConfig, withSession, type SessionConfig } from './pg-session.js';
 import type { Target } from '../restore/target/target.js';
@@ -8,7 +9,7 @@ import { scramVerifier } from './scram.js';
 type Env = Record<string, string | undefined>;
 
 /** The settings every SQL check runs under (cli-contract 9, step 4). */
-export const CHECK_SETTINGS = { default_transaction_read_only: 'on', statement_timeout: '60s' } as const;
+export const checkSettings = () => ({ default_transaction_read_only: 'on', statement_timeout: checkStatementTimeout() });
 
 /**
  * Where the SQL checks of a run connect (cli-contract 9, v4 step 10): a throwaway role of this run
@@ -53,7 +54,7 @@ async function makeRole(opts: Options, role: string, superuser: boolean, version
     await client.query(`CREATE ROLE ${ident(role)} ${attributes} PASSWORD ${literal(scramVerifier(password))}`);
     try {
       await client.query(`COMMENT ON ROLE ${ident(role)} IS ${literal(drillMarker())}`);
-      for (const [name, value] of Object.entries(CHECK_SETTINGS)) await client.query(`ALTER ROLE ${ident(role)} SET ${name} = ${literal(value)}`);
+      for (const [name, value] of Object.entries(checkSettings())) await client.query(`ALTER ROLE ${ident(role)} SET ${name} = ${literal(value)}`);
       let readAll = false;
       if (version >= 140000) {
         // PostgreSQL 16 lets a CREATEROLE role grant only roles it administers: then per database, as before 14.
@@ -114,7 +115,7 @@ export function checkAccess(opts: Options): CheckAccess {
     async session(database) {
       const role = await prepare();
       // The DSN's own options (a search_path, say) apply to the checks too; the check settings come last, so they win.
-      const options = [opts.admin.params.PGOPTIONS ?? opts.env.PGOPTIONS, ...Object.entries(CHECK_SETTINGS).map(([k, v]) => `-c ${k}=${v}`)]
+      const options = [opts.admin.params.PGOPTIONS ?? opts.env.PGOPTIONS, ...Object.entries(checkSettings()).map(([k, v]) => `-c ${k}=${v}`)]
         .filter(Boolean)
         .join(' ');
       if (!role) return { ...adminConfig(database), options };

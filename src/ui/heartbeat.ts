@@ -1,5 +1,4 @@
-/** Without a terminal, a phase longer than this says it is alive at least this often (cli-contract 4): CI systems kill silent jobs. */
-export const HEARTBEAT_MS = 60_000;
+import { heartbeatMs } from '../contract-timers.js';
 
 export interface Heartbeat {
   /** Something was printed for the phase just now: the next beat is a full interval away. */
@@ -8,10 +7,11 @@ export interface Heartbeat {
 }
 
 /**
- * Calls `beat` whenever HEARTBEAT_MS pass with nothing printed for the phase. The timer never keeps
- * the process alive on its own.
+ * Without a terminal, a phase that runs long says it is alive (cli-contract 4): CI systems kill
+ * silent jobs. Calls `beat` whenever the heartbeat interval passes with nothing printed for the
+ * phase. The timer never keeps the process alive on its own.
  */
-export function heartbeat(beat: () => void, intervalMs = HEARTBEAT_MS): Heartbeat {
+export function heartbeat(beat: () => void, intervalMs = heartbeatMs()): Heartbeat {
   let last = performance.now();
   const timer = setInterval(
     () => {

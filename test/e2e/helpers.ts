@@ -7,6 +7,7 @@ import { expect } from 'vitest';
 import { startSandbox, type RequestLogEntry, type RunningSandbox, type StartSandboxOptions } from '../../src/sandbox/index.js';
 import { cleanEnv, cleanupBuiltCli, ensureBuilt, spawnSvc as spawnBuilt, type SpawnOptions } from '../support/built-cli.js';
 import { startCluster, type PgCluster } from '../support/pg-cluster.js';
+import { runCli } from '../support/run-cli.js';
 import { expectNoSecretsLeft, type Secrets } from '../support/secret-scan.js';
 
 export { BIN as SVC, cleanEnv, ensureBuilt, ROOT, tempDir, waitForOutput } from '../support/built-cli.js';
@@ -111,6 +112,17 @@ export interface SvcOptions extends SpawnOptions {
 /** Starts `node bin/svc ...args` (see test/support/built-cli.ts). */
 export function spawnSvc(args: string[], opts: SvcOptions): ReturnType<typeof spawnBuilt> {
   return spawnBuilt(args, opts);
+}
+
+/**
+ * `svc ...args` in this process (test/support/run-cli.ts: run(argv, ctx) with the real clock), for a
+ * test where no process boundary is under test; the same env, the same secret checks as svc().
+ * With `sleeps`, svc's waits (a --wait's polls) are recorded there instead of waited out.
+ */
+export async function svcInProcess(args: string[], opts: SvcOptions & { sleeps?: number[] }): Promise<SvcResult> {
+  const result = await runCli(args, { env: opts.env, stdin: opts.input, realTime: true, sleeps: opts.sleeps });
+  if (!opts.printsSecrets) await expectRunLeftNoSecrets(args, opts, result);
+  return result;
 }
 
 /** Runs `svc ...args` to the end and checks that nothing it printed holds a secret. */

@@ -1,12 +1,14 @@
 /**
- * Mutations, waiting and interrupting, and `svc sandbox` itself, through the built bin/svc.
- * The sandbox advances a triggered backup one state per poll and svc polls every 2 s, so a --wait
- * takes about 6 s: the tests run concurrently to overlap those waits.
+ * Mutations, waiting and interrupting, and `svc sandbox` itself. Signals and `svc sandbox` run the
+ * built bin/svc as a child process; the rest runs in-process (run(argv, ctx), no process boundary
+ * under test), where a --wait's 2 s polls are recorded instead of waited out (the sandbox advances a
+ * triggered backup one state per poll, not by the clock).
  * Exit codes here: 0, 6, 7, 9 (wait timeout), 11 (no pg_restore), 12, 130.
  */
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { POLL_INTERVAL_MS } from '../../src/commands/shared/poll.js';
 import {
   cleanupE2e,
   ensureBuilt,
@@ -15,7 +17,7 @@ import {
   REQUEST_ID_LINE,
   spawnSvc,
   startE2eSandbox,
-  svc,
+  svcInProcess as svc,
   tempDir,
   waitForOutput,
   type E2eSandbox,
@@ -49,7 +51,7 @@ afterAll(async () => {
   cleanupE2e();
 });
 
-// One concurrent suite: the 2 s polls of the --wait tests overlap everything else.
+// One concurrent suite: the signal cases' child processes overlap everything else.
 describe.concurrent('jobs, waits, interrupts and svc sandbox', () => {
   it('backups trigger (human): accepted, then the same idempotency key replays the same job; on another database it is exit 6', async () => {
     const key = `e2e-${randomUUID()}`;
@@ -79,8 +81,11 @@ describe.concurrent('jobs, waits, interrupts and svc sandbox', () => {
   });
 
   it('backups trigger --wait follows queued -> completed (plain state lines on stderr) and shows the artifact (exit 0)', async () => {
-    const r = await svc(['backups', 'trigger', 'db_orders', '--wait'], { env: sb.env() });
+    const sleeps: number[] = [];
+    const r = await svc(['backups', 'trigger', 'db_orders', '--wait'], { env: sb.env(), sleeps });
     expect(r.code).toBe(0);
+    // A poll every 2 s: one wait before each state after the first.
+    expect(sleeps).toEqual([POLL_INTERVAL_MS, POLL_INTERVAL_MS, POLL_INTERVAL_MS]);
     const job = /^Backup (bj_\d+): claimed$/m.exec(r.stderr)?.[1];
     // One line per state, then the outcome with ✓ and the time waited, then the caveat: all on stderr.
     const lines = r.stderr.split('\n').filter(Boolean);
@@ -95,7 +100,7 @@ describe.concurrent('jobs, waits, interrupts and svc sandbox', () => {
   });
 
   it('backups trigger --wait --json: the final job detail on stdout', async () => {
-    const r = await svc(['backups', 'trigger', 'db_orders', '--wait', '--json'], { env: sb.env() });
+    const r = await svc(['backups', 'trigger', 'db_orders', '--wait', '--json'], { env: sb.env(), sleeps: [] });
     expect(r.code).toBe(0);
     const job = JSON.parse(r.stdout);
     expect(job).toMatchObject({ protectedDatabaseId: 'db_orders', state: 'completed', trigger: 'adhoc', artifact: { checksumSha256: ARTIFACT_SHA } });
@@ -103,7 +108,7 @@ describe.concurrent('jobs, waits, interrupts and svc sandbox', () => {
   });
 
   it('12: backups trigger --wait on the database whose backups fail', async () => {
-    const r = await svc(['backups', 'trigger', 'db_billing', '--wait'], { env: sb.env() });
+    const r = await svc(['backups', 'trigger', 'db_billing', '--wait'], { env: sb.env(), sleeps: [] });
     expect(r.code).toBe(12);
     expect(r.stdout).toMatch(/^state: +failed_terminal$/m);
     expect(r.stdout).toMatch(/^error: +source_unreachable: The source database refused the connection\.$/m);

@@ -1,17 +1,17 @@
 /**
- * Every read command of cli-contract 3, human and --json, through the built bin/svc against the
- * sandbox over real HTTP; then the exit codes the sandbox produces for reads (2, 3, 4, 5, 8, 9).
+ * Every read command of cli-contract 3, human and --json, run in-process (run(argv, ctx), no process
+ * boundary is under test here) against the sandbox over real HTTP; then the exit codes the sandbox
+ * produces for reads (2, 3, 4, 5, 8, 9).
  * The runs are independent (nothing here changes the sandbox), so they run concurrently.
  */
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, cleanupE2e, closedPort, ensureBuilt, errorEnvelope, REQUEST_ID_LINE, startE2eSandbox, svc, type E2eSandbox } from './helpers.js';
+import { cleanEnv, cleanupE2e, closedPort, errorEnvelope, REQUEST_ID_LINE, startE2eSandbox, svcInProcess as svc, type E2eSandbox } from './helpers.js';
 
 let sb: E2eSandbox;
 const ARTIFACT_SHA = '431f169e300744698502594d4d92c131b38fb76bf98380e7c946648478391a55';
 
 beforeAll(async () => {
-  await ensureBuilt();
   sb = await startE2eSandbox();
 });
 

@@ -99,6 +99,8 @@ export interface SpawnOptions {
   node?: string;
   /** Hands stdout over chunk by chunk instead of collecting it (a run that writes more than a test should hold). */
   onStdout?: (chunk: Buffer) => void;
+  /** Sees stderr as it comes (stderr is still collected): a test that waits for a line before it acts. */
+  onStderr?: (chunk: Buffer) => void;
 }
 
 const running = new Set<ResultPromise>();
@@ -116,6 +118,7 @@ export function spawnSvc(args: string[], opts: SpawnOptions): ResultPromise<{ re
     buffer: { stdout: opts.onStdout === undefined },
   }) as ResultPromise<{ reject: false }>;
   if (opts.onStdout) child.stdout!.on('data', opts.onStdout);
+  if (opts.onStderr) child.stderr!.on('data', opts.onStderr);
   running.add(child);
   void child.finally(() => running.delete(child));
   return child;

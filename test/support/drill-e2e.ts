@@ -58,6 +58,8 @@ export interface DrillOptions {
   timeoutMs?: number;
   /** Give --work-dir (default: a fresh one). */
   workDir?: string;
+  /** Sees stderr as it comes: a test that waits for a line before it lets the run go on. */
+  onStderr?: (chunk: Buffer) => void;
 }
 
 export class DrillE2e {
@@ -102,6 +104,7 @@ export class DrillE2e {
     const r = await svc(['restore', 'drill', ...args, '--work-dir', workDir], {
       env: this.sb.env(opts.token ?? 'drill', opts.env ?? {}),
       timeoutMs: opts.timeoutMs ?? 120_000,
+      onStderr: opts.onStderr,
     });
     if (!opts.keeps) expectNothingLeft(workDir, r);
     let doc: DrillDocument['drill'] | undefined;

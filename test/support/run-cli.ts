@@ -2,6 +2,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { run } from '../../src/cli.js';
 import type { Context, KeytarLike, Prompter } from '../../src/context.js';
 import { FIXTURE_EPOCH } from '../../src/sandbox/timestamps.js';
+import { sleep as realSleep } from '../../src/ui/sleep.js';
 
 export interface CliRun {
   code: number;
@@ -21,6 +22,13 @@ export interface RunOptions {
   /** Records every sleep the client asks for instead of waiting. */
   sleeps?: number[];
   now?: Date;
+  /**
+   * The real clock, sleep and randomness, as bin/svc has them (an end-to-end run against a live
+   * server), instead of the fakes; with `sleeps` too, the sleeps are still only recorded.
+   */
+  realTime?: boolean;
+  /** Sees stderr as it comes (it is still collected): a test that waits for a line before it acts. */
+  onStderr?: (chunk: Buffer) => void;
 }
 
 /** The fake clock stands at the fixtures' epoch, so their relative ages read as written. */
@@ -38,6 +46,7 @@ export async function runCli(argv: string[], opts: RunOptions = {}): Promise<Cli
   const stderr = new PassThrough();
   const out = collect(stdout);
   const err = collect(stderr);
+  if (opts.onStderr) stderr.on('data', opts.onStderr);
   const ctx: Context = {
     stdout,
     stderr,
@@ -49,11 +58,14 @@ export async function runCli(argv: string[], opts: RunOptions = {}): Promise<Cli
     stderrColumns: opts.tty ? opts.columns : undefined,
     env: { NO_COLOR: '1', ...opts.env },
     signal: opts.signal ?? new AbortController().signal,
-    sleep: async (ms) => {
-      opts.sleeps?.push(ms);
-    },
-    random: () => 0.5,
-    now: () => opts.now ?? TEST_NOW,
+    sleep:
+      opts.realTime && !opts.sleeps
+        ? realSleep
+        : async (ms) => {
+            opts.sleeps?.push(ms);
+          },
+    random: opts.realTime ? Math.random : () => 0.5,
+    now: opts.realTime ? () => new Date() : () => opts.now ?? TEST_NOW,
     prompter: {
       secret: async () => {
         throw new Error('unexpected secret prompt');
