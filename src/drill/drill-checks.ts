@@ -127,7 +127,12 @@ const BUILT_IN: CheckDefinition[] = [
       const present = await timed(() => dataPresent(s.database, s.dataEnv!, run.deps.scrubber, run.deps.signal));
       if (typeof present.value === 'object') {
         const why = present.value.failed;
-        return { status: 'failed', durationMs: present.ms, detail: `the query failed: ${why}`, failure: failure('local_tool_failed', `The data check could not run: ${why}`) };
+        return {
+          status: 'failed',
+          durationMs: present.ms,
+          detail: `the query failed: ${why}`,
+          failure: failure('local_tool_failed', `The data check could not run: ${why}`),
+        };
       }
       if (present.value) return { status: 'passed', durationMs: present.ms };
       const message = 'The archive holds table data, but no restored table has a row.';

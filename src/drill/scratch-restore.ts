@@ -4,7 +4,7 @@ import { ExitCode } from '../exit-codes.js';
 import type { RestoreRoles } from '../restore/load/unprivileged.js';
 import type { Phase } from '../restore/plan.js';
 import type { Receipt } from '../restore/receipt.js';
-import { runRestore, type RestoreOutcome } from '../restore/run.js';
+import { runRestore, type RestoreOutcome, type RestoreResult } from '../restore/run.js';
 import type { SelectedBackup } from '../restore/select/backup-selection.js';
 import type { Target } from '../restore/target/target.js';
 import type { DrillRun } from './drill-run.js';
@@ -42,6 +42,17 @@ export function checkFor(phase: Phase, exitCode: number): EngineCheck {
   return 'artifact_verified';
 }
 
+/** What the drill reads from the engine's result: the outcome, or the check its failed phase fails. An interruption is thrown. */
+export function scratchRestored(restored: RestoreResult, signal: AbortSignal): Pick<ScratchRestored, 'receipt' | 'outcome' | 'failure'> {
+  if ('failure' in restored) {
+    if (signal.aborted) throw restored.failure.error;
+    const { phase, exitCode, code, message } = restored.failure;
+    return { receipt: restored.receipt, failure: { check: checkFor(phase, exitCode), code, exitCode, message } };
+  }
+  // A drill always creates its restore job: never a dry run here.
+  return restored.dryRun ? { receipt: null } : { receipt: restored.receipt, outcome: restored.outcome };
+}
+
 /**
  * The restore engine into a new scratch database, as an owner role of its own where the scratch server
  * makes one. A failure is returned with the check it fails; an interruption is thrown.
@@ -70,18 +81,17 @@ export async function restoreIntoScratch(run: DrillRun, id: string, selected: Se
       },
       { marker: drillMarker(), countArchiveRows: run.rowsCheck, ...(roles ? { roles } : {}) },
     );
-    if ('failure' in restored) {
-      if (run.deps.signal.aborted) throw restored.failure.error;
-      const { phase, exitCode, code, message } = restored.failure;
-      return { receipt: restored.receipt, failure: { check: checkFor(phase, exitCode), code, exitCode, message }, roles, createdAt };
-    }
-    // A drill always creates its restore job: never a dry run here.
-    return restored.dryRun ? { receipt: null, roles, createdAt } : { receipt: restored.receipt, outcome: restored.outcome, roles, createdAt };
+    return { ...scratchRestored(restored, run.deps.signal), roles, createdAt };
   } catch (err) {
     if (run.deps.signal.aborted) throw err;
     // The owner role could not be made: nothing was restored, and there is no receipt.
     const exitCode = isCliError(err) ? err.exitCode : ExitCode.unexpected;
     const message = err instanceof Error ? err.message : String(err);
-    return { receipt: null, failure: { check: 'artifact_verified', code: isCliError(err) ? err.details.code : 'unexpected', exitCode, message }, roles, createdAt };
+    return {
+      receipt: null,
+      failure: { check: 'artifact_verified', code: isCliError(err) ? err.details.code : 'unexpected', exitCode, message },
+      roles,
+      createdAt,
+    };
   }
 }

@@ -37,8 +37,7 @@ export function selectionRule(flags: SelectionFlags): SelectionOptions {
   if (flags.database === undefined) throw new UsageError('No backup named.', HOW);
   const databaseId = requireId(flags.database, '--database');
   if (flags.before !== undefined) return { rule: { rule: 'before', databaseId, before: isoTimestamp(flags.before, '--before') } };
-  if (!flags.latest)
-    throw new UsageError('--database needs a rule: add --latest for its newest completed backup, or --before <ISO 8601>.', HOW);
+  if (!flags.latest) throw new UsageError('--database needs a rule: add --latest for its newest completed backup, or --before <ISO 8601>.', HOW);
   return { rule: { rule: 'latest', databaseId } };
 }
 
