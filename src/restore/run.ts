@@ -42,8 +42,16 @@ export async function runRestore(plan: RestorePlan, source: RestoreSource, deps:
     deps.onPhase?.(phase);
   });
   const ctx: RunContext = {
-    ...{ plan, into: names ? freshPlan(plan, names) : plan, names, scratch, deps, clock },
-    ...{ scope: new RunScope(), facts: {}, pgEnv: {}, creation: undefined },
+    plan,
+    into: names ? freshPlan(plan, names) : plan,
+    names,
+    scratch,
+    deps,
+    clock,
+    scope: new RunScope(),
+    facts: {},
+    pgEnv: {},
+    creation: undefined,
   };
   const dryRun = !source.create && !source.created;
   let failure: RestoreFailure | undefined;
