@@ -8,7 +8,7 @@ import { mapPool } from '../pool.js';
 import type { SelectionRule } from '../restore/select/backup-selection.js';
 import { findClientTools } from '../restore/target/pg-restore-choice.js';
 import { pathDirs, programsIn } from '../restore/target/pg-install.js';
-import { defaultJobs, type RestorePlan } from '../restore/plan.js';
+import { scratchPlan, type LoadOptions } from '../core/restore/engine-options.js';
 import type { RestoreDeps } from '../restore/run.js';
 import { RunScope } from '../restore/scope.js';
 import type { Target } from '../restore/target/target.js';
@@ -19,7 +19,6 @@ import { humanSeconds } from './duration.js';
 import { DrillInterrupted, drillDocument, notRun } from './run-document.js';
 import { drillDatabase } from './drill-database.js';
 import { dryRunLine } from './dry-run.js';
-import { drillMarker } from './marker.js';
 import { reapOrphans } from './orphans.js';
 import { progressLines, type ProgressSink } from './progress-lines.js';
 import type { IsolationMode } from './isolation.js';
@@ -31,12 +30,11 @@ import { readChecks } from './sql-checks.js';
 
 type Env = Record<string, string | undefined>;
 
-export interface DrillOptions {
+export interface DrillOptions extends LoadOptions {
   /** The ids given (each once), or every database of the organization. */
   databases: string[] | 'all';
-  /** --backup <id> (one database only), else --before, else the newest. */
-  backupJobId?: string;
-  before?: string;
+  /** Each database's backup: --backup <id> (one database only), else --before, else the newest. */
+  rule: (databaseId: string) => SelectionRule;
   scratch: { kind: 'auto'; pgBindir?: { dir: string; flag: string } } | { kind: 'dsn'; server: Target };
   checkFiles: string[];
   maxAgeSeconds?: number;
@@ -47,10 +45,6 @@ export interface DrillOptions {
   /** Fail restore_clean when an unprivileged restore had to leave objects out (cli-contract 7.14). */
   strict?: boolean;
   dryRun: boolean;
-  jobs?: number;
-  connections: number;
-  workDir: string;
-  analyze: boolean;
   /** rows_match (off with --no-rows-check): the archive's rows are counted alongside each restore. */
   rowsCheck: boolean;
   /** --baseline (a drill.json or the report dir holding one) and no_drift's limits (cli-contract 9.17). */
@@ -65,7 +59,7 @@ export interface DrillOptions {
 /** What a drill needs from the command around it: the API, the restore engine's dependencies, progress on stderr. */
 export interface DrillHost extends ProgressSink {
   api: () => Promise<ApiClient>;
-  deps: Omit<RestoreDeps, 'onPhase' | 'onReceipt'>;
+  deps: Omit<RestoreDeps, 'onPhase'>;
   now: () => Date;
   /** Told once the scratch server is known (its directory, binaries): for the plan and --keep. */
   note: (text: string) => void;
@@ -96,15 +90,6 @@ function wrapped(env: Env): boolean {
       return false;
     }
   });
-}
-
-function ruleFor(opts: DrillOptions): (databaseId: string) => SelectionRule {
-  return (databaseId) =>
-    opts.backupJobId
-      ? { rule: 'id', backupJobId: opts.backupJobId }
-      : opts.before
-        ? { rule: 'before', databaseId, before: opts.before }
-        : { rule: 'latest', databaseId };
 }
 
 /**
@@ -160,7 +145,7 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
     const api = await host.api();
     await assertMayRestore(api);
     databases = await databasesOf(api, opts);
-    const rule = ruleFor(opts);
+    const { rule } = opts;
     const scratch = await starting;
     serverVersion = scratch?.serverVersion ?? serverVersion;
     if (scratch?.privilegeNote && !opts.dryRun) host.note(scratch.privilegeNote);
@@ -192,7 +177,7 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
             command: host.command,
             deps,
             onKept: () => (keptAny = true),
-            plan: (target) => drillPlan(opts, target),
+            plan: (target) => scratchPlan(opts, target),
             // The scratch server's own role for the SQL checks; another role (the owner's) gets its own environment.
             pgEnv: async (target) => (target.user === scratch.target('postgres').user ? scratchEnv : scope.pgEnv(target, env)),
           },
@@ -225,26 +210,4 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
     await scratch?.dispose(keptAny && !host.deps.signal.aborted);
     await scope.dispose();
   }
-}
-
-function drillPlan(opts: DrillOptions, target: Target): RestorePlan {
-  return {
-    target,
-    mode: 'new_database',
-    // The CPUs are shared by the databases drilled at once: --parallel 2 on 4 CPUs restores each with 2 jobs.
-    jobs: opts.jobs ?? Math.max(1, Math.floor(defaultJobs() / opts.parallel)),
-    workDir: opts.workDir,
-    keepArtifact: false,
-    confirm: false,
-    interactive: false,
-    connections: opts.connections,
-    analyze: opts.analyze,
-    receiptPath: undefined,
-    keepPartial: opts.keep,
-    scratch: true,
-    countArchiveRows: opts.rowsCheck,
-    marker: drillMarker(),
-    // A scratch cluster has no tablespace of the source's: a drill proves the data, not the disk layout (cli-contract 7.12).
-    noTablespaces: true,
-  };
 }

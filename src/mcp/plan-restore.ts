@@ -70,10 +70,13 @@ function personCommands(session: Session, backupJobId: string, target: string, i
  * is refused: a password never travels through an agent.
  */
 export async function planRestore(args: PlanArgs, { session }: ToolContext): Promise<Record<string, unknown>> {
-  const { rule }: { rule: SelectionRule } = selectionRule(
-    { backup: args.backupJobId, database: args.databaseId, latest: args.latest, before: args.before, window: args.windowId },
-    { defaultLatest: false },
-  );
+  const { rule }: { rule: SelectionRule } = selectionRule({
+    backup: args.backupJobId,
+    database: args.databaseId,
+    latest: args.latest,
+    before: args.before,
+    window: args.windowId,
+  });
   const env = session.ctx.env;
   if (args.target !== undefined && parseTarget(args.target, env).password !== undefined) {
     throw new UsageError(

@@ -41,8 +41,14 @@ function besideState(plan: RestorePlan, fresh: string, partial?: PartialDatabase
   return `${untouched}, which may be left behind: ${drop}.`;
 }
 
+/** Where the run restored beside the plan's target: in place, the new database's names; a drill's scratch target. */
+export interface RunTarget {
+  names?: InPlaceNames;
+  scratch?: boolean;
+}
+
 /** What an interruption or failure in each phase means for the target database, said plainly. */
-export function targetStateAfter(phase: Phase, plan: RestorePlan, partial?: PartialDatabase, names?: InPlaceNames): string {
+export function targetStateAfter(phase: Phase, plan: RestorePlan, partial?: PartialDatabase, { names, scratch }: RunTarget = {}): string {
   const where = redactedDsn(plan.target);
   if (BEFORE_RESTORE.has(phase)) return `The target ${where} was not touched.`;
   if (names) return besideState(plan, names.fresh, partial);
@@ -54,7 +60,7 @@ export function targetStateAfter(phase: Phase, plan: RestorePlan, partial?: Part
     const drop = `drop it before trying again (${dropdbCommand(plan.target)})`;
     if (partial && 'created' in partial) return `No database was created: ${db} does not exist at ${where}.`;
     if (partial && 'unknown' in partial) return `Whether the new database ${db} was created could not be checked (${partial.unknown}): if it exists, ${drop}.`;
-    if (partial && partial.kept && plan.scratch) return `The scratch database ${db} was kept as asked (--keep); it may be partly restored.`;
+    if (partial && partial.kept && scratch) return `The scratch database ${db} was kept as asked (--keep); it may be partly restored.`;
     if (partial && partial.kept) return `The new database ${db} was kept as asked (--keep-partial); it may be partly restored: ${drop}.`;
     if (partial) return `The new database ${db} may be partly restored, and dropping it failed (${partial.reason}): ${drop}.`;
     return `The new database ${db} may be partly restored: ${drop}.`;
@@ -63,8 +69,8 @@ export function targetStateAfter(phase: Phase, plan: RestorePlan, partial?: Part
 }
 
 /** A failure of the run, with what it means for the target added where a person needs to know. */
-export function explainFailure(err: unknown, phase: Phase, plan: RestorePlan, aborted: boolean, partial?: PartialDatabase, names?: InPlaceNames): unknown {
-  const state = targetStateAfter(phase, plan, partial, names);
+export function explainFailure(err: unknown, phase: Phase, plan: RestorePlan, aborted: boolean, partial?: PartialDatabase, run: RunTarget = {}): unknown {
+  const state = targetStateAfter(phase, plan, partial, run);
   if (err instanceof InterruptedError || aborted) {
     // The user's own "no" at the confirmation prompt says it all already.
     if (phase === 'preflight' && !aborted) return err;

@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { RestoreMode } from '../api/schemas/restores.js';
 import type { Target } from './target/target.js';
-import type { RestoreRoles } from './load/unprivileged.js';
 
 /** --connections: parallel Range requests for a large artifact (cli-contract 7.4). */
 export const DEFAULT_CONNECTIONS = 8;
@@ -12,7 +11,7 @@ export function defaultJobs(): number {
   return Math.min(availableParallelism(), 4);
 }
 
-/** What one restore run is asked to do: built by `restore create` / `restore run` from their options. */
+/** What one restore run is asked to do: built by `restore create` / `restore run` from their options, and by the drill. */
 export interface RestorePlan {
   target: Target;
   mode: RestoreMode;
@@ -33,15 +32,6 @@ export interface RestorePlan {
   receiptPath: string | undefined;
   /** --keep-partial: a new database this run created is kept when the restore fails or is interrupted. */
   keepPartial: boolean;
-  /**
-   * A drill's scratch target (cli-contract 9): the database must not exist before the run, and a
-   * server older than the archive's source fails the restore instead of drawing a warning.
-   */
-  scratch: boolean;
-  /** Count the archive's rows per table while pg_restore runs (a drill's rows_match, cli-contract 9.11). */
-  countArchiveRows?: boolean;
-  /** A drill's owner marker (drill/marker.ts), made the comment of the database it creates, so a later drill can reap it (cli-contract 9.12). */
-  marker?: string;
   /** --no-tablespaces: every object into the default tablespace (pg_restore --no-tablespaces); a drill always. */
   noTablespaces?: boolean;
   /** --database-settings: in place, apply the archive's database settings and comment too (a new database always gets them). */
@@ -50,11 +40,6 @@ export interface RestorePlan {
   terminateConnections?: boolean;
   /** in_place: drop the replaced database once the swap succeeded (--drop-previous), instead of keeping it. */
   dropPrevious?: boolean;
-  /**
-   * Least privilege (cli-contract 9.9): the target's role only sets up, and the restore runs as the
-   * owner role the drill created. Absent: the restore runs as the target's role.
-   */
-  roles?: RestoreRoles;
 }
 
 /** The steps of a run, in order; the receipt times each one. */

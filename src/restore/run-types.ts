@@ -8,7 +8,7 @@ import type { InPlaceReport } from './in-place/in-place.js';
 import type { Phase } from './plan.js';
 import type { PreflightResult } from './target/preflight.js';
 import type { Receipt } from './receipt.js';
-import type { Restricted } from './load/unprivileged.js';
+import type { RestoreRoles, Restricted } from './load/unprivileged.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -28,8 +28,23 @@ export interface RestoreDeps {
   prompter: Prompter;
   /** Told as each phase starts (a drill's progress lines). */
   onPhase?: (phase: Phase) => void;
-  /** Given the receipt, success or failure (a drill keeps it in its report). */
-  onReceipt?: (receipt: Receipt) => void;
+}
+
+/**
+ * What a drill asks of a run beside its plan (cli-contract 9). Given, the target is a scratch one: its
+ * database must not exist before the run, and a server older than the archive's source fails the
+ * restore instead of drawing a warning.
+ */
+export interface ScratchRestore {
+  /** The drill's owner marker (drill/marker.ts), made the comment of the database the run creates, so a later drill can reap it (9.12). */
+  marker: string;
+  /** Count the archive's rows per table while pg_restore runs (rows_match, 9.11). */
+  countArchiveRows: boolean;
+  /**
+   * Least privilege (9.9): the target's role only sets up, and the restore runs as the owner role the
+   * drill created. Absent: the restore runs as the target's role.
+   */
+  roles?: RestoreRoles;
 }
 
 /** What the service said of the backup before anything was created. */
@@ -83,4 +98,24 @@ export interface RestoreOutcome {
   inPlace?: InPlaceReport;
 }
 
-export type RestoreResult = { dryRun: true; preflight: PreflightResult; check: ServiceCheck | undefined } | { dryRun: false; outcome: RestoreOutcome };
+/** Why a run failed: the receipt's failure, and the error the CLI exits with. */
+export interface RestoreFailure {
+  /** The phase the run was in. */
+  phase: Phase;
+  exitCode: number;
+  /** The error's code (ERROR_CODES), `unexpected` for an error svc did not expect. */
+  code: string;
+  /** Scrubbed of secrets, as the receipt has it. */
+  message: string;
+  /** The failure with what it means for the target added (failure.ts). */
+  error: unknown;
+}
+
+/**
+ * A run's result: a dry run's checks, a restore's outcome, or the phase it failed in, each with its
+ * receipt (none for a dry run, which restores nothing). A run returns its failure: only a bug throws.
+ */
+export type RestoreResult =
+  | { dryRun: true; preflight: PreflightResult; check: ServiceCheck | undefined }
+  | { dryRun: false; receipt: Receipt; outcome: RestoreOutcome }
+  | { dryRun: boolean; receipt: Receipt | null; failure: RestoreFailure };

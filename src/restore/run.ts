@@ -2,241 +2,146 @@ import { isCliError } from '../errors.js';
 import { setExitNote } from '../exit-note.js';
 import { exitCodeForSignal } from '../exit-codes.js';
 import { UserFiles } from '../output/user-file.js';
-import type { SecretScrubber } from '../secrets.js';
-import { countProgress } from '../ui/progress.js';
-import { readArchiveHeader } from './archive/archive.js';
-import { assertArchiveFits } from './target/archive-fit.js';
 import { countArchiveRows, type ArchiveRowCount } from './archive/archive-rows.js';
-import { readArchiveScript } from './archive/archive-script.js';
-import { confirmInPlace } from './target/confirm.js';
-import { fetchArtifact } from './download/fetch-artifact.js';
+import { hasTableData } from './archive/toc.js';
+import { verifyPhase } from './archive/verify-phase.js';
+import { createPhase, downloadPhase } from './download/download-phase.js';
 import { explainFailure, targetStateAfter } from './failure.js';
-import { freshPlan, inPlaceNames, type InPlaceNames } from './in-place/in-place.js';
 import { swapIn } from './in-place/in-place-swap.js';
-import { analyzeTarget, checkTarget } from './load/inventory.js';
-import { runPgRestore } from './load/pg-restore.js';
-import { applyPublicRevokes } from './archive/public-revokes.js';
-import { EntryErrors, refusedEntries } from './load/refusals.js';
-import { RestoreProgress } from './load/restore-progress.js';
-import { pgRestoreFor } from './target/pg-restore-choice.js';
+import { freshPlan, inPlaceNames } from './in-place/in-place.js';
+import { checkPhases, restorePhase } from './load/load-phase.js';
+import { settlePartial } from './load/partial-database.js';
 import { PhaseClock } from './phase-clock.js';
 import type { RestorePlan } from './plan.js';
-import { preflight } from './target/preflight.js';
-import { buildReceipt, writeReceipt, type Receipt, type ReceiptFacts } from './receipt.js';
+import { buildReceipt, writeReceipt, type Receipt } from './receipt.js';
+import type { RunContext } from './run-context.js';
+import type { RestoreDeps, RestoreFailure, RestoreOutcome, RestoreResult, RestoreSource, ScratchRestore } from './run-types.js';
 import { RunScope } from './scope.js';
+import { confirmInPlace } from './target/confirm.js';
+import { preflightPhase } from './target/preflight-phase.js';
 import { redactedDsn } from './target/target.js';
-import { createTargetDatabase } from './target/target-database.js';
-import { sending, settlePartial, type Creation } from './load/partial-database.js';
-import { applyFidelitySettings, planFidelity } from './target/database-fidelity.js';
-import { effectiveJobs, passArgs, restorePasses, runPasses } from './load/restore-passes.js';
-import { hasTableData, readToc } from './archive/toc.js';
-import { assertRolesExist, restrict, superuserWarning } from './load/unprivileged.js';
-import { assertFreeSpace } from './download/workdir.js';
 
-type Env = Record<string, string | undefined>;
-
-import type { RestoreDeps, RestoreResult, RestoreSource } from './run-types.js';
-
-export type { RestoreDeps, RestoreOutcome, RestoreResult, RestoreSource, ServiceCheck } from './run-types.js';
+export type { RestoreDeps, RestoreFailure, RestoreOutcome, RestoreResult, RestoreSource, ScratchRestore, ServiceCheck } from './run-types.js';
 
 /**
- * The one local restore run (cli-contract 7): preflight, the service's word on the backup, the
- * in-place confirmation, the optional createRestore, download and verify in one pass, the archive
- * against the target, pg_restore, ANALYZE, the object check, the receipt and clean-up. It creates
+ * The one local restore run (cli-contract 7), phase by phase: preflight and the service's word on the
+ * backup, the in-place confirmation, createRestore, download, verify, restore, analyze, check, and in
+ * place the swap. It returns the outcome or the phase that failed, each with its receipt; it creates
  * and disposes the PGPASSFILE, every temp dir and a partial new database exactly once, in its own
- * catch and finally, whatever fails or whichever signal arrives. The presigned URL and lock token
- * stay in memory: never printed, logged or written.
+ * catch and finally, whatever fails or whichever signal arrives. The presigned URL and lock token stay
+ * in memory: never printed, logged or written. `scratch`: a drill's options beside the plan.
  */
-export async function runRestore(plan: RestorePlan, source: RestoreSource, deps: RestoreDeps): Promise<RestoreResult> {
-  const scope = new RunScope();
-  // Should a second signal end the process mid-phase, it still says what state the target is in.
-  const { reporter: ui, signal, scrubber } = deps;
+export async function runRestore(plan: RestorePlan, source: RestoreSource, deps: RestoreDeps, scratch?: ScratchRestore): Promise<RestoreResult> {
   const startedAt = deps.now();
   // In place, the backup is restored into a new database beside the target, swapped in at the end (cli-contract 7.17).
-  const names: InPlaceNames | undefined = plan.mode === 'in_place' ? inPlaceNames(plan.target.database, startedAt) : undefined;
-  const into = names ? freshPlan(plan, names) : plan;
+  const names = plan.mode === 'in_place' ? inPlaceNames(plan.target.database, startedAt) : undefined;
+  const where = { names, scratch: scratch !== undefined };
   const clock = new PhaseClock((phase) => {
-    setExitNote(targetStateAfter(phase, plan, undefined, names));
+    // Should a second signal end the process mid-phase, it still says what state the target is in.
+    setExitNote(targetStateAfter(phase, plan, undefined, where));
     deps.onPhase?.(phase);
   });
+  const ctx: RunContext = {
+    plan,
+    into: names ? freshPlan(plan, names) : plan,
+    names,
+    scratch,
+    deps,
+    clock,
+    scope: new RunScope(),
+    facts: {},
+    pgEnv: {},
+    creation: undefined,
+  };
   const dryRun = !source.create && !source.created;
-  const facts: ReceiptFacts = {};
-  let failure: Receipt['failure'] = null;
-  let receipt: Receipt | undefined;
-  let creation: Creation | undefined;
+  let failure: RestoreFailure | undefined;
   let archiveRows: ArchiveRowCount | undefined;
-  const finish = () =>
-    (receipt = buildReceipt(
+  const receipt = (): Receipt =>
+    buildReceipt(
       { mode: plan.mode, targetRedactedDsn: redactedDsn(plan.target), startedAt, endedAt: deps.now(), phasesMs: clock.durations },
-      facts,
-      failure,
-    ));
+      ctx.facts,
+      failure ? { phase: failure.phase, exitCode: failure.exitCode, message: failure.message } : null,
+    );
   try {
-    const pgEnv = await scope.pgEnv(plan.target, deps.env);
-    const pre = await preflight(plan, deps.env, pgEnv, deps);
-    // In place too: the backup goes into a new database beside the target.
-    if (pre.createDatabase || names) creation = { state: 'planned' };
-    facts.pgRestoreVersion = pre.pgRestore.text;
-    facts.targetServerVersion = pre.serverVersion;
-    const warnings: string[] = [];
-    // A drill says itself whom it restores as; an operator's own target is named here.
-    if (pre.superuser && !plan.roles && !plan.scratch) warnings.push(superuserWarning(plan.target));
-    const known = await source.check?.();
-    // After the backup's choice, which is said before anything else (cli-contract 7, step 0).
-    for (const w of warnings) ui.warn(w);
-    Object.assign(facts, { selection: known?.selection, backupJobId: known?.selection?.backupJobId });
-    // The artifact's size from getBackup: a work dir too small is found before any job exists.
-    if (known?.artifactBytes !== undefined) await assertFreeSpace(plan.workDir, known.artifactBytes);
+    ctx.pgEnv = await ctx.scope.pgEnv(plan.target, deps.env);
+    const { pre, known, warnings } = await preflightPhase(ctx, source);
     if (dryRun) return { dryRun: true, preflight: pre, check: known };
     // After every service check, and outside every phase: the time a person takes to type is no part of a restore.
-    if (plan.mode === 'in_place' && !plan.confirm) await clock.outside(() => confirmInPlace(plan, names!, known?.backup, deps.prompter, signal));
-
+    if (names && !plan.confirm) await clock.outside(() => confirmInPlace(plan, names, known?.backup, deps.prompter, deps.signal));
     clock.enter('createRestore');
-    const job = source.created ?? (await source.create!(redactedDsn(plan.target)));
-    const coords = job.execution;
-    scrubber.add(coords.presignedS3Url);
-    scrubber.add(coords.lockToken);
-    Object.assign(facts, { restoreJobId: job.restoreJob.id, expectedBytes: coords.expectedSizeBytes, expectedSha256: coords.expectedSha256 });
-    if (!source.created) ui.info(`Restore job ${job.restoreJob.id} created (${plan.mode}).`);
-
+    const job = await createPhase(ctx, source);
     clock.enter('download');
-    await assertFreeSpace(plan.workDir, coords.expectedSizeBytes, 'artifact_exceeds_disk');
-    const dir = await scope.tempDir(plan.workDir, 'svc-restore-');
-    const artifact = await fetchArtifact(coords, dir, plan, deps);
-    Object.assign(facts, { bytes: artifact.bytes, computedSha256: artifact.sha256, connections: artifact.connections });
-
+    const { dir, artifact } = await downloadPhase(ctx, job);
     clock.enter('verify');
-    const header = await readArchiveHeader(artifact.path);
-    const pgRestore = await pgRestoreFor(header, pre.pgRestore, deps.env);
-    facts.pgRestoreVersion = pgRestore.text;
-    const script = await readArchiveScript(artifact.path, pgRestore.path, deps.env, scrubber, signal);
-    const toc = await readToc(artifact.path, pgRestore.path, deps.env, scrubber, signal, script.encoding);
-    assertArchiveFits(toc, header, pre, plan.target, plan.scratch ? 'fail' : 'warn', (m) => ui.warn(m));
-    const fidelity = await planFidelity({ script, toc, header, plan: into, facts: { ...pre, createDatabase: pre.createDatabase || !!names }, pgEnv }, deps);
-    // In place, the database's settings stay the operator's (carried over at the swap) unless --database-settings.
-    if (names && !plan.databaseSettings) fidelity.settings = undefined;
-    Object.assign(facts, {
-      databaseOptions: fidelity.create && fidelity.options,
-      tablespaces: { named: fidelity.tablespaces, ignored: fidelity.noTablespaces },
-    });
-    // Roles the archive names must be there before anything is created, unless the drill creates them.
-    if (!plan.roles) await assertRolesExist(script, plan.target, pgEnv, !pre.createDatabase, scrubber, signal);
-
+    const archive = await verifyPhase(ctx, artifact.path, pre);
     clock.enter('restore');
     // Read alongside pg_restore, from the same verified file (cli-contract 9.11).
-    if (plan.countArchiveRows) archiveRows = countArchiveRows(pgRestore.path, artifact.path, toc, dir, deps.env, scrubber, signal);
-    if (creation) {
-      const sent = (creation = sending(pgEnv));
-      await createTargetDatabase(into.target, pgEnv, scrubber, signal, {
-        options: fidelity.create,
-        owner: plan.roles?.owner.name,
-        marker: plan.marker,
-        tag: sent.tag,
-      });
-      creation = { state: 'made', pgEnv };
-      const beside = names ? ` beside "${names.target}", to be swapped in once restored and checked` : '';
-      ui.info(`Created database "${into.target.database}"${beside} (TEMPLATE template0${fidelity.create ? `, ${fidelity.create.describe}` : ''}).`);
-    }
-    const least = plan.roles && (await restrict(plan.roles, script, toc, into.target, pgEnv, { pgEnv: (t) => scope.pgEnv(t, deps.env), scrubber, signal }));
-    if (least) Object.assign(facts, { notRestored: least.notRestored, placeholderRoles: least.placeholderRoles } satisfies ReceiptFacts);
-    const restoreEnv = least?.env ?? pgEnv;
-    const running = `pg_restore into ${redactedDsn(into.target)}`;
-    const counter = new RestoreProgress(toc);
-    const progress = await countProgress(ui, counter.display(redactedDsn(into.target)));
-    // A least-privilege restore leaves entries out (cli-contract 7.14): the passes restore the rest.
-    const passes = least
-      ? restorePasses(
-          toc,
-          effectiveJobs(into, header),
-          toc.entries.filter((e) => !least.leftOut.has(e.dumpId)),
-        )
-      : fidelity.passes;
-    const refusals = least && new EntryErrors();
-    const result = await runPasses(
-      passes,
-      dir,
-      (pass, list) => passArgs(pass, !!refusals, into.target.database, artifact.path, list, fidelity.noTablespaces),
-      (args) =>
-        runPgRestore(pgRestore.path, args, restoreEnv, scrubber, signal, {
-          counter,
-          onObject: (done, total) => progress.update(done, total),
-          errors: refusals,
-        }),
-    )
-      .then((r) => {
-        // What the server refused the owner role is listed, entry by entry; any other error fails (cli-contract 7.18).
-        if (least && refusals) least.notRestored.push(...refusedEntries(refusals.errors, toc, script));
-        return r;
-      })
-      .catch((err: unknown) => {
-        progress.fail(`${running} failed`);
-        throw err;
-      });
-    progress.succeed(`Restored ${counter.total} objects with ${running}`);
-    // Restored whole: from here on a failure leaves a complete new database, which is kept; in place, it is dropped until swapped in.
-    if (!names) creation = undefined;
-    // Although privileges are not restored, what takes EXECUTE from PUBLIC is (cli-contract 7.18).
-    const unrevoked = await applyPublicRevokes(script, into.target.database, restoreEnv, { scrubber, signal, client: toc.encoding.client });
-    if (least) least.notRestored.push(...unrevoked);
-    else for (const u of unrevoked) ui.warn(`Not restored: ${u.name}: ${u.reason}.`);
-    facts.databaseSettings = await applyFidelitySettings(fidelity, into.target.database, restoreEnv, deps);
-
-    if (plan.analyze) {
-      clock.enter('analyze');
-      await analyzeTarget(into.target.database, plan.jobs, restoreEnv, scrubber, signal, toc.encoding.client);
-    }
-    clock.enter('check');
-    facts.inventory = await checkTarget(toc, into.target.database, restoreEnv, scrubber, signal);
+    if (scratch?.countArchiveRows)
+      archiveRows = countArchiveRows(archive.pgRestore.path, artifact.path, archive.toc, dir, deps.env, deps.scrubber, deps.signal);
+    const { pgRestoreExitCode, least, restoreEnv } = await restorePhase(ctx, archive, artifact.path, dir);
+    await checkPhases(ctx, archive, restoreEnv);
     const rows = await archiveRows?.counts();
     if (names) {
       clock.enter('swap');
-      facts.inPlace = await swapIn(plan, names, pgEnv, deps);
-      creation = undefined;
+      ctx.facts.inPlace = await swapIn(plan, names, ctx.pgEnv, deps);
+      ctx.creation = undefined;
     }
-
-    if (plan.keepArtifact) scope.keep(dir);
+    if (plan.keepArtifact) ctx.scope.keep(dir);
     const durationMs = clock.total();
-    const outcome = {
+    const outcome: RestoreOutcome = {
       restoreJob: job.restoreJob,
       artifactBytes: artifact.bytes,
       sha256: artifact.sha256,
-      verified: true as const,
-      pgRestoreExitCode: result.exitCode,
+      verified: true,
+      pgRestoreExitCode,
       durationMs,
       phases: clock.durations,
-      receipt: finish(),
-      tableData: hasTableData(toc),
+      receipt: receipt(),
+      tableData: hasTableData(archive.toc),
       archiveRows: rows,
-      clientEncoding: toc.encoding.client,
+      clientEncoding: archive.toc.encoding.client,
       keptArtifactPath: plan.keepArtifact ? artifact.path : undefined,
       notRestored: least?.notRestored ?? [],
       placeholderRoles: least?.placeholderRoles ?? [],
       warnings,
-      inPlace: facts.inPlace,
+      inPlace: ctx.facts.inPlace,
     };
-    return { dryRun: false, outcome };
+    return { dryRun: false, receipt: outcome.receipt, outcome };
   } catch (err) {
     clock.total();
-    const partial = creation && (await settlePartial(into, creation, scrubber));
-    const explained = explainFailure(err, clock.current, plan, signal.aborted, partial, names);
-    const exitCode = signal.aborted ? exitCodeForSignal(signal.reason) : isCliError(explained) ? explained.exitCode : 1;
-    failure = { phase: clock.current, exitCode, message: scrubber.scrub(explained instanceof Error ? explained.message : String(explained)) };
-    throw explained;
-  } finally {
+    failure = await failed(ctx, err);
     await archiveRows?.stop();
     // A receipt for failures too; not for a dry run, which restores nothing.
-    if (!dryRun) {
-      receipt ??= finish();
-      deps.onReceipt?.(receipt);
-      // A restore that succeeded has its receipt written by the command, after its result is printed
-      // (cli-contract 7.15); a failed one here, without hiding the failure behind a file error.
-      if (plan.receiptPath && failure) {
-        await writeReceipt(plan.receiptPath, receipt, new UserFiles(scrubber)).catch((err: unknown) =>
-          ui.warn(err instanceof Error ? err.message : String(err)),
-        );
-      }
+    if (dryRun) return { dryRun, receipt: null, failure };
+    const written = receipt();
+    // A restore that succeeded has its receipt written by the command, after its result is printed
+    // (cli-contract 7.15); a failed one here, without hiding the failure behind a file error.
+    if (plan.receiptPath) {
+      await writeReceipt(plan.receiptPath, written, new UserFiles(deps.scrubber)).catch((e: unknown) =>
+        deps.reporter.warn(e instanceof Error ? e.message : String(e)),
+      );
     }
-    await scope.dispose();
+    return { dryRun, receipt: written, failure };
+  } finally {
+    await archiveRows?.stop();
+    await ctx.scope.dispose();
     setExitNote(undefined);
   }
+}
+
+/** The failure of a run in its current phase: a partial new database settled first, then what that means for the target said. */
+async function failed(ctx: RunContext, err: unknown): Promise<RestoreFailure> {
+  const { plan, deps, clock } = ctx;
+  const { signal, scrubber } = deps;
+  const partial = ctx.creation && (await settlePartial(ctx.into, ctx.creation, scrubber));
+  const error = explainFailure(err, clock.current, plan, signal.aborted, partial, { names: ctx.names, scratch: ctx.scratch !== undefined });
+  const exitCode = signal.aborted ? exitCodeForSignal(signal.reason) : isCliError(error) ? error.exitCode : 1;
+  const message = scrubber.scrub(error instanceof Error ? error.message : String(error));
+  return { phase: clock.current, exitCode, code: isCliError(error) ? error.details.code : 'unexpected', message, error };
+}
+
+/** The CLI's face of a run: a failure is thrown, for the exit code and message it has always had. */
+export function restoredOrThrow(result: RestoreResult): Exclude<RestoreResult, { failure: RestoreFailure }> {
+  if ('failure' in result) throw result.failure.error;
+  return result;
 }

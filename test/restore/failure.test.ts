@@ -17,7 +17,6 @@ function plan(dsn: string, env: Record<string, string | undefined> = {}): Restor
     analyze: true,
     receiptPath: undefined,
     keepPartial: false,
-    scratch: false,
   };
 }
 

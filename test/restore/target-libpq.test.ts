@@ -613,7 +613,6 @@ describe.skipIf(!!skip)('svc reads --target as psql does, against a real Postgre
       analyze: true,
       receiptPath: undefined,
       keepPartial: false,
-      scratch: false,
     });
     const command = /\((dropdb .*)\)\.$/s.exec(text)![1]!;
     expect(command).not.toContain(cluster.password);

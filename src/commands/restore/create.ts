@@ -1,6 +1,6 @@
 import { createRestore } from '../../api/operations/restores.js';
 import { UsageError } from '../../errors.js';
-import { runRestore } from '../../restore/run.js';
+import { restoredOrThrow, runRestore } from '../../restore/run.js';
 import type { Session } from '../../session.js';
 import { idempotencyKey } from '../../core/args.js';
 import type { Env } from '../shared/verb.js';
@@ -20,7 +20,7 @@ export interface CreateOptions extends EngineOptions, SelectionOptions {
 }
 
 export function options(_args: string[], flags: CreateFlags, env: Env): CreateOptions {
-  const { rule } = selectionRule(flags, { defaultLatest: false });
+  const { rule } = selectionRule(flags);
   for (const [given, flag] of [
     [flags.confirm, '--confirm'],
     [flags.terminateConnections, '--terminate-connections'],
@@ -51,7 +51,7 @@ export async function run(opts: CreateOptions, session: Session): Promise<void> 
     const body = { backupJobId, targetRedactedDsn, mode, confirmDestructive: mode === 'in_place' } as const;
     return (await (await session.api()).send(createRestore(body, opts.idempotencyKey))).data;
   };
-  const result = await runRestore(plan, { check, ...(opts.dryRun ? {} : { create }) }, restoreDeps(session));
+  const result = restoredOrThrow(await runRestore(plan, { check, ...(opts.dryRun ? {} : { create }) }, restoreDeps(session)));
   if (result.dryRun) await renderDryRun(session, plan, result.check, result.preflight);
   else await renderOutcome(session, plan, result.outcome);
 }

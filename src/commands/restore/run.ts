@@ -1,7 +1,7 @@
 import { text as readStream } from 'node:stream/consumers';
 import { createRestoreResponse } from '../../api/schemas/restores.js';
 import { UsageError } from '../../errors.js';
-import { runRestore } from '../../restore/run.js';
+import { restoredOrThrow, runRestore } from '../../restore/run.js';
 import type { Session } from '../../session.js';
 import type { Env } from '../shared/verb.js';
 import { engineOptions, guardTarget, restoreDeps, restorePlan, type EngineFlags, type EngineOptions } from '../../core/restore/engine-options.js';
@@ -37,6 +37,6 @@ export async function run(opts: EngineOptions, session: Session): Promise<void> 
     throw new UsageError(`The restore job's mode is ${mode}; --in-place ${opts.inPlace ? 'contradicts' : 'is required for'} it.`);
   }
   const plan = restorePlan(opts, mode, session);
-  const result = await runRestore(plan, { created }, restoreDeps(session));
+  const result = restoredOrThrow(await runRestore(plan, { created }, restoreDeps(session)));
   if (!result.dryRun) await renderOutcome(session, plan, result.outcome);
 }

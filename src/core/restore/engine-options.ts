@@ -9,17 +9,39 @@ import type { Session } from '../../session.js';
 import { positiveInt, requireId } from '../args.js';
 type Env = Record<string, string | undefined>;
 
-/** The flags `restore create` and `restore run` share (cli-contract 7). */
-export interface EngineFlags {
-  target?: string;
-  inPlace?: boolean;
-  confirm?: boolean;
+/** The flags of the engine's own work, which `restore create`, `restore run` and the drill share. */
+export interface LoadFlags {
   jobs?: string;
   workDir?: string;
-  keepArtifact?: boolean;
   connections?: string;
   /** commander's --no-analyze sets this false. */
   analyze?: boolean;
+}
+
+export interface LoadOptions {
+  /** --jobs as given; undefined means the default. */
+  jobs: number | undefined;
+  connections: number;
+  workDir: string;
+  analyze: boolean;
+}
+
+/** --jobs, --connections, --work-dir and --analyze, checked once for every command that runs the engine. */
+export function loadOptions(flags: LoadFlags): LoadOptions {
+  return {
+    jobs: flags.jobs === undefined ? undefined : positiveInt(flags.jobs, '--jobs', 64),
+    connections: flags.connections === undefined ? DEFAULT_CONNECTIONS : positiveInt(flags.connections, '--connections', MAX_CONNECTIONS),
+    workDir: resolve(flags.workDir ?? tmpdir()),
+    analyze: flags.analyze !== false,
+  };
+}
+
+/** The flags `restore create` and `restore run` share (cli-contract 7). */
+export interface EngineFlags extends LoadFlags {
+  target?: string;
+  inPlace?: boolean;
+  confirm?: boolean;
+  keepArtifact?: boolean;
   receipt?: string;
   keepPartial?: boolean;
   /** commander's --no-tablespaces sets this false. */
@@ -29,7 +51,7 @@ export interface EngineFlags {
   dropPrevious?: boolean;
 }
 
-export interface EngineOptions {
+export interface EngineOptions extends LoadOptions {
   target: Target;
   /** The raw --target or SVC_TARGET_DSN: a secret whenever it carries a password. */
   rawTarget: string;
@@ -37,12 +59,7 @@ export interface EngineOptions {
   passwordInArgv: boolean;
   inPlace: boolean | undefined;
   confirm: boolean;
-  /** --jobs as given; undefined means the default. */
-  jobs: number | undefined;
-  workDir: string;
   keepArtifact: boolean;
-  connections: number;
-  analyze: boolean;
   /** --receipt, made absolute. */
   receiptPath: string | undefined;
   keepPartial: boolean;
@@ -68,11 +85,8 @@ export function engineOptions(flags: EngineFlags, env: Env): EngineOptions {
     passwordInArgv: flags.target !== undefined && target.password !== undefined,
     inPlace: flags.inPlace,
     confirm: flags.confirm === true,
-    jobs: flags.jobs === undefined ? undefined : positiveInt(flags.jobs, '--jobs', 64),
-    workDir: resolve(flags.workDir ?? tmpdir()),
+    ...loadOptions(flags),
     keepArtifact: flags.keepArtifact === true,
-    connections: flags.connections === undefined ? DEFAULT_CONNECTIONS : positiveInt(flags.connections, '--connections', MAX_CONNECTIONS),
-    analyze: flags.analyze !== false,
     receiptPath: flags.receipt === undefined ? undefined : resolve(requireId(flags.receipt, '--receipt')),
     keepPartial: flags.keepPartial === true,
     noTablespaces: flags.tablespaces === false,
@@ -96,11 +110,33 @@ export function restorePlan(opts: EngineOptions, mode: RestoreMode, session: Ses
     analyze: opts.analyze,
     receiptPath: opts.receiptPath,
     keepPartial: opts.keepPartial,
-    scratch: false,
     noTablespaces: opts.noTablespaces,
     databaseSettings: opts.databaseSettings,
     terminateConnections: opts.terminateConnections,
     dropPrevious: opts.dropPrevious,
+  };
+}
+
+/**
+ * A drill's plan for one scratch target (cli-contract 9): a new database, never kept whole by the
+ * engine but by --keep, every object in the default tablespace.
+ */
+export function scratchPlan(opts: LoadOptions & { parallel: number; keep: boolean }, target: Target): RestorePlan {
+  return {
+    target,
+    mode: 'new_database',
+    // The CPUs are shared by the databases drilled at once: --parallel 2 on 4 CPUs restores each with 2 jobs.
+    jobs: opts.jobs ?? Math.max(1, Math.floor(defaultJobs() / opts.parallel)),
+    workDir: opts.workDir,
+    keepArtifact: false,
+    confirm: false,
+    interactive: false,
+    connections: opts.connections,
+    analyze: opts.analyze,
+    receiptPath: undefined,
+    keepPartial: opts.keep,
+    // A scratch cluster has no tablespace of the source's: a drill proves the data, not the disk layout (cli-contract 7.12).
+    noTablespaces: true,
   };
 }
 

@@ -20,10 +20,10 @@ const HOW =
 
 /**
  * Every local check of the selection flags, before any request: one way of naming the backup,
- * --latest and --before only with --database and not together, a well-formed time. `defaultLatest`
- * (the drill) makes --database alone mean --latest; a restore asks for the rule to be said.
+ * --latest and --before only with --database and not together, a well-formed time. --database alone
+ * names no rule: a restore writes into a database of the user's, so which backup it takes is said.
  */
-export function selectionRule(flags: SelectionFlags, opts: { defaultLatest: boolean }): SelectionOptions {
+export function selectionRule(flags: SelectionFlags): SelectionOptions {
   const named = [flags.backup !== undefined && '--backup', flags.database !== undefined && '--database', flags.window !== undefined && '--window'].filter(
     (x): x is string => typeof x === 'string',
   );
@@ -37,7 +37,26 @@ export function selectionRule(flags: SelectionFlags, opts: { defaultLatest: bool
   if (flags.database === undefined) throw new UsageError('No backup named.', HOW);
   const databaseId = requireId(flags.database, '--database');
   if (flags.before !== undefined) return { rule: { rule: 'before', databaseId, before: isoTimestamp(flags.before, '--before') } };
-  if (!flags.latest && !opts.defaultLatest)
-    throw new UsageError('--database needs a rule: add --latest for its newest completed backup, or --before <ISO 8601>.', HOW);
+  if (!flags.latest) throw new UsageError('--database needs a rule: add --latest for its newest completed backup, or --before <ISO 8601>.', HOW);
   return { rule: { rule: 'latest', databaseId } };
+}
+
+/** How a drill names its backups (cli-contract 9): its databases are arguments, not --database. */
+export type DrillSelectionFlags = Pick<SelectionFlags, 'backup' | 'latest' | 'before'>;
+
+/**
+ * The drill's backup rule, checked once before any request: --backup (of the one database drilled),
+ * --before a time, or by default each database's newest (a drill only restores into scratch databases).
+ */
+export function drillRule(flags: DrillSelectionFlags): (databaseId: string) => SelectionRule {
+  if ([flags.backup !== undefined, flags.latest, flags.before !== undefined].filter(Boolean).length > 1) {
+    throw new UsageError('--backup, --latest and --before each choose the backup: give one of them.');
+  }
+  if (flags.backup !== undefined) {
+    const backupJobId = requireId(flags.backup, '--backup');
+    return () => ({ rule: 'id', backupJobId });
+  }
+  if (flags.before === undefined) return (databaseId) => ({ rule: 'latest', databaseId });
+  const before = isoTimestamp(flags.before, '--before');
+  return (databaseId) => ({ rule: 'before', databaseId, before });
 }

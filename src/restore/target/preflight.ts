@@ -18,13 +18,15 @@ export interface PreflightResult extends TargetFacts {
 
 /**
  * Everything that can be checked before createRestore (cli-contract 7.2): a refused restore must
- * not leave a restore job behind on the service. `pgEnv` is the children's environment the run made.
+ * not leave a restore job behind on the service. `pgEnv` is the children's environment the run made;
+ * `scratch`: a drill's target, whose database must not exist yet.
  */
 export async function preflight(
   plan: RestorePlan,
   env: Env,
   pgEnv: Env,
   deps: { scrubber: SecretScrubber; signal: AbortSignal; reporter: Reporter },
+  scratch = false,
 ): Promise<PreflightResult> {
   assertConfirmable(plan);
   const pgRestore = await findClientTools(env);
@@ -35,7 +37,7 @@ export async function preflight(
     await assertWritableDir(dirname(plan.receiptPath), '--receipt');
     await refuseLinks([plan.receiptPath]);
   }
-  const facts = await inspectTarget(plan.target, plan.mode, pgEnv, deps.scrubber, deps.signal, plan.scratch);
+  const facts = await inspectTarget(plan.target, plan.mode, pgEnv, deps.scrubber, deps.signal, scratch);
   // Before any API call: a role that cannot swap, or clients that would block the swap, are found before the download.
   if (plan.mode === 'in_place') await assertCanSwap(plan, pgEnv, { ...deps, info: (m) => deps.reporter.info(m) });
   return { pgRestore, ...facts };
