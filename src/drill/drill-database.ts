@@ -14,6 +14,8 @@ import { asOwner, type RestoreRoles } from '../restore/load/unprivileged.js';
 import { blankDrill, CHECK_ORDER, type DatabaseDrill, type DrillCheck } from './document.js';
 import { dataPresent } from './data-present.js';
 import { rowsMatch } from './rows-match.js';
+import { DataSession } from './data-session.js';
+import { sessionConfig } from './pg-session.js';
 import { driftAgainst, type Baseline } from './baseline.js';
 import type { DriftLimits } from './drift.js';
 import { keepScratch } from './keep.js';
@@ -185,14 +187,14 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
 
   // data_present, max_age and the SQL checks, in the contract's order.
   const restored = outcome !== undefined || checks.find((c) => c.name === 'restore_clean')?.status === 'passed';
+  // The data check and the count share one session, as the owner role: nothing of the backup runs as the superuser.
+  const as = roles ? asOwner(target, roles.owner) : target;
+  const data = new DataSession(sessionConfig(as, run.deps.env, as.user, as.password, name), run.deps.scrubber, run.deps.signal);
   try {
-    const pgEnv = restored ? await run.pgEnv(target) : undefined;
-    // The data check reads as the owner role too: nothing of the backup runs as the superuser.
-    const dataEnv = restored && roles ? await run.pgEnv(asOwner(target, roles.owner)) : pgEnv;
     if (!restored) record('data_present', 'skipped', 0, 'nothing restored');
     else if (outcome && !outcome.tableData) record('data_present', 'skipped', 0, 'the archive holds no table data');
     else {
-      const present = await timed(() => dataPresent(name, dataEnv!, run.deps.scrubber, run.deps.signal));
+      const present = await timed(() => dataPresent(data));
       if (typeof present.value === 'object') {
         record('data_present', 'failed', present.ms, `the query failed: ${present.value.failed}`);
         fail('data_present', 'local_tool_failed', ERROR_CODES.local_tool_failed.exit, `The data check could not run: ${present.value.failed}`);
@@ -206,7 +208,7 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
     else if (!outcome.tableData) record('rows_match', 'skipped', 0, 'the archive holds no table data');
     else {
       const archive = outcome.archiveRows ?? { failed: 'the archive was not counted' };
-      const rows = await timed(() => rowsMatch(archive, name, dataEnv!, run.deps.scrubber, run.deps.signal, outcome.clientEncoding));
+      const rows = await timed(() => rowsMatch(archive, data, outcome.clientEncoding));
       record('rows_match', rows.value.passed ? 'passed' : 'failed', rows.ms, rows.value.detail);
       if (result.receipt) result.receipt.rowsMatch = rows.value.receipt;
       if (rows.value.fingerprint) result.fingerprint = rows.value.fingerprint;
@@ -214,6 +216,7 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
       else if (!rows.value.passed)
         fail('rows_match', 'local_tool_failed', ERROR_CODES.local_tool_failed.exit, `The row check could not run: ${rows.value.detail}.`);
     }
+    await data.close();
     if (run.baseline) {
       const drift = driftAgainst(run.baseline, id, result.fingerprint, run.drift);
       record('no_drift', drift.status, 0, drift.detail);
@@ -240,6 +243,7 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
         fail(`check:${check.name}`, 'sql_check_failed', ERROR_CODES.sql_check_failed.exit, `SQL check ${check.name} (${check.file}): ${ran.value.detail}.`);
     }
   } catch (err) {
+    await data.close();
     // Interrupted (or failed) in a check: the scratch database must not outlive the run, on an operator's server least of all.
     if (run.deps.signal.aborted || !run.keep || !(await keepScratch(run, id, target))) await dropScratch(run, id, name);
     throw err;
