@@ -191,7 +191,8 @@ export async function prepareAsSuperuser(
   const comments = extensionComments(script);
   try {
     // One psql for all of it: each statement still runs on its own, and the first error stops the rest.
-    await run([ddl, GRANTS_SQL, ...comments.sql].filter(Boolean).join('\n'), { owner: roles.owner.name });
+    // Without an extension in the archive there is nothing to grant: template0's only one, plpgsql, has no configuration table.
+    if (extensions.length || comments.sql.length) await run([ddl, GRANTS_SQL, ...comments.sql].filter(Boolean).join('\n'), { owner: roles.owner.name });
   } catch (err) {
     if (err instanceof PsqlError)
       throw new LocalToolError(
