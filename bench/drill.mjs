@@ -41,6 +41,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { startScratchCluster } from '../src/drill/cluster.ts';
+import { chooseIsolation } from '../src/drill/isolation.ts';
 import { DataSession } from '../src/drill/data-session.ts';
 import { countSql, DIGEST_SQL, tableListParam } from '../src/drill/rows-match.ts';
 import { serverUser } from '../src/drill/os-user.ts';
@@ -360,9 +361,11 @@ export async function run({ quick, log, rowsMatchOnly = process.argv.includes('-
   const handRoot = clusterDir(join(dir, 'hand'), user, true);
   const as = user ? { uid: user.uid, gid: user.gid } : {};
   const serverEnv = { PATH: baseEnv.PATH, LC_ALL: 'C' };
+  // As a drill chooses it by default (--isolation auto): confined where the kernel allows.
+  const isolation = await chooseIsolation('auto', binaries.dir, clusterWork, serverEnv, () => undefined);
   const svcCluster = async () => {
     const started = performance.now();
-    const cluster = await startScratchCluster(binaries, clusterWork, serverEnv, abort);
+    const cluster = await startScratchCluster(binaries, clusterWork, serverEnv, abort, isolation);
     const ready = performance.now();
     await cluster.stop();
     const stopped = performance.now();
