@@ -84,7 +84,15 @@ const THROWAWAY = '-c fsync=off -c synchronous_commit=off -c full_page_writes=of
  */
 async function fingerprintCost(cluster, n, log) {
   const tables = JSON.parse(await cluster.psql('SELECT json_agg(json_build_array(schemaname, relname)) FROM pg_stat_user_tables', SOURCE_DB));
-  const config = { host: cluster.host, port: cluster.port, user: cluster.user, password: cluster.password, database: SOURCE_DB, ssl: false, plainFallback: false };
+  const config = {
+    host: cluster.host,
+    port: cluster.port,
+    user: cluster.user,
+    password: cluster.password,
+    database: SOURCE_DB,
+    ssl: false,
+    plainFallback: false,
+  };
   const params = [tableListParam(tables), 'UTF8'];
   const session = async (fn) => {
     const s = new DataSession(config, { scrub: (t) => t }, new AbortController().signal);

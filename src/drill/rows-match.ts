@@ -64,7 +64,11 @@ export async function rowsMatch(archive: ArchiveRowsResult, session: DataSession
     // The names as the archive's COPY headers were read: `client` carries them (archive-encoding.ts).
     // The digest of an SQL_ASCII database is of its own bytes, which reach no UTF8 session (its answers here are ASCII).
     if (client !== 'UTF8') await session.rows("SELECT set_config('client_encoding', $1, false)", [client]);
-    const rows = await session.rows(countSql(), [tableListParam(entries.map((e) => e.names), client), client]);
+    const list = tableListParam(
+      entries.map((e) => e.names),
+      client,
+    );
+    const rows = await session.rows(countSql(), [list, client]);
     const num = (v: unknown) => (v === null ? null : Number(v));
     counted = rows.map(([i, restored, extension, size]) => [Number(i), num(restored), extension === true, num(size)]);
     digest = String((await session.rows(DIGEST_SQL))[0]![0]);

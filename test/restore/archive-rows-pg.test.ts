@@ -86,7 +86,11 @@ describe.skipIf(!!skip)("the archive's rows, counted beside pg_restore, and the 
 
     await c.psql('CREATE DATABASE dst TEMPLATE template0');
     await execa(join(c.binDir, 'pg_restore'), ['--no-owner', '--exit-on-error', '-d', 'dst', file], { env: clientEnv(c), extendEnv: false });
-    const session = new DataSession({ host: c.host, port: c.port, user: c.user, password: c.password, database: 'dst', ssl: false, plainFallback: false }, scrubber, signal);
+    const session = new DataSession(
+      { host: c.host, port: c.port, user: c.user, password: c.password, database: 'dst', ssl: false, plainFallback: false },
+      scrubber,
+      signal,
+    );
     const match = await rowsMatch(counted, session);
     expect(match).toMatchObject({ passed: true, receipt: { tables: 6, archiveRows: 6030, restoredRows: 6030, mismatches: [] } });
 
