@@ -6,8 +6,10 @@
  *    shell script: initdb, pg_ctl start -w, listDatabaseBackups, getBackup and createRestore with curl,
  *    curl | tee | sha256sum (checked against expectedSha256), createdb, pg_restore -j 2, ANALYZE,
  *    getRecoverySummary, pg_ctl stop -w, rm -rf. svc does more (version probes, the archive's table of
- *    contents, the extension and object checks, the data check, SCRAM over TCP where the script uses
- *    trust on a private socket). Target: at most 1.1x.
+ *    contents, the extension and object checks, the data check and rows_match, SCRAM over TCP where the
+ *    script uses trust on a private socket), as a drill runs by default: pg_restore as an owner role of its
+ *    own (least privilege, cli-contract 9.9) and rows_match on. Target: at most 0.75x (issue 33 item 2:
+ *    0.72x at db622a6, before both; 1.03x at 9f4147f).
  *  - Row 10: the scratch cluster alone, in this process: src/drill/cluster.ts startScratchCluster and
  *    stop(), against initdb + pg_ctl start -w + pg_ctl stop -w (-m fast) with the same initdb options
  *    and server settings: what svc's cached initdb template (copied, not made again, after a machine's
@@ -39,7 +41,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { startScratchCluster } from '../src/drill/cluster.ts';
-import { countSql } from '../src/drill/rows-match.ts';
+import { chooseIsolation } from '../src/drill/isolation.ts';
+import { DataSession } from '../src/drill/data-session.ts';
+import { countSql, DIGEST_SQL, tableListParam } from '../src/drill/rows-match.ts';
 import { serverUser } from '../src/drill/os-user.ts';
 import { findServerBinaries } from '../src/drill/server-binaries.ts';
 import { writeBigOrgData } from '../test/support/big-org.ts';
@@ -74,24 +78,38 @@ const PARALLEL_DBS = ['db_orders', 'db_billing', 'db_bulk_0001', 'db_bulk_0002']
 const THROWAWAY = '-c fsync=off -c synchronous_commit=off -c full_page_writes=off';
 
 /**
- * What the fingerprint adds to rows_match's count query: the query with it and without it, `n` interleaved
- * runs each (a psql each, as the drill runs it), against `cluster`'s SOURCE_DB.
+ * What the fingerprint adds to rows_match's count: the count query with the tables' sizes and then
+ * the schema's digest, against the count query without sizes, `n` interleaved runs each, against
+ * `cluster`'s SOURCE_DB, each on a session of its own (node-postgres, as the drill's DataSession).
  */
 async function fingerprintCost(cluster, n, log) {
   const tables = JSON.parse(await cluster.psql('SELECT json_agg(json_build_array(schemaname, relname)) FROM pg_stat_user_tables', SOURCE_DB));
-  const list = JSON.stringify(tables);
+  const config = {
+    host: cluster.host,
+    port: cluster.port,
+    user: cluster.user,
+    password: cluster.password,
+    database: SOURCE_DB,
+    ssl: false,
+    plainFallback: false,
+  };
+  const params = [tableListParam(tables), 'UTF8'];
+  const session = async (fn) => {
+    const s = new DataSession(config, { scrub: (t) => t }, new AbortController().signal);
+    const started = performance.now();
+    const value = await fn(s);
+    await s.close();
+    return { ms: performance.now() - started, value };
+  };
   const withTimes = [];
   const withoutTimes = [];
   let digestOk = false;
   log(`drill: ${n} interleaved rounds of rows_match's count query with and without the fingerprint (${tables.length} tables)`);
   for (let i = 0; i < n; i++) {
-    let started = performance.now();
-    const out = JSON.parse(await cluster.psql(countSql(list, true), SOURCE_DB));
-    withTimes.push(performance.now() - started);
-    digestOk = /^[0-9a-f]{64}$/.test(out.d ?? '');
-    started = performance.now();
-    await cluster.psql(countSql(list, false), SOURCE_DB);
-    withoutTimes.push(performance.now() - started);
+    const w = await session(async (s) => (await s.rows(countSql(true), params), (await s.rows(DIGEST_SQL))[0][0]));
+    withTimes.push(w.ms);
+    digestOk = /^[0-9a-f]{64}$/.test(w.value ?? '');
+    withoutTimes.push((await session((s) => s.rows(countSql(false), params))).ms);
   }
   const [withMs, withoutMs] = [median(withTimes), median(withoutTimes)];
   return { withMs, withoutMs, deltaMs: Math.max(0, withMs - withoutMs), rounds: n, tables: tables.length, digestOk };
@@ -257,7 +275,7 @@ export async function run({ quick, log, rowsMatchOnly = process.argv.includes('-
       `figure: the drill with rows_match of the row above (its count query reads the fingerprint too); baseline: that drill less what the fingerprint ` +
         `adds to the query: ${fingerprint.deltaMs.toFixed(1)} ms, the median of rows_match's count query with the fingerprint (${fingerprint.withMs.toFixed(1)} ms) ` +
         `less without it (${fingerprint.withoutMs.toFixed(1)} ms), ${fingerprint.rounds} interleaved runs each against the dump's source database ` +
-        `(${fingerprint.tables} tables; psql's start included in both); a fingerprint of ${fingerprint.digestOk ? 'a 64-hex schema digest' : 'NO digest'}`,
+        `(${fingerprint.tables} tables; the session's start included in both); a fingerprint of ${fingerprint.digestOk ? 'a 64-hex schema digest' : 'NO digest'}`,
     );
     return [
       timeRow(
@@ -351,9 +369,11 @@ export async function run({ quick, log, rowsMatchOnly = process.argv.includes('-
   const handRoot = clusterDir(join(dir, 'hand'), user, true);
   const as = user ? { uid: user.uid, gid: user.gid } : {};
   const serverEnv = { PATH: baseEnv.PATH, LC_ALL: 'C' };
+  // As a drill chooses it by default (--isolation auto): confined where the kernel allows.
+  const isolation = await chooseIsolation('auto', binaries.dir, clusterWork, serverEnv, () => undefined);
   const svcCluster = async () => {
     const started = performance.now();
-    const cluster = await startScratchCluster(binaries, clusterWork, serverEnv, abort);
+    const cluster = await startScratchCluster(binaries, clusterWork, serverEnv, abort, isolation);
     const ready = performance.now();
     await cluster.stop();
     const stopped = performance.now();
@@ -403,9 +423,9 @@ export async function run({ quick, log, rowsMatchOnly = process.argv.includes('-
     `svc (medians): recovery time (createRestore to the last check) ${s(med(svcRuns, (r) => db(r).recoveryTimeMs))} of ${s(median(t1.svc))}: ` +
     `createRestore ${s(med(svcRuns, phase('createRestore')))}, download ${s(med(svcRuns, phase('download')))}, verify ${s(med(svcRuns, phase('verify')))}, ` +
     `restore (CREATE DATABASE + pg_restore) ${s(med(svcRuns, phase('restore')))}, analyze ${s(med(svcRuns, phase('analyze')))}, ` +
-    `object check ${s(med(svcRuns, phase('check')))}, data check ${s(med(svcRuns, check('data_present')))}; ` +
-    `svc less the checks the script does not do (the archive's table of contents, the object and data checks): ` +
-    `${s(median(t1.svc) - med(svcRuns, phase('verify')) - med(svcRuns, phase('check')) - med(svcRuns, check('data_present')))}; ` +
+    `object check ${s(med(svcRuns, phase('check')))}, data check ${s(med(svcRuns, check('data_present')))}, rows_match ${s(med(svcRuns, check('rows_match')))} ` +
+    `(one session for both); svc less the checks the script does not do (the archive's table of contents, the object, data and row checks): ` +
+    `${s(median(t1.svc) - med(svcRuns, phase('verify')) - med(svcRuns, phase('check')) - med(svcRuns, check('data_present')) - med(svcRuns, check('rows_match')))}; ` +
     `before createRestore and after the last check (node start-up, preflight, the cluster's start, backup selection, the drop, the cluster's stop, exit) ` +
     `${s(med(svcRuns, (r) => r.ms - db(r).recoveryTimeMs))}`;
   const shNote =
@@ -416,10 +436,10 @@ export async function run({ quick, log, rowsMatchOnly = process.argv.includes('-
   const rowsMatch = rowsMatchRows(big);
   return [
     timeRow(
-      `restore drill, ${fmtMiB(info.sizeBytes)} dump (wall)`,
+      `restore drill, least privilege and rows_match, ${fmtMiB(info.sizeBytes)} dump (wall)`,
       median(t1.svc),
       median(t1.shell),
-      1.1,
+      0.75,
       fmtMs,
       `baseline: the same job as a shell script (initdb, pg_ctl start -w, curl for listDatabaseBackups, getBackup, createRestore and getRecoverySummary, ` +
         `curl | tee | sha256sum, createdb, pg_restore -j 2, ANALYZE, pg_ctl stop -w, rm -rf; trust on a private socket), svc with --jobs 2; ${n1} runs each. ` +

@@ -1,7 +1,4 @@
-import { psql, PsqlError } from '../restore/target/pg-tools.js';
-import type { SecretScrubber } from '../secrets.js';
-
-type Env = Record<string, string | undefined>;
+import { DataQueryError, type DataSession } from './data-session.js';
 
 /**
  * Whether at least one restored table has a row (cli-contract 9, data_present): asked of every user
@@ -12,12 +9,12 @@ SELECT coalesce(bool_or((xpath('/row/e/text()', query_to_xml(format('SELECT EXIS
 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 WHERE c.relkind IN ('r', 'p') AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%';`;
 
-/** true or false; or, where the query itself failed, psql's reason (that database's data_present fails, the drill goes on). */
-export async function dataPresent(database: string, env: Env, scrubber: SecretScrubber, signal: AbortSignal): Promise<boolean | { failed: string }> {
+/** true or false; or, where the query itself failed, the reason (that database's data_present fails, the drill goes on). */
+export async function dataPresent(session: DataSession): Promise<boolean | { failed: string }> {
   try {
-    return (await psql(SQL, { env, database, scrubber, signal })) === 't';
+    return (await session.rows(SQL))[0]?.[0] === true;
   } catch (err) {
-    if (err instanceof PsqlError) return { failed: err.reason };
+    if (err instanceof DataQueryError) return { failed: err.message };
     throw err;
   }
 }

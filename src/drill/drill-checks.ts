@@ -4,6 +4,7 @@ import type { Phase } from '../restore/plan.js';
 import { AGE_FROM_COMPLETION } from '../restore/select/backup-selection.js';
 import { driftAgainst } from './baseline.js';
 import { dataPresent } from './data-present.js';
+import type { DataSession } from './data-session.js';
 import type { DatabaseDrill, DrillCheck } from './document.js';
 import type { DrillRun } from './drill-run.js';
 import { ageAgainstLimit } from './duration.js';
@@ -21,8 +22,8 @@ export interface CheckState {
   restored: ScratchRestored;
   /** The backup has a start time (the age is from it), else only a completion time. */
   backupStarted: boolean;
-  /** The environment the data is read with: the owner role's, where the restore ran as one. Set once something was restored. */
-  dataEnv?: Env;
+  /** The session the data check and the count read through: the owner role's, where the restore ran as one; opened by its first query. */
+  data: DataSession;
   /** The database's entry of the document: rows_match adds its fingerprint and receipt, no_drift reads them. */
   result: DatabaseDrill;
 }
@@ -124,7 +125,7 @@ const BUILT_IN: CheckDefinition[] = [
     needs: [NEEDS.restored, NEEDS.tableData],
     run: async (s) => {
       const { run } = s;
-      const present = await timed(() => dataPresent(s.database, s.dataEnv!, run.deps.scrubber, run.deps.signal));
+      const present = await timed(() => dataPresent(s.data));
       if (typeof present.value === 'object') {
         const why = present.value.failed;
         return {
@@ -146,7 +147,7 @@ const BUILT_IN: CheckDefinition[] = [
       const { run, result } = s;
       const outcome = s.restored.outcome!;
       const archive = outcome.archiveRows ?? { failed: 'the archive was not counted' };
-      const rows = await timed(() => rowsMatch(archive, s.database, s.dataEnv!, run.deps.scrubber, run.deps.signal, outcome.clientEncoding));
+      const rows = await timed(() => rowsMatch(archive, s.data, outcome.clientEncoding));
       if (result.receipt) result.receipt.rowsMatch = rows.value.receipt;
       if (rows.value.fingerprint) result.fingerprint = rows.value.fingerprint;
       const verdict: Verdict = { status: rows.value.passed ? 'passed' : 'failed', durationMs: rows.ms, detail: rows.value.detail };

@@ -3,11 +3,13 @@ import { asOwner } from '../restore/load/unprivileged.js';
 import { backupAgeSeconds, describeSelection, type SelectedBackup } from '../restore/select/backup-selection.js';
 import { chooseBackup, serviceView } from './backup-choice.js';
 import { CheckRecorder } from './check-runner.js';
+import { DataSession } from './data-session.js';
 import { blankDrill, type DatabaseDrill } from './document.js';
 import { drillChecks, wasRestored, type CheckState } from './drill-checks.js';
 import type { DrillRun } from './drill-run.js';
 import { humanSeconds } from './duration.js';
 import { keepScratch } from './keep.js';
+import { sessionConfig } from './pg-session.js';
 import { scratchName } from './scratch.js';
 import { restoreIntoScratch } from './scratch-restore.js';
 
@@ -48,15 +50,15 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
 
   // The checks in the contract's order, through the data in what was restored.
   const restoredAny = wasRestored(restored);
+  // The data check and the count share one session, as the owner role: nothing of the backup runs as the superuser.
+  const as = restored.roles ? asOwner(target, restored.roles.owner) : target;
+  const data = new DataSession(sessionConfig(as, run.deps.env, as.user, as.password, name), run.deps.scrubber, run.deps.signal);
   try {
-    const state: CheckState = { run, database: name, restored, backupStarted: Boolean(selected.selection.startedAt), result };
-    if (restoredAny) {
-      const pgEnv = await run.pgEnv(target);
-      // The data check reads as the owner role too: nothing of the backup runs as the superuser.
-      state.dataEnv = restored.roles ? await run.pgEnv(asOwner(target, restored.roles.owner)) : pgEnv;
-    }
+    const state: CheckState = { run, database: name, restored, backupStarted: Boolean(selected.selection.startedAt), result, data };
     await checks.run(drillChecks(run), state);
+    await data.close();
   } catch (err) {
+    await data.close();
     // Interrupted (or failed) in a check: the scratch database must not outlive the run, on an operator's server least of all.
     if (run.deps.signal.aborted || !run.keep || !(await keepScratch(run, id, target))) await dropScratch(run, id, name);
     throw err;

@@ -1,7 +1,7 @@
 /**
  * What a restored database held (cli-contract 9.17): each table rows_match counted, with its rows
- * and size on disk, the totals, and a digest of the schema. Read in the same query (one psql session)
- * as rows_match's counts, so the fingerprint costs no session of its own.
+ * and size on disk, the totals, and a digest of the schema. The sizes are read in rows_match's count
+ * query and the digest right after it on the same session, so the fingerprint costs no session of its own.
  */
 
 export interface FingerprintTable {

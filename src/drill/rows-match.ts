@@ -1,29 +1,42 @@
-import { psql, PsqlError } from '../restore/target/pg-tools.js';
 import type { ArchiveRowsResult } from '../restore/archive/archive-rows.js';
 import type { RowsMatchReceipt } from '../restore/receipt.js';
-import type { SecretScrubber } from '../secrets.js';
+import { DataQueryError, type DataSession } from './data-session.js';
 import { fingerprintOf, SCHEMA_DIGEST_SQL, SIZE_SQL, type Fingerprint } from './fingerprint.js';
-
-type Env = Record<string, string | undefined>;
 
 /** The tables named in the detail and the failure's message; the receipt lists every mismatch. */
 const SHOWN = 20;
 
 /**
- * Exact count(*) of each archive table in the scratch database. A partitioned table (the target of
- * a --load-via-partition-root dump) is counted with its partitions; any other ONLY itself, since an
- * inheritance parent's own data is its own COPY block. Each row: the table's index in the input, its
- * count (null where the table is missing), whether an extension lists it as configuration, and its
- * size; with them the schema's digest, for the fingerprint (cli-contract 9.17) in the same session.
- * (Without `fingerprint`, the query as it was before the fingerprint: what bench/drill.mjs weighs it against.)
+ * Exact count(*) of each archive table in the scratch database, in one statement: the server finds
+ * each table (its names bound as $1, the JSON list in the archive's client encoding $2) and builds
+ * one UNION ALL of counts, which query_to_xml runs once and xmltable reads back as rows. A
+ * partitioned table (the target of a --load-via-partition-root dump) is counted with its partitions;
+ * any other ONLY itself, since an inheritance parent's own data is its own COPY block. Each row: the
+ * table's index in the input, its count (null where the table is missing), whether an extension
+ * lists it as configuration, and its size, for the fingerprint (cli-contract 9.17). (Without
+ * `fingerprint`, no sizes: what bench/drill.mjs weighs the fingerprint against.)
  */
-export const countSql = (tables: string, fingerprint = true) => `
-SELECT json_build_object('t', coalesce(json_agg(json_build_array(t.i,
-  CASE WHEN c.oid IS NOT NULL THEN (xpath('/row/n/text()', query_to_xml(format('SELECT count(*) AS n FROM %s%I.%I', CASE WHEN c.relkind = 'p' THEN '' ELSE 'ONLY ' END, n.nspname, c.relname), false, true, '')))[1]::text::bigint END,
-  EXISTS (SELECT 1 FROM pg_extension x WHERE c.oid = ANY (x.extconfig)), ${fingerprint ? SIZE_SQL : 'NULL'}) ORDER BY t.i), '[]'), 'd', ${fingerprint ? SCHEMA_DIGEST_SQL : 'NULL'})
-FROM json_array_elements('${tables.replace(/'/g, "''")}'::json) WITH ORDINALITY AS t(v, i)
-LEFT JOIN pg_namespace n ON n.nspname = t.v->>0
-LEFT JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = t.v->>1 AND c.relkind IN ('r', 'p');`;
+export const countSql = (fingerprint = true) => `
+WITH t AS (
+  SELECT t.i, c.oid, c.relkind, n.nspname, c.relname
+  FROM json_array_elements(convert_from($1::bytea, $2)::json) WITH ORDINALITY AS t(v, i)
+  LEFT JOIN pg_namespace n ON n.nspname = t.v->>0
+  LEFT JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = t.v->>1 AND c.relkind IN ('r', 'p')),
+counted AS (
+  SELECT x.i, x.n FROM xmltable('/table/row' PASSING query_to_xml(coalesce(
+    (SELECT string_agg(format('SELECT %s AS i, count(*) AS n FROM %s%I.%I', t.i, CASE WHEN t.relkind = 'p' THEN '' ELSE 'ONLY ' END, t.nspname, t.relname), ' UNION ALL ')
+     FROM t WHERE t.oid IS NOT NULL),
+    'SELECT 0 AS i, 0 AS n WHERE false'), false, false, '') COLUMNS i bigint, n bigint) x)
+SELECT t.i, counted.n, EXISTS (SELECT 1 FROM pg_extension x WHERE c.oid = ANY (x.extconfig)), ${fingerprint ? SIZE_SQL : 'NULL::bigint'}
+FROM t LEFT JOIN pg_class c ON c.oid = t.oid LEFT JOIN counted ON counted.i = t.i
+ORDER BY t.i`;
+
+/** The schema's digest (the fingerprint's), read in the same session as the counts. */
+export const DIGEST_SQL = `SELECT ${SCHEMA_DIGEST_SQL}`;
+
+/** The table list as the count query's $1: the names' bytes in the archive's client encoding (UTF-8, or the archive's own bytes). */
+export const tableListParam = (names: Array<[string, string]>, client = 'UTF8'): Buffer =>
+  Buffer.from(JSON.stringify(names), client === 'UTF8' ? 'utf8' : 'latin1');
 
 export interface RowsMatch {
   passed: boolean;
@@ -42,23 +55,25 @@ const n = (x: number) => x.toLocaleString('en-US');
  * as the archive holds. An extension's configuration table passes with at least as many (its
  * extension inserts rows of its own, pg_dump keeps only the user's). Counted as the drill's own role.
  */
-export async function rowsMatch(
-  archive: ArchiveRowsResult,
-  database: string,
-  env: Env,
-  scrubber: SecretScrubber,
-  signal: AbortSignal,
-  client?: string,
-): Promise<RowsMatch> {
+export async function rowsMatch(archive: ArchiveRowsResult, session: DataSession, client = 'UTF8'): Promise<RowsMatch> {
   if ('failed' in archive) return { passed: false, detail: `could not count the archive's rows: ${archive.failed}`, receipt: null };
   const entries = [...archive.tables].map(([key, rows]) => ({ names: key.split('\u0000') as [string, string], rows }));
   let counted: Array<[number, number | null, boolean, number | null]>;
   let digest: string;
   try {
     // The names as the archive's COPY headers were read: `client` carries them (archive-encoding.ts).
-    ({ t: counted, d: digest } = JSON.parse(await psql(countSql(JSON.stringify(entries.map((e) => e.names))), { env, database, scrubber, signal, client })));
+    // The digest of an SQL_ASCII database is of its own bytes, which reach no UTF8 session (its answers here are ASCII).
+    if (client !== 'UTF8') await session.rows("SELECT set_config('client_encoding', $1, false)", [client]);
+    const list = tableListParam(
+      entries.map((e) => e.names),
+      client,
+    );
+    const rows = await session.rows(countSql(), [list, client]);
+    const num = (v: unknown) => (v === null ? null : Number(v));
+    counted = rows.map(([i, restored, extension, size]) => [Number(i), num(restored), extension === true, num(size)]);
+    digest = String((await session.rows(DIGEST_SQL))[0]![0]);
   } catch (err) {
-    if (err instanceof PsqlError) return { passed: false, detail: `the count query failed: ${err.reason}`, receipt: null };
+    if (err instanceof DataQueryError) return { passed: false, detail: `the count query failed: ${err.message}`, receipt: null };
     throw err;
   }
   const receipt: RowsMatchReceipt = {

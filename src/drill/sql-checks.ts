@@ -92,7 +92,7 @@ const cut = (v: string | null) => {
 };
 
 /** Why a check could not run, in the server's words (psql's form, "ERROR:  ..."); never empty. */
-function reason(err: unknown): string {
+export function reason(err: unknown): string {
   const e = err as { severity?: string; message?: string; detail?: string; code?: string };
   const message = e?.message?.trim() || e?.code || 'the connection to the scratch database failed without a message';
   const said = e?.severity ? `${e.severity}:  ${message}` : message;

@@ -14,6 +14,7 @@ import { ExitCode } from '../../src/exit-codes.js';
 import type { Phase } from '../../src/restore/plan.js';
 import type { Receipt } from '../../src/restore/receipt.js';
 import type { RestoreResult } from '../../src/restore/run.js';
+import type { DataSession } from '../../src/drill/data-session.js';
 
 const receipt = (phase: Phase, exitCode: number, message: string) =>
   ({ outcome: 'failed', phasesMs: { preflight: 5, [phase]: 7 }, failure: { phase, exitCode, message } }) as unknown as Receipt;
@@ -31,11 +32,21 @@ const run = {
   drift: { minRows: 1000, maxShrink: 0.5 },
 } as unknown as DrillRun;
 
+/** Nothing was restored in these cases: a check that reached for the data would throw. */
+const unused = new Proxy(
+  {},
+  {
+    get: () => {
+      throw new Error('the data session was used');
+    },
+  },
+) as DataSession;
+
 async function drilled(result: RestoreResult) {
   const doc = { ...blankDrill({ id: 'db_orders', name: 'orders' }, 'passed'), backupAgeSeconds: 3600 };
   const restored = scratchRestored(result, new AbortController().signal);
   Object.assign(doc, { receipt: restored.receipt, phases: restored.receipt?.phasesMs ?? {} });
-  await new CheckRecorder(doc).run(drillChecks(run), { run, database: 'svc_drill_x', restored, backupStarted: true, result: doc });
+  await new CheckRecorder(doc).run(drillChecks(run), { run, database: 'svc_drill_x', restored, backupStarted: true, result: doc, data: unused });
   return doc;
 }
 

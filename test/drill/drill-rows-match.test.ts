@@ -137,6 +137,31 @@ describe.skipIf(!!skip)('rows_match: each restored table holds the rows the arch
     );
   });
 
+  it("the data check and rows_match run on one session of svc's own, not through psql: a psql on PATH that refuses their queries changes nothing", async () => {
+    // psql on PATH: every script passes to the real psql except the data checks' (query_to_xml), which it refuses and notes.
+    const shim = join(data, 'psql-shim');
+    mkdirSync(shim, { recursive: true });
+    const refused = join(shim, 'refused');
+    writeFileSync(
+      join(shim, 'psql'),
+      [
+        '#!/bin/sh',
+        `case "$1" in --version) exec '${join(findPgBinDir()!, 'psql')}' "$@";; esac`,
+        'input=$(cat)',
+        `case "$input" in *query_to_xml*) echo x >> '${refused}'; echo 'ERROR:  this psql refuses the data checks' >&2; exit 3;; esac`,
+        `printf '%s\\n' "$input" | exec '${join(findPgBinDir()!, 'psql')}' "$@"`,
+        '',
+      ].join('\n'),
+    );
+    chmodSync(join(shim, 'psql'), 0o755);
+    const r = await h.drill(['db_billing', '--json'], { env: { PATH: `${shim}:${process.env.PATH}` } });
+    expect(r.code, r.stderr).toBe(0);
+    const db = r.doc!.databases[0]!;
+    expect(db.checks.map((c) => [c.name, c.status])).toEqual(restoredThen('passed'));
+    expect(db.checks.find((c) => c.name === 'rows_match')!.detail).toBe('4 table(s), 4,604 row(s), each as many as the archive holds');
+    expect(existsSync(refused)).toBe(false);
+  });
+
   it('a restore that fails while the archive is still being counted ends the counting pg_restore with it, not at exit', async () => {
     // pg_restore on PATH: the counting one (--data-only) holds until it is killed, and notes when;
     // the restore itself notes when it starts, waits until its count has started, then fails.

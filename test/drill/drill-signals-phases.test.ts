@@ -206,10 +206,26 @@ describe.skipIf(!!skip)('a signal in each phase of a drill (built CLI as a subpr
       const gate = await psqlGate(h, "'relations'");
       return { env: gate.env, tool: true, reached: () => gate.reached() };
     },
-    /** The restore passed; the data check waits at a psql gate. */
+    /**
+     * The restore passed; the data check (svc's own session: no client tool runs) waits for a lock on a
+     * restored table, taken once the object check's query has run.
+     */
     async data() {
-      const gate = await psqlGate(h, 'query_to_xml');
-      return { env: gate.env, tool: true, reached: () => gate.reached() };
+      const gate = await psqlGate(h, "'relations'", { after: true });
+      let lock: { release(): Promise<void> } | undefined;
+      return {
+        env: gate.env,
+        async reached({ stderr, server }) {
+          await gate.reached();
+          const db = await restoredName(stderr);
+          lock = await holdLock(await server(), db, 'LOCK TABLE public.customers IN ACCESS EXCLUSIVE MODE;', 'customers');
+          await gate.go();
+          await lockWaiter(await server(), db);
+        },
+        async after() {
+          await lock!.release();
+        },
+      };
     },
     /**
      * A SQL check (--check) runs: its query sleeps in the scratch database, as the run's check role

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DataSession } from '../../src/drill/data-session.js';
 import { rowsMatch } from '../../src/drill/rows-match.js';
 import { countArchiveRows, tableKey } from '../../src/restore/archive/archive-rows.js';
 import { UTF8_ARCHIVE } from '../../src/restore/archive/archive-encoding.js';
@@ -85,12 +86,18 @@ describe.skipIf(!!skip)("the archive's rows, counted beside pg_restore, and the 
 
     await c.psql('CREATE DATABASE dst TEMPLATE template0');
     await execa(join(c.binDir, 'pg_restore'), ['--no-owner', '--exit-on-error', '-d', 'dst', file], { env: clientEnv(c), extendEnv: false });
-    const match = await rowsMatch(counted, 'dst', clientEnv(c), scrubber, signal);
+    const session = new DataSession(
+      { host: c.host, port: c.port, user: c.user, password: c.password, database: 'dst', ssl: false, plainFallback: false },
+      scrubber,
+      signal,
+    );
+    const match = await rowsMatch(counted, session);
     expect(match).toMatchObject({ passed: true, receipt: { tables: 6, archiveRows: 6030, restoredRows: 6030, mismatches: [] } });
 
     // A row more in a table, one fewer in another: both named, with both counts.
     await c.psql(`INSERT INTO public.child VALUES (4); DELETE FROM ${ODD} WHERE id = 1;`, 'dst');
-    const differ = await rowsMatch(counted, 'dst', clientEnv(c), scrubber, signal);
+    const differ = await rowsMatch(counted, session);
+    await session.close();
     expect(differ.passed).toBe(false);
     expect(differ.receipt!.mismatches).toHaveLength(2);
     expect(differ.receipt!.mismatches).toEqual(

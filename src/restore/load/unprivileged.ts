@@ -190,9 +190,9 @@ export async function prepareAsSuperuser(
   // The extensions' comments too: the owner may not comment on what it does not own, and a comment runs no code.
   const comments = extensionComments(script);
   try {
-    if (ddl) await run(ddl);
-    await run(GRANTS_SQL, { owner: roles.owner.name });
-    if (comments.sql.length) await run(comments.sql.join('\n'));
+    // One psql for all of it: each statement still runs on its own, and the first error stops the rest.
+    // Without an extension in the archive there is nothing to grant: template0's only one, plpgsql, has no configuration table.
+    if (extensions.length || comments.sql.length) await run([ddl, GRANTS_SQL, ...comments.sql].filter(Boolean).join('\n'), { owner: roles.owner.name });
   } catch (err) {
     if (err instanceof PsqlError)
       throw new LocalToolError(
