@@ -25,19 +25,23 @@ type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer R
     ? { [K in Name]: string }
     : Record<never, string>;
 
-interface Fill<R extends OperationRow> {
-  params?: PathParams<R['path']>;
+/** What a call fills in; a path with `:name` segments needs their values. */
+type Fill<R extends OperationRow> = (keyof PathParams<R['path']> extends never ? { params?: undefined } : { params: PathParams<R['path']> }) & {
   query?: { [K in R['query'][number]]?: string | number | undefined };
   body?: R['request'] extends z.ZodMiniType ? z.input<R['request']> : never;
   idempotencyKey?: string;
   notFound?: NotFound;
-}
+};
 
 /**
  * The request of row `name`: the path template filled with percent-encoded ids, only the row's
  * query keys, the body checked with its request schema. Method, path and schemas come from the row.
  */
-export function operation<T extends OperationRows, N extends keyof T & string>(rows: T, name: N, fill: Fill<T[N]> = {}): Operation<T[N]['response']> {
+export function operation<T extends OperationRows, N extends keyof T & string>(
+  rows: T,
+  name: N,
+  fill: Fill<T[N]> = {} as Fill<T[N]>,
+): Operation<T[N]['response']> {
   const row = rows[name]!;
   const params: Record<string, string> = fill.params ?? {};
   const given: Record<string, string | number | undefined> | undefined = fill.query;
