@@ -1,32 +1,20 @@
 import type { Dispatcher } from 'undici';
 import type * as z from '../zod.js';
-import { ApiError, CliError, ContractError, InterruptedError } from '../errors.js';
+import { CliError, ContractError, InterruptedError } from '../errors.js';
 import { USER_AGENT } from '../version.js';
 import { API_BODY_LIMIT, BodyTooLarge, ERROR_BODY_LIMIT, readBounded } from './body.js';
 import { parseResponse } from './contract.js';
-import { errorHint, type HintAudience, type HintContext, type NotFound } from './error-hints.js';
+import type { HintAudience, HintContext, NotFound } from './error-hints.js';
 import { exchangeLine, header, type Headers } from './exchange-log.js';
 import { networkFailure } from './network-failure.js';
+import type { Operation } from './operation.js';
 import { RateBudget } from './pacing.js';
 import { statusVerdict, withRetries, type Attempt } from './retry.js';
 import { svcCommand, type Word } from '../output/shell-quote.js';
-import { errorBody } from './schemas/errors.js';
+import { safeJson, statusError } from './status-error.js';
 import { loadTransport, type HttpDispatcher, type Transport } from './undici.js';
 
-export interface Operation<S extends z.ZodMiniType = z.ZodMiniType> {
-  /** operationId of api-v1.md, e.g. listDatabases. */
-  name: string;
-  method: 'GET' | 'POST';
-  /** Path below /api/v1, with ids already encoded. */
-  path: string;
-  query?: Record<string, string | number | undefined>;
-  body?: unknown;
-  /** The user's --idempotency-key; without one the client makes one per logical request. */
-  idempotencyKey?: string;
-  /** What a 404 means here: the resource it names, and the command that lists what exists. */
-  notFound?: NotFound;
-  response: S;
-}
+export type { Operation } from './operation.js';
 
 export interface ApiResult<T> {
   data: T;
@@ -58,14 +46,6 @@ export interface ClientConfig {
 }
 
 type Response = { status: number; headers: Headers; text: string };
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * A header value must not carry CR, LF or other controls (C0, DEL, C1: cli-contract 6): it would
@@ -215,7 +195,11 @@ export class ApiClient {
       const text = await readBounded(res.body, ok ? API_BODY_LIMIT : ERROR_BODY_LIMIT, { truncate: !ok });
       this.#config.log?.(exchangeLine(method, path, { status, headers: resHeaders }, ms(), n));
       if (ok) return { ok: true, value: { status, headers: resHeaders, text } };
-      return { ok: false, error: this.#failure(method, path, status, resHeaders, text, notFound), ...statusVerdict(status, header(resHeaders, 'retry-after')) };
+      return {
+        ok: false,
+        error: statusError(method, path, status, resHeaders, text, { notFound, tokenSource: this.#config.tokenSource, audience: this.#config.audience }),
+        ...statusVerdict(status, header(resHeaders, 'retry-after')),
+      };
     } catch (error) {
       if (this.#config.signal?.aborted) throw new InterruptedError();
       // The session closed the connection under this request (undici: UND_ERR_DESTROYED): no network failure, no retry.
@@ -249,31 +233,5 @@ export class ApiClient {
         }),
       };
     }
-  }
-
-  #failure(method: string, path: string, status: number, headers: Headers, text: string, notFound: NotFound | undefined): CliError {
-    const parsed = errorBody.safeParse(safeJson(text));
-    const err = parsed.success ? parsed.data.error : undefined;
-    const requestId = err?.requestId ?? header(headers, 'x-request-id');
-    if (status >= 300 && status < 400) {
-      return new CliError(
-        'redirect_refused',
-        `The service answered ${method} ${path} with a redirect (HTTP ${status}); svc does not follow redirects, so the token never leaves the configured base URL.`,
-        { status, requestId },
-      );
-    }
-    const { retryAfterMs } = statusVerdict(status, header(headers, 'retry-after'));
-    return new ApiError(status, err?.code, err?.message ?? `HTTP ${status} from ${method} ${path}.`, {
-      requestId,
-      requiredScope: err?.requiredScope,
-      nextAction: err?.nextAction,
-      ...(retryAfterMs === undefined ? {} : { retryAfterSeconds: Math.ceil(retryAfterMs / 1000) }),
-      hint: errorHint(status, method, {
-        retryAfterMs,
-        tokenSource: this.#config.tokenSource,
-        notFound,
-        audience: this.#config.audience,
-      }),
-    });
   }
 }

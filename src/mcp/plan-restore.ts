@@ -1,7 +1,5 @@
-import { id, nonNegativeInt, timestamp } from '../api/schemas/common.js';
-import { restoreModes } from '../api/schemas/restores.js';
 import { engineOptions, guardTarget, restorePlan } from '../core/restore/engine-options.js';
-import { dryRunDocument } from '../core/restore/dry-run-document.js';
+import { dryRunDocument, dryRunDocumentSchema } from '../core/restore/dry-run-document.js';
 import { selectionRule } from '../core/restore/selection-options.js';
 import { serviceCheck } from '../core/restore/service-check.js';
 import { UsageError } from '../errors.js';
@@ -14,29 +12,8 @@ import * as z from '../zod.js';
 import type { ToolContext } from './tools.js';
 import { NOT_PITR } from './wording.js';
 
-/** The plan of `svc restore create --dry-run --json` as far as it is known without the target, plus the commands a person runs. */
-export const planRestoreOutput = z.looseObject({
-  dryRun: z.literal(true),
-  backupJobId: z.nullable(id),
-  backupSelection: z.nullable(
-    z.looseObject({
-      rule: z.enum(['id', 'latest', 'before', 'window']),
-      before: z.optional(timestamp),
-      windowId: z.optional(id),
-      backupJobId: id,
-      completedAt: z.nullable(timestamp),
-    }),
-  ),
-  artifactBytes: z.nullable(nonNegativeInt),
-  targetRedactedDsn: z.string(),
-  mode: z.enum(restoreModes),
-  /** null: plan_restore never connects to the target, so whether the database exists is for the person's --dry-run to say. */
-  createDatabase: z.nullable(z.boolean()),
-  atomic: z.boolean(),
-  jobs: z.int(),
-  workDir: z.string(),
-  pgRestore: z.string(),
-  pgRestoreArgs: z.array(z.string()),
+/** The plan of `svc restore create --dry-run --json` (its one schema, in the core) as far as it is known without the target, plus the commands a person runs. */
+export const planRestoreOutput = z.extend(dryRunDocumentSchema, {
   /** For a person to run, in a terminal, in this order: the dry run (which checks the target), then the restore. */
   commands: z.array(z.string()),
   /** The restore itself, the last of `commands`: the agent never restores (api-v1.md 4.3 rules 3 and 4). */

@@ -1,6 +1,5 @@
-import { triggerBackupRequest } from '../api/schemas/backups.js';
+import { OPERATION_TABLE } from '../api/operation-table.js';
 import { timestamp } from '../api/schemas/common.js';
-import { createRestoreRequest } from '../api/schemas/restores.js';
 import type { OperationName } from './routes.js';
 import { HttpError, invalid, notFound, profileOf, type Call, type Handler } from './call.js';
 
@@ -26,7 +25,7 @@ function checkRedactedDsn(dsn: string): void {
   }
 }
 
-/** One handler per operation of api-v1.md section 4; the route table in routes.ts did auth, scope and query names. */
+/** One handler per operation of api-v1.md section 4; the operation table (api/operation-table.ts) gave auth, scope and query names. */
 export const handlers: Record<OperationName, Handler> = {
   getProfile: (c) => ok({ profile: profileOf(c.token) }),
 
@@ -56,7 +55,7 @@ export const handlers: Record<OperationName, Handler> = {
   },
 
   triggerBackup: (c) => {
-    const body = c.body(triggerBackupRequest);
+    const body = c.body(OPERATION_TABLE.triggerBackup.request);
     return c.once(body, () => {
       const db = ownedDatabase(c);
       if (db.state === 'paused') {
@@ -93,7 +92,7 @@ export const handlers: Record<OperationName, Handler> = {
   },
 
   createRestore: (c) => {
-    const body = c.body(createRestoreRequest);
+    const body = c.body(OPERATION_TABLE.createRestore.request);
     checkRedactedDsn(body.targetRedactedDsn);
     if (body.mode === 'in_place' && body.confirmDestructive !== true) {
       throw invalid('confirmDestructive must be true for mode in_place: it overwrites the target database.');

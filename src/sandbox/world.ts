@@ -6,6 +6,7 @@ import type { RecoveryWindowDecision } from '../api/schemas/recovery.js';
 import type { RestoreExecutionCoordinates, RestoreJob, RestoreMode } from '../api/schemas/restores.js';
 import { artifactFor } from './artifact-catalog.js';
 import { advanceBackup, type BackupRecord } from './backup-lifecycle.js';
+import { BackupStore } from './backup-store.js';
 import type { ArtifactFile, RecoveryWindowProof, SandboxData } from './data-model.js';
 import { recoveryCandidate, summarizeWindows } from './recovery.js';
 import { newRestore, type ArtifactUrlSigner, type CompletedBackup } from './restore-jobs.js';
@@ -31,18 +32,12 @@ export class SandboxWorld {
   readonly #now: () => Date;
   readonly #databases: Keyed<ProtectedDatabaseSummary>[];
   readonly #destinations: Keyed<BackupDestinationSummary>[];
-  readonly #backups: BackupRecord[];
-  /** id -> record: getBackup of an organization of 100,000 jobs must not scan them all. */
-  readonly #backupById = new Map<string, BackupRecord>();
-  /** databaseId -> its records, oldest first (by seq). */
-  readonly #backupsByDatabase = new Map<string, BackupRecord[]>();
+  readonly #backups: BackupStore;
   readonly #evidence = new Map<string, EvidenceItem>();
   readonly #restores: RestoreRecord[];
   readonly #windows: RecoveryWindowProof[];
   /** artifactKey -> the archive a presigned URL for it serves. */
   readonly #artifactByKey = new Map<string, ArtifactFile>();
-  #nextSeq: number;
-  #nextBackupNumber: number;
 
   constructor(data: SandboxData, now: () => Date) {
     this.#data = data;
@@ -50,13 +45,9 @@ export class SandboxWorld {
     const clone = structuredClone(data);
     this.#databases = clone.databases.map((value, seq) => ({ seq, value }));
     this.#destinations = clone.destinations.map((value, seq) => ({ seq, value }));
-    this.#backups = clone.backupJobs.map((job, seq) => ({ seq, job, live: false }));
-    for (const rec of this.#backups) this.#index(rec);
-    this.#nextSeq = this.#backups.length;
+    this.#backups = new BackupStore(clone.backupJobs.map((job, seq) => ({ seq, job, live: false })));
     for (const item of clone.evidence) this.#evidence.set(item.backupJobId, item);
     this.#restores = clone.restoreJobs.map((job) => ({ organizationId: this.#orgOfDatabase(job.databaseId)!, job }));
-    const numbers = this.#backups.map((b) => Number(/(\d+)$/.exec(b.job.id)?.[1] ?? 0));
-    this.#nextBackupNumber = Math.max(0, ...numbers) + 1;
     this.#overlayArtifacts(clone.recoveryWindows);
     this.#windows = clone.recoveryWindows;
   }
@@ -67,7 +58,7 @@ export class SandboxWorld {
    * artifact is described.
    */
   #overlayArtifacts(windows: RecoveryWindowProof[]): void {
-    for (const { job } of this.#backups) {
+    for (const { job } of this.#backups.records) {
       if (!job.artifact) continue;
       const { sizeBytes, sha256 } = this.#serve(job, job.artifact.artifactKey);
       job.artifact.sizeBytes = sizeBytes;
@@ -80,7 +71,7 @@ export class SandboxWorld {
     }
     for (const w of windows) {
       const base = w.proof.baselineArtifact;
-      const artifact = base.backupJobId ? this.#backup(base.backupJobId)?.job.artifact : undefined;
+      const artifact = base.backupJobId ? this.#backups.get(base.backupJobId)?.job.artifact : undefined;
       if (artifact && base.checksumSha256) base.checksumSha256 = artifact.checksumSha256;
     }
   }
@@ -97,19 +88,8 @@ export class SandboxWorld {
     return this.#artifactByKey.get(artifactKey)?.path;
   }
 
-  #index(rec: BackupRecord): void {
-    this.#backupById.set(rec.job.id, rec);
-    const list = this.#backupsByDatabase.get(rec.job.protectedDatabaseId) ?? [];
-    list.push(rec);
-    this.#backupsByDatabase.set(rec.job.protectedDatabaseId, list);
-  }
-
   #orgOfDatabase(databaseId: string): string | undefined {
     return this.#databases.find((d) => d.value.id === databaseId)?.value.organizationId;
-  }
-
-  #backup(id: string): BackupRecord | undefined {
-    return this.#backupById.get(id);
   }
 
   get proofSemantics() {
@@ -141,7 +121,8 @@ export class SandboxWorld {
    * so a walk already under way never sees one appear behind its cursor. Pages with order 'desc'.
    */
   backupsOf(databaseId: string): Keyed<BackupJobSummary>[] {
-    return (this.#backupsByDatabase.get(databaseId) ?? [])
+    return this.#backups
+      .ofDatabase(databaseId)
       .slice()
       .reverse()
       .map(({ seq, job }) => ({
@@ -159,13 +140,13 @@ export class SandboxWorld {
   }
 
   backup(org: string, id: string): BackupJobDetail | undefined {
-    const rec = this.#backup(id);
+    const rec = this.#backups.get(id);
     return rec && rec.job.organizationId === org ? rec.job : undefined;
   }
 
   /** getBackup: a job started here moves one state forward per poll, then is shown. */
   pollBackup(org: string, id: string): BackupJobDetail | undefined {
-    const rec = this.#backup(id);
+    const rec = this.#backups.get(id);
     if (!rec || rec.job.organizationId !== org) return undefined;
     if (rec.live) this.#advance(rec);
     return rec.job;
@@ -185,10 +166,10 @@ export class SandboxWorld {
 
   /** triggerBackup on a database of the caller's organization (checked by the caller). */
   triggerBackup(db: ProtectedDatabaseSummary): BackupJobDetail {
-    const previous = [...(this.#backupsByDatabase.get(db.id) ?? [])].reverse().find((b) => b.job.destinationId);
+    const previous = [...this.#backups.ofDatabase(db.id)].reverse().find((b) => b.job.destinationId);
     const destinationId = previous?.job.destinationId ?? this.destinations(db.organizationId).find((d) => d.value.state === 'verified')?.value.id;
     const job: BackupJobDetail = {
-      id: `bj_${String(this.#nextBackupNumber++).padStart(4, '0')}`,
+      id: this.#backups.nextId(),
       organizationId: db.organizationId,
       protectedDatabaseId: db.id,
       ...(destinationId ? { destinationId } : {}),
@@ -197,16 +178,14 @@ export class SandboxWorld {
       attempt: 0,
       enqueuedAt: isoSeconds(this.#now()),
     };
-    const rec: BackupRecord = { seq: this.#nextSeq++, job, live: true, outcome: this.#data.backupOutcomes[db.id] };
-    this.#backups.push(rec);
-    this.#index(rec);
+    this.#backups.add({ seq: this.#backups.nextSeq, job, live: true, outcome: this.#data.backupOutcomes[db.id] });
     return job;
   }
 
   /** Newest first, like evidence-list.json; keyed on the backup job's place. */
   evidence(org: string, databaseId?: string): Keyed<EvidenceItem>[] {
     const out: Keyed<EvidenceItem>[] = [];
-    for (const rec of this.#backups) {
+    for (const rec of this.#backups.records) {
       const item = this.#evidence.get(rec.job.id);
       if (!item || rec.job.organizationId !== org) continue;
       if (databaseId !== undefined && rec.job.protectedDatabaseId !== databaseId) continue;

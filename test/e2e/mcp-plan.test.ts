@@ -11,6 +11,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dryRunDocumentSchema } from '../../src/core/restore/dry-run-document.js';
 import { connectMcp, type McpSession } from '../support/mcp-client.js';
 import { pgSkipReason, type PgCluster } from '../support/pg-cluster.js';
 import { expectNoSecretsLeft } from '../support/secret-scan.js';
@@ -112,6 +113,8 @@ describe.skipIf(!!skip)('an agent from `svc mcp config claude`: list, candidate,
     const { createDatabase, ...checked } = JSON.parse(dry.stdout);
     expect(createDatabase).toBe(true);
     expect(doc).toEqual(checked);
+    // One schema of the document (src/core): the person's dry-run JSON is exactly it, and plan_restore's output extends it.
+    expect(dryRunDocumentSchema.safeParse(JSON.parse(dry.stdout)).error?.issues).toBeUndefined();
     await finish(s);
 
     // The person runs the command as given, in a shell where `svc` is the built CLI.

@@ -1,38 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient, Operation } from '../../src/api/client.js';
+import type { ApiClient } from '../../src/api/client.js';
 import * as operations from '../../src/api/operations.js';
-import { ROUTES, type OperationName } from '../../src/sandbox/routes.js';
+import { OPERATION_TABLE as ROUTES, type OperationName } from '../../src/api/operation-table.js';
 import { fixture } from '../support/fixtures.js';
+import { samples } from '../support/operation-samples.js';
 import { clientFor, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 
 /**
  * "The sandbox and the client cannot drift apart": every operation of src/api/operations.ts, built by
  * the client's own factory and sent by its own ApiClient, must answer 2xx with a body that passes the
- * client's response schema. A new operation without a sample here fails to compile.
+ * client's response schema.
  */
-const samples: Record<OperationName, () => Operation> = {
-  getProfile: () => operations.getProfile(),
-  listDatabases: () => operations.listDatabases({}),
-  getDatabase: () => operations.getDatabase('db_orders'),
-  listDestinations: () => operations.listDestinations({ limit: 10 }),
-  getDestination: () => operations.getDestination('dst_eu_s3'),
-  listDatabaseBackups: () => operations.listDatabaseBackups('db_orders', {}),
-  triggerBackup: () => operations.triggerBackup('db_orders', 'contract-trigger-1'),
-  getBackup: () => operations.getBackup('bj_0007'),
-  listEvidence: () => operations.listEvidence({ databaseId: 'db_orders' }),
-  getEvidence: () => operations.getEvidence('bj_0007'),
-  createRestore: () =>
-    operations.createRestore(
-      { backupJobId: 'bj_0007', targetRedactedDsn: 'postgresql://app@127.0.0.1:5432/orders_restored', mode: 'new_database', confirmDestructive: false },
-      'contract-restore-1',
-    ),
-  getRestore: () => operations.getRestore('rj_0001'),
-  getRecoverySummary: () => operations.getRecoverySummary('db_orders'),
-  getRecoveryCandidate: () => operations.getRecoveryCandidate('db_orders', '2026-11-21T12:00:00Z'),
-  getRecoveryWindowProof: () => operations.getRecoveryWindowProof('rw_0003'),
-  getMcpToolCatalog: () => operations.getMcpToolCatalog(),
-};
-
 let sb: TestSandbox;
 let client: ApiClient;
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
 import * as operations from '../../src/api/operations.js';
-import { ROUTES, type OperationName } from '../../src/sandbox/routes.js';
+import { OPERATION_TABLE as ROUTES, type OperationName } from '../../src/api/operation-table.js';
 import { api, clientFor, raw, restoreBody, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 
 let sb: TestSandbox;

@@ -1,33 +1,15 @@
-import type { Operation } from '../client.js';
-import { backupJobDetail, listDatabaseBackupsResponse, triggerBackupRequest, triggerBackupResponse } from '../schemas/backups.js';
-import { DATABASE_ID, databaseNotFound, seg, type PageParams } from './common.js';
+import { operation } from '../operation.js';
+import { backupRows } from '../operation-table/backups.js';
+import { DATABASE_ID, databaseNotFound, type PageParams } from './common.js';
 
 export const listDatabaseBackups = (databaseId: string, page: PageParams) =>
-  ({
-    name: 'listDatabaseBackups',
-    method: 'GET',
-    path: `/databases/${seg(databaseId)}/backups`,
-    query: { ...page },
-    notFound: databaseNotFound(databaseId),
-    response: listDatabaseBackupsResponse,
-  }) satisfies Operation;
+  operation(backupRows, 'listDatabaseBackups', { params: { databaseId }, query: { ...page }, notFound: databaseNotFound(databaseId) });
 
 export const triggerBackup = (databaseId: string, idempotencyKey?: string) =>
-  ({
-    name: 'triggerBackup',
-    method: 'POST',
-    path: `/databases/${seg(databaseId)}/backups`,
-    body: triggerBackupRequest.parse({ trigger: 'adhoc' }),
-    idempotencyKey,
-    notFound: databaseNotFound(databaseId),
-    response: triggerBackupResponse,
-  }) satisfies Operation;
+  operation(backupRows, 'triggerBackup', { params: { databaseId }, body: { trigger: 'adhoc' }, idempotencyKey, notFound: databaseNotFound(databaseId) });
 
 export const getBackup = (backupJobId: string) =>
-  ({
-    name: 'getBackup',
-    method: 'GET',
-    path: `/backups/${seg(backupJobId)}`,
+  operation(backupRows, 'getBackup', {
+    params: { backupJobId },
     notFound: { what: `backup job ${backupJobId}`, list: [['backups', 'list', DATABASE_ID]], tool: 'list_backups' },
-    response: backupJobDetail,
-  }) satisfies Operation;
+  });

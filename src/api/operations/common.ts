@@ -5,9 +5,6 @@ export interface PageParams {
   cursor?: string;
 }
 
-/** One path segment, percent-encoded. */
-export const seg = encodeURIComponent;
-
 /** A database named in the path: what its 404 means, and where the ids are. */
 export const databaseNotFound = (databaseId: string): NotFound => ({ what: `database ${databaseId}`, list: [['databases', 'list']], tool: 'list_databases' });
 

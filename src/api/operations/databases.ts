@@ -1,15 +1,7 @@
-import type { Operation } from '../client.js';
-import { getDatabaseResponse, listDatabasesResponse } from '../schemas/databases.js';
-import { databaseNotFound, seg, type PageParams } from './common.js';
+import { operation } from '../operation.js';
+import { databaseRows } from '../operation-table/databases.js';
+import { databaseNotFound, type PageParams } from './common.js';
 
-export const listDatabases = (page: PageParams) =>
-  ({ name: 'listDatabases', method: 'GET', path: '/databases', query: { ...page }, response: listDatabasesResponse }) satisfies Operation;
+export const listDatabases = (page: PageParams) => operation(databaseRows, 'listDatabases', { query: { ...page } });
 
-export const getDatabase = (databaseId: string) =>
-  ({
-    name: 'getDatabase',
-    method: 'GET',
-    path: `/databases/${seg(databaseId)}`,
-    notFound: databaseNotFound(databaseId),
-    response: getDatabaseResponse,
-  }) satisfies Operation;
+export const getDatabase = (databaseId: string) => operation(databaseRows, 'getDatabase', { params: { databaseId }, notFound: databaseNotFound(databaseId) });

@@ -1,15 +1,11 @@
-import type { Operation } from '../client.js';
-import { getEvidenceResponse, listEvidenceResponse } from '../schemas/evidence.js';
-import { DATABASE_ID, seg, type PageParams } from './common.js';
+import { operation } from '../operation.js';
+import { evidenceRows } from '../operation-table/evidence.js';
+import { DATABASE_ID, type PageParams } from './common.js';
 
-export const listEvidence = (params: PageParams & { databaseId?: string }) =>
-  ({ name: 'listEvidence', method: 'GET', path: '/evidence', query: { ...params }, response: listEvidenceResponse }) satisfies Operation;
+export const listEvidence = (params: PageParams & { databaseId?: string }) => operation(evidenceRows, 'listEvidence', { query: { ...params } });
 
 export const getEvidence = (backupJobId: string) =>
-  ({
-    name: 'getEvidence',
-    method: 'GET',
-    path: `/evidence/${seg(backupJobId)}`,
+  operation(evidenceRows, 'getEvidence', {
+    params: { backupJobId },
     notFound: { what: `evidence for backup job ${backupJobId}`, list: [['evidence', 'list', '--database', DATABASE_ID]], tool: 'list_evidence' },
-    response: getEvidenceResponse,
-  }) satisfies Operation;
+  });

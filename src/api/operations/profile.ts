@@ -1,4 +1,4 @@
-import type { Operation } from '../client.js';
-import { getProfileResponse } from '../schemas/profile.js';
+import { operation } from '../operation.js';
+import { profileRows } from '../operation-table/profile.js';
 
-export const getProfile = () => ({ name: 'getProfile', method: 'GET', path: '/profile', response: getProfileResponse }) satisfies Operation;
+export const getProfile = () => operation(profileRows, 'getProfile');

@@ -1,31 +1,16 @@
-import type { Operation } from '../client.js';
-import { recoveryCandidateResponse, recoverySummaryResponse, recoveryWindowProofResponse } from '../schemas/recovery.js';
-import { DATABASE_ID, databaseNotFound, seg } from './common.js';
+import { operation } from '../operation.js';
+import { recoveryRows } from '../operation-table/recovery.js';
+import { DATABASE_ID, databaseNotFound } from './common.js';
 
 export const getRecoverySummary = (databaseId: string) =>
-  ({
-    name: 'getRecoverySummary',
-    method: 'GET',
-    path: `/databases/${seg(databaseId)}/recovery/summary`,
-    notFound: databaseNotFound(databaseId),
-    response: recoverySummaryResponse,
-  }) satisfies Operation;
+  operation(recoveryRows, 'getRecoverySummary', { params: { databaseId }, notFound: databaseNotFound(databaseId) });
 
 export const getRecoveryCandidate = (databaseId: string, incidentTime: string) =>
-  ({
-    name: 'getRecoveryCandidate',
-    method: 'GET',
-    path: `/databases/${seg(databaseId)}/recovery/candidate`,
-    notFound: databaseNotFound(databaseId),
-    query: { incidentTime },
-    response: recoveryCandidateResponse,
-  }) satisfies Operation;
+  operation(recoveryRows, 'getRecoveryCandidate', { params: { databaseId }, query: { incidentTime }, notFound: databaseNotFound(databaseId) });
 
 export const getRecoveryWindowProof = (windowId: string) =>
-  ({
-    name: 'getRecoveryWindowProof',
-    method: 'GET',
-    path: `/recovery/windows/${seg(windowId)}/proof`,
+  operation(recoveryRows, 'getRecoveryWindowProof', {
+    params: { windowId },
     notFound: {
       what: `recovery window ${windowId}`,
       list: [
@@ -34,5 +19,4 @@ export const getRecoveryWindowProof = (windowId: string) =>
       ],
       tool: 'get_recovery_summary',
     },
-    response: recoveryWindowProofResponse,
-  }) satisfies Operation;
+  });

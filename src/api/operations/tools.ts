@@ -1,4 +1,4 @@
-import type { Operation } from '../client.js';
-import { toolCatalogResponse } from '../schemas/tools.js';
+import { operation } from '../operation.js';
+import { toolRows } from '../operation-table/tools.js';
 
-export const getMcpToolCatalog = () => ({ name: 'getMcpToolCatalog', method: 'GET', path: '/mcp/tools', response: toolCatalogResponse }) satisfies Operation;
+export const getMcpToolCatalog = () => operation(toolRows, 'getMcpToolCatalog');

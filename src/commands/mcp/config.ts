@@ -1,5 +1,5 @@
 import { UsageError } from '../../errors.js';
-import { mcpSnippet } from '../../mcp/config-snippet.js';
+import { mcpSnippet } from './config-snippet.js';
 import { commandsNote, note, text } from '../../output/writer.js';
 import type { Session } from '../../session.js';
 import { MCP_CLIENTS, type McpClient } from '../../core/mcp-clients.js';

@@ -1,5 +1,5 @@
 import { UsageError } from '../../errors.js';
-import { TOOL_NAMES } from '../../mcp/tools.js';
+import { TOOL_NAMES } from '../../core/mcp-tool-names.js';
 
 export interface ToolFlags {
   readOnly?: boolean;
@@ -23,7 +23,7 @@ export function toolChoice(flags: ToolFlags): ToolChoice {
     ),
   ];
   if (!names.length) throw new UsageError('--tools names no tool.', `Tools: ${TOOL_NAMES.join(', ')}.`);
-  const unknown = names.filter((n) => !TOOL_NAMES.includes(n));
+  const unknown = names.filter((n) => !(TOOL_NAMES as readonly string[]).includes(n));
   if (unknown.length) throw new UsageError(`No such tool: ${unknown.join(', ')}.`, `Tools: ${TOOL_NAMES.join(', ')}.`);
   return { readOnly: flags.readOnly === true, tools: names };
 }

@@ -1,3 +1,5 @@
+import { backupRows } from '../../api/operation-table/backups.js';
+import { restoreRows } from '../../api/operation-table/restores.js';
 import { getProfile } from '../../api/operations/profile.js';
 import { CliError } from '../../errors.js';
 import { formatBytes } from '../../output/format.js';
@@ -5,7 +7,7 @@ import { backupTimes, describeSelection, selectBackup, type SelectedBackup, type
 import type { ServiceCheck } from '../../restore/run.js';
 import type { Session } from '../../session.js';
 
-const RESTORE_SCOPE = 'restores:write';
+const RESTORE_SCOPE = restoreRows.createRestore.scope;
 
 /** A dry run's first question (cli-contract 7.2): may this token create restores at all? Exit 4 naming the scope. */
 export async function assertMayRestore(session: Session): Promise<void> {
@@ -29,7 +31,7 @@ export async function checkBackup(session: Session, selected: SelectedBackup, dr
   if (!backup) {
     if (dryRun && selected.unreadable) throw selected.unreadable;
     session.ui.warn(
-      `This API key cannot read backup ${id} (it needs ${selected.unreadable?.details.requiredScope ?? 'databases:read'}): the disk check waits for the restore job's coordinates.`,
+      `This API key cannot read backup ${id} (it needs ${selected.unreadable?.details.requiredScope ?? backupRows.getBackup.scope}): the disk check waits for the restore job's coordinates.`,
     );
     return { selection: selected.selection };
   }

@@ -1,5 +1,5 @@
-import type { McpClient } from '../core/mcp-clients.js';
-import { shellCommand } from '../output/shell-quote.js';
+import type { McpClient } from '../../core/mcp-clients.js';
+import { shellCommand } from '../../output/shell-quote.js';
 
 export interface SnippetInput {
   /** The saved login (its base URL and stored token) the server uses. */
