@@ -155,7 +155,8 @@ export function pump(body: Body, signal: AbortSignal, room: number, accept: (chu
   return new Promise((resolve, reject) => {
     let left = room;
     let settled = false;
-    const failure = (err: unknown) => (err instanceof CliError ? err : signal.aborted ? new InterruptedError() : new Transient(networkErrorCode(err, 'connection lost')));
+    const failure = (err: unknown) =>
+      err instanceof CliError ? err : signal.aborted ? new InterruptedError() : new Transient(networkErrorCode(err, 'connection lost'));
     const settle = (outcome: 'ended' | 'overrun' | Error) => {
       if (settled) return;
       settled = true;

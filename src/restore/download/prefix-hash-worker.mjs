@@ -40,7 +40,7 @@ let finished = false;
  * @param {number} length @param {number} position
  */
 function readFully(length, position) {
-  for (let done = 0; done < length; ) {
+  for (let done = 0; done < length;) {
     const n = readSync(fd, buffer, done, length - done, position + done);
     if (n === 0) throw Object.assign(new Error('file shorter than written'), { code: 'EIO' });
     done += n;
