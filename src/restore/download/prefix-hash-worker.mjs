@@ -8,7 +8,7 @@
  * (tools/bundle.mjs), from dist/.
  */
 import { createHash } from 'node:crypto';
-import { readSync } from 'node:fs';
+import { read } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 
 /** @typedef {import('./prefix-hasher.js').HashWorkerData} HashWorkerData */
@@ -27,34 +27,40 @@ let hash = createHash('sha256');
 let hashed = 0;
 /** Bytes [0, limit) are on disk and may be read. */
 let limit = 0;
+/** Bumped by each rewind: a read that was in flight across one is dropped. */
+let generation = 0;
 /** The digest at the start of each attempt still running; null until the hash reaches it. */
 /** @type {Map<number, Hash | null>} */
 const marks = new Map();
-/** The digest went out: messages that come after it (the last attempt's unmark) change nothing. */
+let running = false;
+/** The digest went out: a message after it (the last attempt's unmark) changes nothing. */
 let finished = false;
 
-/**
- * Reads exactly `length` bytes at `position` into the buffer. Synchronous: this thread has nothing
- * else to do meanwhile, and a hop to libuv's pool and back per read costs more than the copy when
- * the machine is busy. Messages wait in the port until the hash has caught up with the limit.
- * @param {number} length @param {number} position
- */
+/** @param {number} length @param {number} position @returns {Promise<void>} */
 function readFully(length, position) {
-  for (let done = 0; done < length;) {
-    const n = readSync(fd, buffer, done, length - done, position + done);
-    if (n === 0) throw Object.assign(new Error('file shorter than written'), { code: 'EIO' });
-    done += n;
-  }
+  return new Promise((resolve, reject) => {
+    const step = (/** @type {number} */ done) =>
+      read(fd, buffer, done, length - done, position + done, (err, n) => {
+        if (err) return reject(err);
+        if (n === 0) return reject(Object.assign(new Error('file shorter than written'), { code: 'EIO' }));
+        if (done + n < length) return step(done + n);
+        resolve();
+      });
+    step(0);
+  });
 }
 
-function advance() {
-  if (finished) return;
+async function advance() {
+  if (running || finished) return;
+  running = true;
   try {
     while (hashed < limit) {
+      const seen = generation;
       let end = Math.min(limit, hashed + PIECE);
       // A read stops at a mark, so the digest there can be kept.
       for (const at of marks.keys()) if (at > hashed && at < end) end = at;
-      readFully(end - hashed, hashed);
+      await readFully(end - hashed, hashed);
+      if (seen !== generation) continue;
       hash.update(buffer.subarray(0, end - hashed));
       hashed = end;
       if (marks.get(hashed) === null) marks.set(hashed, hash.copy());
@@ -65,6 +71,8 @@ function advance() {
     }
   } catch (err) {
     port.postMessage({ kind: 'error', code: /** @type {{ code?: unknown }} */ (err).code ?? 'EIO' });
+  } finally {
+    running = false;
   }
 }
 
@@ -74,6 +82,7 @@ port.on('message', (/** @type {ToHashWorker} */ m) => {
   else if (m.kind === 'unmark') marks.delete(m.at);
   else {
     // An attempt's bytes are not to be trusted: back to the digest where it started.
+    generation++;
     limit = Math.min(limit, m.at);
     const mark = marks.get(m.at);
     if (hashed > m.at) {
@@ -83,5 +92,5 @@ port.on('message', (/** @type {ToHashWorker} */ m) => {
     }
     for (const at of marks.keys()) if (at >= m.at) marks.delete(at);
   }
-  advance();
+  void advance();
 });

@@ -16,25 +16,16 @@ const PARTS_PER_CONNECTION = 4;
 /**
  * The parts of an artifact fetched with `connections` parallel Range requests, or undefined for
  * one stream. Parts are MiB-aligned, 8-32 MiB (the last one may be shorter), like aws-cli's.
- *
- * The digest can only take in the contiguous prefix, so the order parts finish in matters: the
- * first `connections` parts ramp up in size, so the connections finish at staggered times and the
- * prefix grows about as fast as bytes arrive (equal parts would all finish together, leaving the
- * hash idle, then most of a round of parts to hash at once). The last few parts are the smallest,
- * so no connection sits idle for long at the end while the others finish.
  */
 export function planParts(total: number, connections: number): Span[] | undefined {
   if (total < RANGED_MIN_BYTES || connections < 2) return undefined;
   const wanted = Math.ceil(total / (connections * PARTS_PER_CONNECTION) / MiB) * MiB;
   const size = Math.min(MAX_PART, Math.max(MIN_PART, wanted));
-  const tail = connections * MIN_PART;
-  const sizeOf = (i: number, start: number) =>
-    i < connections ? Math.max(MIN_PART, Math.ceil((size * (i + 1)) / connections / MiB) * MiB) : total - start <= tail ? MIN_PART : size;
   const parts: Span[] = [];
-  for (let start = 0; start < total; start = parts.at(-1)!.end) parts.push({ start, end: Math.min(total, start + sizeOf(parts.length, start)) });
+  for (let start = 0; start < total; start += size) parts.push({ start, end: Math.min(total, start + size) });
   // A short tail rides with the part before it when the two still make one part.
-  const [last, before] = [parts.at(-1)!, parts.at(-2)!];
-  if (last.end - last.start < MIN_PART && last.end - before.start <= MAX_PART) parts.splice(-2, 2, { start: before.start, end: last.end });
+  const [tail, before] = [parts.at(-1)!, parts.at(-2)!];
+  if (tail.end - tail.start < MIN_PART && tail.end - before.start <= MAX_PART) parts.splice(-2, 2, { start: before.start, end: tail.end });
   return parts;
 }
 
