@@ -19,8 +19,13 @@
  *    fastest arrival, so the most to buffer): under 160 MiB, and flat (the largest within 10% of
  *    the smallest). Measured on the bundled driver: under tsx the process would carry ~40 MiB of
  *    tsx's own.
+ * The long-link and one-core rows also give CPU seconds per GiB by thread of svc's process (main,
+ * hashing thread, the rest), from the driver (bench/lib/thread-cpu.mjs): on a shared, loaded machine
+ * they say more than the wall figures. The hashing thread's speed depends on the CPU's SHA
+ * instructions: the note says whether they were used (OPENSSL_ia32cap=":~0x20000000" turns them off
+ * in Node's OpenSSL, to measure a machine without them).
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleDriver } from './lib/bundle-driver.mjs';
@@ -55,6 +60,34 @@ const RSS_CONNECTIONS = 16;
 
 const label = (s) => (s >= GiB ? `${s / GiB} GiB` : `${s / MiB} MiB`);
 
+/** Whether Node's OpenSSL hashes with the CPU's SHA instructions here: they set how fast the hashing thread can go. */
+function shaExtensions() {
+  let present = false;
+  try {
+    present = /\bsha_ni\b/.test(readFileSync('/proc/cpuinfo', 'utf8'));
+  } catch {
+    return 'SHA extensions unknown (no /proc/cpuinfo)';
+  }
+  if (!present) return 'no SHA extensions on this CPU';
+  return process.env.OPENSSL_ia32cap
+    ? `SHA extensions present but turned off (OPENSSL_ia32cap=${process.env.OPENSSL_ia32cap})`
+    : 'SHA extensions present and used';
+}
+
+/**
+ * CPU seconds per GiB by thread of the driver's process (bench/lib/thread-cpu.mjs), medians over
+ * the runs: on a shared machine these move much less than wall time.
+ */
+function cpuText(runs, size) {
+  if (!runs.length) return 'no CPU figures';
+  const per = (f) => (median(runs.map(f)) / (size / GiB)).toFixed(2);
+  return (
+    `CPU-s per GiB: main thread ${per((c) => c.main.user + c.main.sys)} (user ${per((c) => c.main.user)}), ` +
+    `hashing thread ${per((c) => c.hash.user + c.hash.sys)}, libuv pool and V8 helpers ${per((c) => c.others.user + c.others.sys)}, ` +
+    `whole process ${per((c) => c.total)}`
+  );
+}
+
 /** The long-link proxy in its own process, in front of 127.0.0.1:targetPort. */
 export async function startLongLink(targetPort) {
   const { child, info } = await startHelper(NODE, [PROXY, String(targetPort), String(LINK.delayMs), String(LINK.rate)], { label: 'long-link proxy' });
@@ -86,13 +119,17 @@ export async function run({ quick, log }) {
     const out = JSON.parse(String(stdout));
     if (out.sha256 !== files[size].sha256 || out.bytes !== size) throw new Error(`the download driver returned ${String(stdout).trim()}`);
     if (size >= 64 * MiB && out.connections !== connections) throw new Error(`the download used ${out.connections} connections, not ${connections}`);
+    return out.cpu;
   };
-  const svc = (base, size, connections = 8, { oneCore = false } = {}) => {
+  /** CPU seconds by thread of each timed run, by the name given to svc(). */
+  const cpu = {};
+  const svc = (base, size, connections = 8, { oneCore = false, name } = {}) => {
     const r = oneCore
       ? timed('taskset', ['-c', '0', NODE, ...svcArgs(base, size, connections)], { env })
       : timed(NODE, svcArgs(base, size, connections), { env });
     rmSync(outFile, { force: true });
-    checkSvc(r.stdout, size, connections);
+    const used = checkSvc(r.stdout, size, connections);
+    if (name) (cpu[name] ??= []).push(used);
     return r.ms;
   };
   const svcRss = (size) => {
@@ -119,7 +156,7 @@ export async function run({ quick, log }) {
     nLink,
     {
       curl: () => curl(link.base, mainSize, 'sha256sum'),
-      svc: () => svc(link.base, mainSize, 8),
+      svc: () => svc(link.base, mainSize, 8, { name: 'link' }),
       svc4: () => svc(link.base, mainSize, 4),
     },
     { warmup: 0 },
@@ -131,8 +168,8 @@ export async function run({ quick, log }) {
   const tc = rounds(
     nCore,
     {
-      svc: () => svc(link.base, mainSize, 8, { oneCore: true }),
-      one: () => svc(link.base, mainSize, 1, { oneCore: true }),
+      svc: () => svc(link.base, mainSize, 8, { oneCore: true, name: 'core' }),
+      one: () => svc(link.base, mainSize, 1, { oneCore: true, name: 'one' }),
     },
     { warmup: 0 },
   );
@@ -179,7 +216,8 @@ export async function run({ quick, log }) {
         `userspace proxy bench/lib/long-link-proxy.mjs: ${LINK_TEXT} and direction (token bucket), one extra round trip before a new connection's first bytes. ` +
         `svc downloadArtifact with 8 connections (the default) ${secs(median(tl.svc))} vs curl -s URL | tee FILE | sha256sum ${secs(median(tl.curl))} ` +
         `(one connection; the link allows it ${fmtRate(LINK.rate / 1000)}). svc with 4 connections: ${secs(median(tl.svc4))}, ` +
-        `${(rate(median(tl.svc4)) / rate(median(tl.curl))).toFixed(2)}x. ${nLink} runs each`,
+        `${(rate(median(tl.svc4)) / rate(median(tl.curl))).toFixed(2)}x. ${nLink} runs each. ${shaExtensions()}. ` +
+        `svc with 8 connections, ${cpuText(cpu.link, mainSize)}`,
     }),
     row({
       what: `download + verify ${label(mainSize)}, long link, one core (throughput)`,
@@ -190,7 +228,8 @@ export async function run({ quick, log }) {
       pass: coreRatio >= 1,
       note:
         `taskset -c 0 on the svc side (the proxy and server unpinned): 8 connections, hashed in a worker thread that shares the one CPU, ` +
-        `${secs(median(tc.svc))} vs --connections 1 (one stream, hashed as it arrives) ${secs(median(tc.one))}; ${nCore} runs each`,
+        `${secs(median(tc.svc))} vs --connections 1 (one stream, hashed as it arrives) ${secs(median(tc.one))}; ${nCore} runs each. ` +
+        `8 connections: ${cpuText(cpu.core, mainSize)}; one stream: ${cpuText(cpu.one, mainSize)}`,
     }),
     row({
       what: `download + verify ${label(mainSize)}, loopback (throughput)`,

@@ -145,23 +145,50 @@ export async function rejectStatus(res: Response, timeoutMs: number): Promise<ne
 }
 
 /**
- * Feeds `body` to `accept` chunk by chunk, awaiting each (backpressure: undici stops reading the
- * socket while we wait). Returns 'overrun' as soon as a chunk would go past `room` bytes; that
- * chunk is not accepted and the body is dropped (leaving the loop destroys it). A network failure is Transient.
+ * Feeds `body` to `accept` chunk by chunk, as undici delivers them ('data' events: the async
+ * iterator would join the chunks that wait into a new buffer, and cost a promise per chunk). While
+ * a promise `accept` returns is pending the body is paused (backpressure: undici stops reading the
+ * socket). Returns 'overrun' as soon as a chunk would go past `room` bytes; that chunk is not
+ * accepted and the body is dropped. A network failure is Transient.
  */
-export async function pump(body: Body, signal: AbortSignal, room: number, accept: (chunk: Buffer) => Promise<void>): Promise<'ended' | 'overrun'> {
-  let left = room;
-  try {
-    for await (const chunk of body) {
-      const buf = chunk as Buffer;
-      if (buf.length > left) return 'overrun';
-      left -= buf.length;
-      await accept(buf);
-    }
-    return 'ended';
-  } catch (err) {
-    if (err instanceof CliError) throw err;
-    if (signal.aborted) throw new InterruptedError();
-    throw new Transient(networkErrorCode(err, 'connection lost'));
-  }
+export function pump(body: Body, signal: AbortSignal, room: number, accept: (chunk: Buffer) => Promise<void> | undefined): Promise<'ended' | 'overrun'> {
+  return new Promise((resolve, reject) => {
+    let left = room;
+    let settled = false;
+    const failure = (err: unknown) =>
+      err instanceof CliError ? err : signal.aborted ? new InterruptedError() : new Transient(networkErrorCode(err, 'connection lost'));
+    const settle = (outcome: 'ended' | 'overrun' | Error) => {
+      if (settled) return;
+      settled = true;
+      body.off('data', onData).off('end', onEnd).off('close', onClose);
+      // Whatever the body does after this (an error as it is dropped) is no one's concern.
+      body.off('error', onError).on('error', () => {});
+      if (outcome === 'ended') return resolve(outcome);
+      body.destroy();
+      if (outcome === 'overrun') resolve(outcome);
+      else reject(outcome);
+    };
+    const onData = (chunk: Buffer) => {
+      if (settled) return;
+      if (chunk.length > left) return settle('overrun');
+      left -= chunk.length;
+      let wait: Promise<void> | undefined;
+      try {
+        wait = accept(chunk);
+      } catch (err) {
+        return settle(failure(err));
+      }
+      if (!wait) return;
+      body.pause();
+      wait.then(
+        () => void (settled || body.resume()),
+        (err: unknown) => settle(failure(err)),
+      );
+    };
+    const onEnd = () => settle('ended');
+    const onError = (err: unknown) => settle(failure(err));
+    // Closed before its end without an error: cut, like a reset connection.
+    const onClose = () => settle(failure(new Error('premature close')));
+    body.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  });
 }

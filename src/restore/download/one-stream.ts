@@ -73,11 +73,11 @@ async function attempt(job: Job, state: Stream, given: Response | undefined): Pr
   const writer = job.file.writer(state.pos);
   let outcome: 'ended' | 'overrun';
   try {
-    outcome = await pump(res.body, job.signal, total - state.pos, async (chunk) => {
+    outcome = await pump(res.body, job.signal, total - state.pos, (chunk) => {
       state.hash.update(chunk);
       state.pos += chunk.length;
       job.onProgress(state.pos, total);
-      await writer.push(chunk);
+      return writer.push(chunk);
     });
   } finally {
     await writer.flush();

@@ -33,6 +33,8 @@ let generation = 0;
 /** @type {Map<number, Hash | null>} */
 const marks = new Map();
 let running = false;
+/** The digest went out: a message after it (the last attempt's unmark) changes nothing. */
+let finished = false;
 
 /** @param {number} length @param {number} position @returns {Promise<void>} */
 function readFully(length, position) {
@@ -49,7 +51,7 @@ function readFully(length, position) {
 }
 
 async function advance() {
-  if (running) return;
+  if (running || finished) return;
   running = true;
   try {
     while (hashed < limit) {
@@ -63,7 +65,10 @@ async function advance() {
       hashed = end;
       if (marks.get(hashed) === null) marks.set(hashed, hash.copy());
     }
-    if (hashed === total) port.postMessage({ kind: 'digest', sha256: hash.digest('hex') });
+    if (hashed === total) {
+      finished = true;
+      port.postMessage({ kind: 'digest', sha256: hash.digest('hex') });
+    }
   } catch (err) {
     port.postMessage({ kind: 'error', code: /** @type {{ code?: unknown }} */ (err).code ?? 'EIO' });
   } finally {

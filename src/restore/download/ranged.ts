@@ -188,10 +188,10 @@ class RangedDownload {
     const writer = this.job.file.writer(from, (end) => hasher.written(i, end));
     let outcome: 'ended' | 'overrun' = 'ended';
     try {
-      outcome = await pump(res.body, this.#signal, part.end - from, async (chunk) => {
+      outcome = await pump(res.body, this.#signal, part.end - from, (chunk) => {
         state.pos += chunk.length;
         this.#progress(chunk.length);
-        await writer.push(chunk);
+        return writer.push(chunk);
       });
     } finally {
       await writer.flush().finally(() => {

@@ -113,13 +113,26 @@ export class PartWriter {
     private readonly onWritten: (end: number) => void = () => {},
   ) {}
 
-  async push(chunk: Buffer): Promise<void> {
+  /** Undefined when the chunk was taken at once; otherwise a promise to wait for before the next. */
+  push(chunk: Buffer): Promise<void> | undefined {
+    if (this.#filled + chunk.length >= this.#fill.length) return this.#pushFull(chunk);
+    chunk.copy(this.#fill, this.#filled);
+    this.#filled += chunk.length;
+    this.#trickle();
+    return undefined;
+  }
+
+  async #pushFull(chunk: Buffer): Promise<void> {
     for (let taken = 0; taken < chunk.length;) {
       const n = chunk.copy(this.#fill, this.#filled, taken);
       this.#filled += n;
       taken += n;
       if (this.#filled === this.#fill.length) await this.#send();
     }
+    this.#trickle();
+  }
+
+  #trickle(): void {
     this.#timer ??= setTimeout(() => {
       this.#timer = undefined;
       // Its failure is kept in #error, for the next push() or flush() to throw.
