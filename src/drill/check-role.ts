@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { drillMarker } from './marker.js';
-import { sessionConfig, withSession, type SessionConfig } from './pg-session.js';
+import { sessionConfig, withSession, type SessionConfig } from '../pg/session.js';
 import type { Target } from '../restore/target/target.js';
 import { scramVerifier } from './scram.js';
 

@@ -9,7 +9,7 @@ import type { RestoreRoles } from '../restore/load/unprivileged.js';
 import type { SecretScrubber } from '../secrets.js';
 import { checkAccess } from './check-role.js';
 import { startScratchCluster, type ScratchCluster } from './cluster.js';
-import type { SessionConfig } from './pg-session.js';
+import type { SessionConfig } from '../pg/session.js';
 import type { Isolation } from './isolation.js';
 import { DrillRoles } from './owner-role.js';
 import type { ServerBinaries } from './server-binaries.js';

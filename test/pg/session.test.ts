@@ -1,5 +1,5 @@
 /**
- * The drill's own connection (src/drill/pg-session.ts) against a real PostgreSQL: what a SQL check
+ * svc's own connection (src/pg/session.ts) against a real PostgreSQL: what a SQL check
  * returns reaches svc already cut (BoundedMessages sits under node-postgres's parser), only the
  * first rows are produced, and one text of several statements is refused by the server.
  */
@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverUser } from '../../src/drill/os-user.js';
-import { firstRows, sessionConfig, withSession, type SessionConfig } from '../../src/drill/pg-session.js';
+import { firstRows, sessionConfig, withSession, type SessionConfig } from '../../src/pg/session.js';
 import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
 
 const skip = pgSkipReason();
-if (skip) console.warn(`test/drill/pg-session.test.ts skipped: ${skip}`);
+if (skip) console.warn(`test/pg/session.test.ts skipped: ${skip}`);
 
-describe.skipIf(!!skip)("the drill's connection for SQL checks (real PostgreSQL)", { timeout: 60_000 }, () => {
+describe.skipIf(!!skip)("svc's own connection (real PostgreSQL)", { timeout: 60_000 }, () => {
   let cluster: PgCluster;
   let config: SessionConfig;
   const never = new AbortController().signal;
@@ -100,6 +100,31 @@ describe.skipIf(!!skip)("the drill's connection for SQL checks (real PostgreSQL)
       await tls?.stop();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  describe('sslmode and SCRAM as libpq does them (what a user sees)', () => {
+    const target = () => ({ host: cluster.host, port: cluster.port, user: cluster.user, database: 'postgres', password: cluster.password, params: {} });
+    const connectWith = (params: Record<string, string>, password = cluster.password) =>
+      withSession(sessionConfig({ ...target(), params }, {}, cluster.user, password, 'postgres'), never, async (client) =>
+        (await client.query<{ ssl: boolean }>('SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()')).rows[0]!.ssl,
+      );
+
+    it('the server asks for SCRAM: the right password gets in, a wrong one is refused in the server\'s words', async () => {
+      expect(await connectWith({ PGSSLMODE: 'disable' })).toBe(false);
+      await expect(connectWith({ PGSSLMODE: 'disable' }, 'not-the-password')).rejects.toThrow(`password authentication failed for user "${cluster.user}"`);
+    });
+
+    it('sslmode=require against a server without TLS fails with libpq\'s message; prefer (the default) goes on without TLS', async () => {
+      await expect(connectWith({ PGSSLMODE: 'require' })).rejects.toThrow(/^server does not support SSL, but SSL was required$/);
+      expect(await connectWith({ PGSSLMODE: 'prefer' })).toBe(false);
+      expect(await connectWith({})).toBe(false);
+    });
+
+    it('sslmode=verify-full without a root certificate is refused before connecting, naming the file libpq looks for', () => {
+      expect(() => sessionConfig({ ...target(), params: { PGSSLMODE: 'verify-full', PGSSLROOTCERT: '/nonexistent/root.crt' } }, {}, cluster.user, cluster.password, 'postgres')).toThrow(
+        'root certificate file "/nonexistent/root.crt" does not exist',
+      );
+    });
   });
 
   it('a signal ends the wait, and the server stops the query too (it would otherwise sleep on with no client)', async () => {
