@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { LocalToolError } from '../errors.js';
 import { psql, PsqlError } from '../restore/target/pg-tools.js';
-import { quoteIdent, quoteLiteral } from '../pg/sql-ident.js';
+import { quoteIdent, quoteLiteral } from '../pg/quote.js';
 import type { OwnerRole, RestoreRoles } from '../restore/load/unprivileged.js';
 import type { SecretScrubber } from '../secrets.js';
 import { drillMarker } from './marker.js';

@@ -1,4 +1,5 @@
 import { psql, PsqlError } from '../restore/target/pg-tools.js';
+import { quoteLiteral } from '../pg/quote.js';
 import type { ArchiveRowsResult } from '../restore/archive/archive-rows.js';
 import type { RowsMatchReceipt } from '../restore/receipt.js';
 import type { SecretScrubber } from '../secrets.js';
@@ -21,7 +22,7 @@ export const countSql = (tables: string, fingerprint = true) => `
 SELECT json_build_object('t', coalesce(json_agg(json_build_array(t.i,
   CASE WHEN c.oid IS NOT NULL THEN (xpath('/row/n/text()', query_to_xml(format('SELECT count(*) AS n FROM %s%I.%I', CASE WHEN c.relkind = 'p' THEN '' ELSE 'ONLY ' END, n.nspname, c.relname), false, true, '')))[1]::text::bigint END,
   EXISTS (SELECT 1 FROM pg_extension x WHERE c.oid = ANY (x.extconfig)), ${fingerprint ? SIZE_SQL : 'NULL'}) ORDER BY t.i), '[]'), 'd', ${fingerprint ? SCHEMA_DIGEST_SQL : 'NULL'})
-FROM json_array_elements('${tables.replace(/'/g, "''")}'::json) WITH ORDINALITY AS t(v, i)
+FROM json_array_elements(${quoteLiteral(tables)}::json) WITH ORDINALITY AS t(v, i)
 LEFT JOIN pg_namespace n ON n.nspname = t.v->>0
 LEFT JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = t.v->>1 AND c.relkind IN ('r', 'p');`;
 

@@ -6,7 +6,7 @@ import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { Target } from '../restore/target/target.js';
 import type { MessageBounds } from './bounded-messages.js';
-import { quoteLiteral } from './sql-ident.js';
+import { quoteLiteral } from './quote.js';
 import { tlsPlan } from './tls.js';
 import { BoundedWire } from './wire.js';
 

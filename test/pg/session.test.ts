@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverUser } from '../../src/drill/os-user.js';
+import { quoteIdent, quoteLiteral } from '../../src/pg/quote.js';
 import { firstRows, sessionConfig, withSession, type SessionConfig } from '../../src/pg/session.js';
 import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
 
@@ -99,6 +100,21 @@ describe.skipIf(!!skip)("svc's own connection (real PostgreSQL)", { timeout: 60_
     } finally {
       await tls?.stop();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('names and values quoted by src/pg/quote.ts come back from the server as they went in, standard_conforming_strings on or off', async () => {
+    const values = ["it's", 'C:\\dir\\', "\\'; SELECT 1; --", 'caf\u00e9 \u00ff', '', 'new\nline'];
+    for (const conforming of ['on', 'off']) {
+      const seen = await withSession({ ...config, options: `-c standard_conforming_strings=${conforming}` }, never, async (client) => {
+        const out: Array<[string, string]> = [];
+        for (const v of values) {
+          const { rows } = await client.query<{ v: string; n: string }>(`SELECT ${quoteLiteral(v)}::text AS v, ${v ? `'x'::text AS ${quoteIdent(v)}` : "'' AS n"}`);
+          out.push([rows[0]!.v, Object.keys(rows[0]!)[1]!]);
+        }
+        return out;
+      });
+      expect(seen).toEqual(values.map((v) => [v, v || 'n']));
     }
   });
 

@@ -1,7 +1,8 @@
 import type { SecretScrubber } from '../../secrets.js';
 import { entriesOf, type ArchiveScript } from './archive-script.js';
 import { psql, PsqlError } from '../target/pg-tools.js';
-import { isWord, quoteIdent, quoteLiteral, statements, tokenize, writeToken, type SqlToken } from './sql-tokens.js';
+import { quoteIdent, quoteLiteral } from '../../pg/quote.js';
+import { isWord, statements, tokenize, writeToken, type SqlToken } from './sql-tokens.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -1,7 +1,7 @@
 import type { SecretScrubber } from '../../secrets.js';
 import { applyDatabaseSettings, type DatabaseSetting, type DatabaseSettingsReport } from '../archive/database-settings.js';
 import { psql } from '../target/pg-tools.js';
-import { quoteIdent, quoteLiteral } from '../../pg/sql-ident.js';
+import { quoteIdent, quoteLiteral } from '../../pg/quote.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -4,7 +4,7 @@ import type { SecretScrubber } from '../../secrets.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { psql, PsqlError } from '../target/pg-tools.js';
 import type { RestorePlan } from '../plan.js';
-import { quoteIdent } from '../../pg/sql-ident.js';
+import { quoteIdent } from '../../pg/quote.js';
 import { redactedDsn, type Target } from '../target/target.js';
 
 type Env = Record<string, string | undefined>;

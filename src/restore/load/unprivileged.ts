@@ -5,7 +5,7 @@ import { entriesOf, type ArchiveScript } from '../archive/archive-script.js';
 import { extensionComments } from '../archive/extension-comments.js';
 import { archiveSchemas, leftOutIds, type NotRestored } from './not-restored.js';
 import { psql, PsqlError } from '../target/pg-tools.js';
-import { quoteIdent, readIdent } from '../../pg/sql-ident.js';
+import { quoteIdent, readIdent } from '../../pg/quote.js';
 import { redactedDsn, type Target } from '../target/target.js';
 import { onMaintenanceDb } from '../target/target-database.js';
 import type { Toc } from '../archive/toc.js';
