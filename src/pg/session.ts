@@ -27,12 +27,12 @@ export interface SessionConfig {
   plainFallback: boolean;
   /** Settings for the session (the startup packet's options), e.g. `-c statement_timeout=60s`. */
   options?: string;
-  /** The session's client_encoding; UTF8 by default. */
-  clientEncoding?: string;
+  /** What one message from the server may cost (a SQL check's answers); null for svc's own queries, whose answers it needs whole. */
+  bounds: MessageBounds | null;
 }
 
 /** A value keeps this many bytes, enough for 200 characters and one more (4 bytes each at most). */
-const BOUNDS: MessageBounds = { valueBytes: 804, textBytes: 2048, otherBytes: 1 << 20 };
+export const CHECK_BOUNDS: MessageBounds = { valueBytes: 804, textBytes: 2048, otherBytes: 1 << 20 };
 const CONNECT_TIMEOUT_MS = 10_000;
 
 /** The libpq default socket directory where its socket for `port` exists (Debian's, then upstream's). */
@@ -41,10 +41,10 @@ function defaultHost(port: number): string {
   return 'localhost';
 }
 
-/** How to reach `database` on the server of `target` as `user` (with `password`, else PGPASSWORD, else ~/.pgpass). */
+/** How a SQL check reaches `database` on the server of `target` as `user` (with `password`, else PGPASSWORD, else ~/.pgpass); its answers bounded. */
 export function sessionConfig(target: Target, env: Env, user: string, password: string | undefined, database: string): SessionConfig {
   const host = target.host ?? env.PGHOST ?? defaultHost(target.port);
-  return { host, port: target.port, user, database, password: password ?? env.PGPASSWORD, ...tlsPlan(target.params, env, host) };
+  return { host, port: target.port, user, database, password: password ?? env.PGPASSWORD, ...tlsPlan(target.params, env, host), bounds: CHECK_BOUNDS };
 }
 
 /** Every value as the server's text (a value cut short must not reach a JSON or date parser), booleans as words. */
@@ -62,8 +62,8 @@ interface Opened {
  * option and is told `ssl: false`: the wire does the SSLRequest and TLS itself, beneath the bound.
  */
 async function open(config: SessionConfig): Promise<Opened> {
-  const { ssl, plainFallback, options, clientEncoding, ...rest } = config;
-  const wire = new BoundedWire({ ssl, plainFallback }, BOUNDS);
+  const { ssl, plainFallback, options, bounds, ...rest } = config;
+  const wire = new BoundedWire({ ssl, plainFallback }, bounds);
   const client = new pg.Client({
     ...rest,
     ssl: false,
@@ -71,7 +71,6 @@ async function open(config: SessionConfig): Promise<Opened> {
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     application_name: 'svc',
     ...(options ? { options } : {}),
-    ...(clientEncoding ? { client_encoding: clientEncoding } : {}),
   } as pg.ClientConfig);
   // A connection that breaks is reported to the query that is running; pg emits it here too.
   client.on('error', () => undefined);

@@ -27,7 +27,8 @@ export class BoundedWire extends Duplex {
 
   constructor(
     private readonly plan: TlsPlan,
-    private readonly bounds: MessageBounds,
+    /** null: messages pass as they come (svc's own queries, whose answers svc asked for). */
+    private readonly bounds: MessageBounds | null,
   ) {
     super();
   }
@@ -61,10 +62,11 @@ export class BoundedWire extends Duplex {
 
   #ready(stream: Duplex): void {
     this.#inner = stream;
-    const bounded = new BoundedMessages(this.bounds, (chunk) => this.push(chunk));
+    const bounded = this.bounds ? new BoundedMessages(this.bounds, (chunk) => this.push(chunk)) : undefined;
     stream.on('data', (chunk: Buffer) => {
       try {
-        bounded.push(chunk);
+        if (bounded) bounded.push(chunk);
+        else this.push(chunk);
       } catch (err) {
         this.destroy(err as Error);
       }

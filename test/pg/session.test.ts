@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverUser } from '../../src/drill/os-user.js';
 import { quoteIdent, quoteLiteral } from '../../src/pg/quote.js';
-import { firstRows, sessionConfig, withSession, type SessionConfig } from '../../src/pg/session.js';
+import { CHECK_BOUNDS, firstRows, sessionConfig, withSession, type SessionConfig } from '../../src/pg/session.js';
 import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
 
 const skip = pgSkipReason();
@@ -24,7 +24,7 @@ describe.skipIf(!!skip)("svc's own connection (real PostgreSQL)", { timeout: 60_
 
   beforeAll(async () => {
     cluster = await startCluster();
-    config = { host: cluster.host, port: cluster.port, user: cluster.user, password: cluster.password, database: 'postgres', ssl: false, plainFallback: false };
+    config = { host: cluster.host, port: cluster.port, user: cluster.user, password: cluster.password, database: 'postgres', ssl: false, plainFallback: false, bounds: CHECK_BOUNDS };
   }, 120_000);
   afterAll(() => cluster?.stop());
 
