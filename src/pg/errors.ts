@@ -38,7 +38,9 @@ interface Failure {
  */
 export function pgFailureText(err: unknown, where: { host: string; port: number }, connected: boolean): string {
   const e = err as Failure;
-  const said = e.severity ? `${e.severity}:  ${e.message}` : (SOCKET_WORDS[e.code ?? ''] ?? e.message);
+  // node-postgres's words where the server asked for a password svc has none for.
+  const message = /password must be a string/i.test(e.message) ? 'fe_sendauth: no password supplied' : e.message;
+  const said = e.severity ? `${e.severity}:  ${message}` : (SOCKET_WORDS[e.code ?? ''] ?? message);
   if (connected) return said;
   const server = where.host.startsWith('/') ? `on socket "${where.host}/.s.PGSQL.${where.port}"` : `at "${where.host}", port ${where.port}`;
   const hint = e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN' ? `could not translate host name "${where.host}" to address: ${e.message}` : undefined;

@@ -6,6 +6,7 @@ import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { Target } from '../restore/target/target.js';
 import type { MessageBounds } from './bounded-messages.js';
+import { passwordFromFile } from './pgpass.js';
 import { quoteLiteral } from './quote.js';
 import { tlsPlan } from './tls.js';
 import { BoundedWire } from './wire.js';
@@ -41,10 +42,12 @@ function defaultHost(port: number): string {
   return 'localhost';
 }
 
-/** How a SQL check reaches `database` on the server of `target` as `user` (with `password`, else PGPASSWORD, else ~/.pgpass); its answers bounded. */
+/** How a SQL check reaches `database` on the server of `target` as `user` (with `password`, else PGPASSWORD, else PGPASSFILE or ~/.pgpass, as libpq); its answers bounded. */
 export function sessionConfig(target: Target, env: Env, user: string, password: string | undefined, database: string): SessionConfig {
   const host = target.host ?? env.PGHOST ?? defaultHost(target.port);
-  return { host, port: target.port, user, database, password: password ?? env.PGPASSWORD, ...tlsPlan(target.params, env, host), bounds: CHECK_BOUNDS };
+  const passfile = target.params.PGPASSFILE ?? env.PGPASSFILE;
+  const known = password ?? env.PGPASSWORD ?? passwordFromFile(passfile, host, target.port, database, user);
+  return { host, port: target.port, user, database, password: known, ...tlsPlan(target.params, env, host), bounds: CHECK_BOUNDS };
 }
 
 /** Every value as the server's text (a value cut short must not reach a JSON or date parser), booleans as words. */
@@ -66,6 +69,8 @@ async function open(config: SessionConfig): Promise<Opened> {
   const wire = new BoundedWire({ ssl, plainFallback }, bounds);
   const client = new pg.Client({
     ...rest,
+    // A function: pg would otherwise look in process.env and its own (deprecated) pgpass reader for a password svc did not give.
+    password: async () => config.password,
     ssl: false,
     stream: () => wire,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,

@@ -4,7 +4,6 @@ import { InterruptedError } from '../errors.js';
 import type { Target } from '../restore/target/target.js';
 import type { SecretScrubber } from '../secrets.js';
 import { PgError, pgFailureText } from './errors.js';
-import { passwordFromFile } from './pgpass.js';
 import { sessionConfig, withSession, type SessionConfig } from './session.js';
 
 type Env = Record<string, string | undefined>;
@@ -24,11 +23,9 @@ export interface TargetSessionOptions {
 
 /** How libpq would reach `database` on `target`'s server: the password from the URI, else PGPASSWORD, else the password file. */
 export function targetConfig(target: Target, opts: Pick<TargetSessionOptions, 'env' | 'database' | 'catalogOnly'>): SessionConfig {
-  const setting = (name: string) => target.params[name] ?? opts.env[name];
   const base = sessionConfig(target, opts.env, target.user, target.password, opts.database);
-  const password = base.password ?? passwordFromFile(setting('PGPASSFILE'), base.host, base.port, opts.database, target.user);
-  const options = [setting('PGOPTIONS'), opts.catalogOnly ? '-c search_path=pg_catalog' : ''].filter(Boolean).join(' ');
-  return { ...base, password, bounds: null, ...(options ? { options } : {}) };
+  const options = [target.params.PGOPTIONS ?? opts.env.PGOPTIONS, opts.catalogOnly ? '-c search_path=pg_catalog' : ''].filter(Boolean).join(' ');
+  return { ...base, bounds: null, ...(options ? { options } : {}) };
 }
 
 /** Once connected, a failure of the server or the connection (not of svc's own code, nor an error svc threw in `fn`). */

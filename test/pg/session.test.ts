@@ -4,12 +4,16 @@
  * first rows are produced, and one text of several statements is refused by the server.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverUser } from '../../src/drill/os-user.js';
+import { PgError } from '../../src/pg/errors.js';
 import { quoteIdent, quoteLiteral } from '../../src/pg/quote.js';
+import { onEnv } from '../../src/pg/target-session.js';
+import { isNetworkFailure } from '../../src/restore/target/target-database.js';
+import { SecretScrubber } from '../../src/secrets.js';
 import { CHECK_BOUNDS, firstRows, sessionConfig, withSession, type SessionConfig } from '../../src/pg/session.js';
 import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
 
@@ -116,6 +120,36 @@ describe.skipIf(!!skip)("svc's own connection (real PostgreSQL)", { timeout: 60_
       });
       expect(seen).toEqual(values.map((v) => [v, v || 'n']));
     }
+  });
+
+  describe("a session on a restore target, as a libpq child given the same environment would connect", () => {
+    const scrubber = new SecretScrubber();
+    const passfile = (mode: number, line: string) => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-pgpass-'));
+      const file = join(dir, 'pgpass');
+      writeFileSync(file, `# a comment\nelsewhere:*:*:*:wrong\n${line}\n`, { mode });
+      chmodSync(file, mode);
+      return file;
+    };
+    const env = (extra: Record<string, string>) => ({ PGHOST: cluster.host, PGPORT: String(cluster.port), PGUSER: cluster.user, PGSSLMODE: 'disable', ...extra });
+    const whoAmI = (e: Record<string, string>) => onEnv({ env: e, database: 'postgres', scrubber }, async (c) => (await c.query<{ u: string }>('SELECT current_user AS u')).rows[0]!.u);
+
+    it('the password from PGPASSFILE (a 0600 file, `*` and an escaped colon as libpq reads them)', async () => {
+      const escaped = cluster.password.replaceAll('\\', '\\\\').replaceAll(':', '\\:');
+      expect(await whoAmI(env({ PGPASSFILE: passfile(0o600, `${cluster.host}:*:*:${cluster.user}:${escaped}`) }))).toBe(cluster.user);
+    });
+
+    it('a password file others can read is ignored, as libpq does: the login fails in libpq\'s words, naming no password', async () => {
+      const err = await whoAmI(env({ PGPASSFILE: passfile(0o644, `*:*:*:*:${cluster.password}`) })).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PgError);
+      expect((err as PgError).reason).toBe(`connection to server at "${cluster.host}", port ${cluster.port} failed: fe_sendauth: no password supplied`);
+    });
+
+    it('a closed port reads as psql said it, which svc takes for a network failure (exit 9)', async () => {
+      const err = await whoAmI({ ...env({}), PGPORT: '1', PGPASSWORD: 'x' }).catch((e: unknown) => e);
+      expect((err as PgError).stderr).toBe(`connection to server at "${cluster.host}", port 1 failed: Connection refused\n\tIs the server running on that host and accepting TCP/IP connections?`);
+      expect(isNetworkFailure(err as PgError)).toBe(true);
+    });
   });
 
   describe('sslmode and SCRAM as libpq does them (what a user sees)', () => {
