@@ -61,7 +61,9 @@ COMMENT ON ROLE ${role} IS ${quoteLiteral(drillMarker())};${this.joinOwner ? `\n
   placeholders(names: string[]): Promise<string[]> {
     const next = this.#queue.then(async () => {
       if (!names.length) return [];
-      const found = await this.#run<{ rolname: string }>('SELECT rolname FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) ANY ($1::text[])', [names]);
+      const found = await this.#run<{ rolname: string }>('SELECT rolname FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) ANY ($1::text[])', [
+        names,
+      ]);
       const have = new Set(found.map((r) => r.rolname));
       const missing = names.filter((n) => !have.has(n));
       for (const name of missing) {

@@ -38,7 +38,9 @@ export class BoundedWire extends Duplex {
     this.#socket = socket;
     socket.setNoDelay(true);
     socket.on('error', (err) => this.destroy(err));
-    socket.once('connect', () => (this.plan.ssl && typeof port === 'number' ? this.#negotiate(socket, this.plan.ssl, host ?? 'localhost') : this.#ready(socket)));
+    socket.once('connect', () =>
+      this.plan.ssl && typeof port === 'number' ? this.#negotiate(socket, this.plan.ssl, host ?? 'localhost') : this.#ready(socket),
+    );
     return this;
   }
 

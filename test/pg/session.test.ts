@@ -28,7 +28,16 @@ describe.skipIf(!!skip)("svc's own connection (real PostgreSQL)", { timeout: 60_
 
   beforeAll(async () => {
     cluster = await startCluster();
-    config = { host: cluster.host, port: cluster.port, user: cluster.user, password: cluster.password, database: 'postgres', ssl: false, plainFallback: false, bounds: CHECK_BOUNDS };
+    config = {
+      host: cluster.host,
+      port: cluster.port,
+      user: cluster.user,
+      password: cluster.password,
+      database: 'postgres',
+      ssl: false,
+      plainFallback: false,
+      bounds: CHECK_BOUNDS,
+    };
   }, 120_000);
   afterAll(() => cluster?.stop());
 
@@ -113,7 +122,9 @@ describe.skipIf(!!skip)("svc's own connection (real PostgreSQL)", { timeout: 60_
       const seen = await withSession({ ...config, options: `-c standard_conforming_strings=${conforming}` }, never, async (client) => {
         const out: Array<[string, string]> = [];
         for (const v of values) {
-          const { rows } = await client.query<{ v: string; n: string }>(`SELECT ${quoteLiteral(v)}::text AS v, ${v ? `'x'::text AS ${quoteIdent(v)}` : "'' AS n"}`);
+          const { rows } = await client.query<{ v: string; n: string }>(
+            `SELECT ${quoteLiteral(v)}::text AS v, ${v ? `'x'::text AS ${quoteIdent(v)}` : "'' AS n"}`,
+          );
           out.push([rows[0]!.v, Object.keys(rows[0]!)[1]!]);
         }
         return out;
@@ -122,7 +133,7 @@ describe.skipIf(!!skip)("svc's own connection (real PostgreSQL)", { timeout: 60_
     }
   });
 
-  describe("a session on a restore target, as a libpq child given the same environment would connect", () => {
+  describe('a session on a restore target, as a libpq child given the same environment would connect', () => {
     const scrubber = new SecretScrubber();
     const passfile = (mode: number, line: string) => {
       const dir = mkdtempSync(join(tmpdir(), 'svc-pgpass-'));
@@ -131,15 +142,22 @@ describe.skipIf(!!skip)("svc's own connection (real PostgreSQL)", { timeout: 60_
       chmodSync(file, mode);
       return file;
     };
-    const env = (extra: Record<string, string>) => ({ PGHOST: cluster.host, PGPORT: String(cluster.port), PGUSER: cluster.user, PGSSLMODE: 'disable', ...extra });
-    const whoAmI = (e: Record<string, string>) => onEnv({ env: e, database: 'postgres', scrubber }, async (c) => (await c.query<{ u: string }>('SELECT current_user AS u')).rows[0]!.u);
+    const env = (extra: Record<string, string>) => ({
+      PGHOST: cluster.host,
+      PGPORT: String(cluster.port),
+      PGUSER: cluster.user,
+      PGSSLMODE: 'disable',
+      ...extra,
+    });
+    const whoAmI = (e: Record<string, string>) =>
+      onEnv({ env: e, database: 'postgres', scrubber }, async (c) => (await c.query<{ u: string }>('SELECT current_user AS u')).rows[0]!.u);
 
     it('the password from PGPASSFILE (a 0600 file, `*` and an escaped colon as libpq reads them)', async () => {
       const escaped = cluster.password.replaceAll('\\', '\\\\').replaceAll(':', '\\:');
       expect(await whoAmI(env({ PGPASSFILE: passfile(0o600, `${cluster.host}:*:*:${cluster.user}:${escaped}`) }))).toBe(cluster.user);
     });
 
-    it('a password file others can read is ignored, as libpq does: the login fails in libpq\'s words, naming no password', async () => {
+    it("a password file others can read is ignored, as libpq does: the login fails in libpq's words, naming no password", async () => {
       const err = await whoAmI(env({ PGPASSFILE: passfile(0o644, `*:*:*:*:${cluster.password}`) })).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(PgError);
       expect((err as PgError).reason).toBe(`connection to server at "${cluster.host}", port ${cluster.port} failed: fe_sendauth: no password supplied`);
@@ -147,7 +165,9 @@ describe.skipIf(!!skip)("svc's own connection (real PostgreSQL)", { timeout: 60_
 
     it('a closed port reads as psql said it, which svc takes for a network failure (exit 9)', async () => {
       const err = await whoAmI({ ...env({}), PGPORT: '1', PGPASSWORD: 'x' }).catch((e: unknown) => e);
-      expect((err as PgError).stderr).toBe(`connection to server at "${cluster.host}", port 1 failed: Connection refused\n\tIs the server running on that host and accepting TCP/IP connections?`);
+      expect((err as PgError).stderr).toBe(
+        `connection to server at "${cluster.host}", port 1 failed: Connection refused\n\tIs the server running on that host and accepting TCP/IP connections?`,
+      );
       expect(isNetworkFailure(err as PgError)).toBe(true);
     });
   });
@@ -155,25 +175,33 @@ describe.skipIf(!!skip)("svc's own connection (real PostgreSQL)", { timeout: 60_
   describe('sslmode and SCRAM as libpq does them (what a user sees)', () => {
     const target = () => ({ host: cluster.host, port: cluster.port, user: cluster.user, database: 'postgres', password: cluster.password, params: {} });
     const connectWith = (params: Record<string, string>, password = cluster.password) =>
-      withSession(sessionConfig({ ...target(), params }, {}, cluster.user, password, 'postgres'), never, async (client) =>
-        (await client.query<{ ssl: boolean }>('SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()')).rows[0]!.ssl,
+      withSession(
+        sessionConfig({ ...target(), params }, {}, cluster.user, password, 'postgres'),
+        never,
+        async (client) => (await client.query<{ ssl: boolean }>('SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()')).rows[0]!.ssl,
       );
 
-    it('the server asks for SCRAM: the right password gets in, a wrong one is refused in the server\'s words', async () => {
+    it("the server asks for SCRAM: the right password gets in, a wrong one is refused in the server's words", async () => {
       expect(await connectWith({ PGSSLMODE: 'disable' })).toBe(false);
       await expect(connectWith({ PGSSLMODE: 'disable' }, 'not-the-password')).rejects.toThrow(`password authentication failed for user "${cluster.user}"`);
     });
 
-    it('sslmode=require against a server without TLS fails with libpq\'s message; prefer (the default) goes on without TLS', async () => {
+    it("sslmode=require against a server without TLS fails with libpq's message; prefer (the default) goes on without TLS", async () => {
       await expect(connectWith({ PGSSLMODE: 'require' })).rejects.toThrow(/^server does not support SSL, but SSL was required$/);
       expect(await connectWith({ PGSSLMODE: 'prefer' })).toBe(false);
       expect(await connectWith({})).toBe(false);
     });
 
     it('sslmode=verify-full without a root certificate is refused before connecting, naming the file libpq looks for', () => {
-      expect(() => sessionConfig({ ...target(), params: { PGSSLMODE: 'verify-full', PGSSLROOTCERT: '/nonexistent/root.crt' } }, {}, cluster.user, cluster.password, 'postgres')).toThrow(
-        'root certificate file "/nonexistent/root.crt" does not exist',
-      );
+      expect(() =>
+        sessionConfig(
+          { ...target(), params: { PGSSLMODE: 'verify-full', PGSSLROOTCERT: '/nonexistent/root.crt' } },
+          {},
+          cluster.user,
+          cluster.password,
+          'postgres',
+        ),
+      ).toThrow('root certificate file "/nonexistent/root.crt" does not exist');
     });
   });
 

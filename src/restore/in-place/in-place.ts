@@ -114,7 +114,9 @@ export function describeSession(s: Session): string {
 }
 
 /** Other client sessions on the database `name` holds ($1, or a psql variable), as a JSON array; autovacuum is not a client and gives way to a rename. */
-export const sessionsSql = (name: string) => `(SELECT coalesce(json_agg(json_build_object('pid', a.pid, 'user', a.usename, 'application', nullif(a.application_name, ''),
+export const sessionsSql = (
+  name: string,
+) => `(SELECT coalesce(json_agg(json_build_object('pid', a.pid, 'user', a.usename, 'application', nullif(a.application_name, ''),
     'client', CASE WHEN a.client_addr IS NOT NULL THEN host(a.client_addr) WHEN a.client_port = -1 THEN 'local socket' END) ORDER BY a.pid), '[]')
    FROM pg_stat_activity a WHERE a.datname = ${name} AND a.pid <> pg_backend_pid() AND a.backend_type = 'client backend')`;
 
