@@ -26,6 +26,8 @@ export interface SessionConfig {
   ssl: false | ConnectionOptions;
   /** sslmode=prefer: without TLS where the server offers none, as libpq does. */
   plainFallback: boolean;
+  /** libpq's connect_timeout in milliseconds (PGCONNECT_TIMEOUT); 10 s where none is set; 0 is no limit. */
+  connectTimeoutMs?: number;
   /** Settings for the session (the startup packet's options), e.g. `-c statement_timeout=60s`. */
   options?: string;
   /** What one message from the server may cost (a SQL check's answers); null for svc's own queries, whose answers it needs whole. */
@@ -47,7 +49,10 @@ export function sessionConfig(target: Target, env: Env, user: string, password: 
   const host = target.host ?? env.PGHOST ?? defaultHost(target.port);
   const passfile = target.params.PGPASSFILE ?? env.PGPASSFILE;
   const known = password ?? env.PGPASSWORD ?? passwordFromFile(passfile, host, target.port, database, user);
-  return { host, port: target.port, user, database, password: known, ...tlsPlan(target.params, env, host), bounds: CHECK_BOUNDS };
+  // libpq takes a timeout under 2 s as 2 s, and 0 as no limit.
+  const seconds = Number.parseInt(target.params.PGCONNECT_TIMEOUT ?? env.PGCONNECT_TIMEOUT ?? '10', 10);
+  const connectTimeoutMs = !Number.isFinite(seconds) ? CONNECT_TIMEOUT_MS : seconds <= 0 ? 0 : Math.max(seconds, 2) * 1000;
+  return { host, port: target.port, user, database, password: known, connectTimeoutMs, ...tlsPlan(target.params, env, host), bounds: CHECK_BOUNDS };
 }
 
 /** Every value as the server's text (a value cut short must not reach a JSON or date parser), booleans as words. */
@@ -65,7 +70,7 @@ interface Opened {
  * option and is told `ssl: false`: the wire does the SSLRequest and TLS itself, beneath the bound.
  */
 async function open(config: SessionConfig): Promise<Opened> {
-  const { ssl, plainFallback, options, bounds, ...rest } = config;
+  const { ssl, plainFallback, options, bounds, connectTimeoutMs, ...rest } = config;
   const wire = new BoundedWire({ ssl, plainFallback }, bounds);
   const client = new pg.Client({
     ...rest,
@@ -73,7 +78,7 @@ async function open(config: SessionConfig): Promise<Opened> {
     password: async () => config.password,
     ssl: false,
     stream: () => wire,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    connectionTimeoutMillis: connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
     application_name: 'svc',
     ...(options ? { options } : {}),
   } as pg.ClientConfig);
