@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { checkStatementTimeout } from '../contract-timers.js';
 import { drillMarker } from './marker.js';
-import { sessionConfig, withSession, type SessionConfig } from './pg-session.js';
+import { quoteIdent as ident, quoteLiteral as literal } from '../pg/quote.js';
+import { sessionConfig, withSession, type SessionConfig } from '../pg/session.js';
 import type { Target } from '../restore/target/target.js';
 import { scramVerifier } from './scram.js';
 
@@ -41,9 +41,6 @@ interface Made {
   /** Whether pg_read_all_data was granted; else each database gets SELECT and USAGE grants. */
   readAll: boolean;
 }
-
-const ident = (name: string) => pg.escapeIdentifier(name);
-const literal = (text: string) => pg.escapeLiteral(text);
 
 async function makeRole(opts: Options, role: string, superuser: boolean, version: number): Promise<Made> {
   const password = randomBytes(24).toString('base64url');

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { InterruptedError } from '../errors.js';
 import type { SecretScrubber } from '../secrets.js';
-import { withSession, type SessionConfig } from './pg-session.js';
+import { withSession, type SessionConfig } from '../pg/session.js';
 import { reason } from './sql-checks.js';
 
 /** A query of the data checks that failed (the server's or the connection's reason): that check fails, the drill goes on. */

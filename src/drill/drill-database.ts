@@ -9,7 +9,7 @@ import { drillChecks, wasRestored, type CheckState } from './drill-checks.js';
 import type { DrillRun } from './drill-run.js';
 import { humanSeconds } from './duration.js';
 import { keepScratch } from './keep.js';
-import { sessionConfig } from './pg-session.js';
+import { targetConfig } from '../pg/target-session.js';
 import { scratchName } from './scratch.js';
 import { restoreIntoScratch } from './scratch-restore.js';
 
@@ -50,9 +50,10 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
 
   // The checks in the contract's order, through the data in what was restored.
   const restoredAny = wasRestored(restored);
-  // The data check and the count share one session, as the owner role: nothing of the backup runs as the superuser.
+  // The data check and the count share one session, as the owner role (nothing of the backup runs as the superuser),
+  // its names resolved in pg_catalog only: nothing the archive planted is reached through search_path.
   const as = restored.roles ? asOwner(target, restored.roles.owner) : target;
-  const data = new DataSession(sessionConfig(as, run.deps.env, as.user, as.password, name), run.deps.scrubber, run.deps.signal);
+  const data = new DataSession(targetConfig(as, { env: run.deps.env, database: name, catalogOnly: true }), run.deps.scrubber, run.deps.signal);
   try {
     const state: CheckState = { run, database: name, restored, backupStarted: Boolean(selected.selection.startedAt), result, data };
     await checks.run(drillChecks(run), state);

@@ -1,4 +1,6 @@
-import { psql, PsqlError } from '../restore/target/pg-tools.js';
+import { PgError } from '../pg/errors.js';
+import { quoteIdent, quoteLiteral } from '../pg/quote.js';
+import { onTarget } from '../pg/target-session.js';
 import { onMaintenanceDb } from '../restore/target/target-database.js';
 import { parseDrillMarker } from './marker.js';
 import type { Target } from '../restore/target/target.js';
@@ -12,7 +14,6 @@ import type { DrillRun } from './drill-database.js';
  */
 export async function keepScratch(run: DrillRun, id: string, target: Target): Promise<string[] | undefined> {
   const name = target.database;
-  const env = await run.pgEnv(target);
   try {
     // A kept database is the user's now: no marker of this run may speak for it once this process is
     // gone (cli-contract 9.12), neither its comment nor its owner role's. svc's marker is removed (the
@@ -21,18 +22,23 @@ export async function keepScratch(run: DrillRun, id: string, target: Target): Pr
     const note = `svc restore drill: kept (--keep) at ${run.now().toISOString()}`;
     // From the maintenance database, never the scratch one: there the archive's settings (a search_path
     // before pg_catalog) would hand this administrative session the archive's operators (cli-contract 7.16 a).
-    const sql = (script: string, vars: Record<string, string>) =>
-      onMaintenanceDb((database) => psql(script, { env, database, vars, scrubber: run.deps.scrubber, signal: AbortSignal.timeout(30_000) }));
-    const found = await sql(
-      "SELECT json_build_object('comment', shobj_description(d.oid, 'pg_database'), 'owner', o.rolname) FROM pg_database d JOIN pg_roles o ON o.oid = d.datdba WHERE d.datname = :'db';",
-      { db: name },
+    const opts = { env: run.deps.env, scrubber: run.deps.scrubber, signal: AbortSignal.timeout(30_000) };
+    const exists = await onMaintenanceDb((database) =>
+      onTarget(target, { ...opts, database }, async (client) => {
+        const found = await client.query<{ comment: string | null; owner: string }>(
+          "SELECT shobj_description(d.oid, 'pg_database') AS comment, o.rolname AS owner FROM pg_database d JOIN pg_roles o ON o.oid = d.datdba WHERE d.datname = $1",
+          [name],
+        );
+        const facts = found.rows[0];
+        if (!facts) return false;
+        if (parseDrillMarker(facts.comment)) await client.query(`COMMENT ON DATABASE ${quoteIdent(name)} IS NULL`);
+        if (facts.owner.startsWith('svc_drill_')) await client.query(`COMMENT ON ROLE ${quoteIdent(facts.owner)} IS ${quoteLiteral(note)}`);
+        return true;
+      }),
     );
-    if (!found) return undefined;
-    const facts = JSON.parse(found) as { comment: string | null; owner: string };
-    if (parseDrillMarker(facts.comment)) await sql('COMMENT ON DATABASE :"db" IS NULL;', { db: name });
-    if (facts.owner.startsWith('svc_drill_')) await sql('COMMENT ON ROLE :"role" IS :\'note\';', { role: facts.owner, note });
+    if (!exists) return undefined;
   } catch (err) {
-    if (!(err instanceof PsqlError)) throw err;
+    if (!(err instanceof PgError)) throw err;
     run.progress(id, `kept, but its marker could not be changed (${err.reason}): a later drill may drop it`);
   }
   const lines = run.scratch.howToReach(name);

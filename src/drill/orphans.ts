@@ -2,7 +2,9 @@ import { readFileSync, statSync } from 'node:fs';
 import { lstat, readdir, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { psql, PsqlError } from '../restore/target/pg-tools.js';
+import { PgError } from '../pg/errors.js';
+import { quoteIdent } from '../pg/quote.js';
+import { queryTarget } from '../pg/target-session.js';
 import { OWNER_FILE, processRef, readOwner, stillRunning, writeOwner, type OwnerRecord } from '../restore/owner.js';
 import type { RunScope } from '../restore/scope.js';
 import { redactedDsn, type Target } from '../restore/target/target.js';
@@ -120,7 +122,7 @@ const ORPHANS_SQL = String.raw`SELECT json_build_object(
                   'ownerComment', CASE WHEN o.rolname LIKE 'svc\_drill\_%' THEN shobj_description(o.oid, 'pg_authid') END)), '[]')
                 FROM pg_database d JOIN pg_roles o ON o.oid = d.datdba WHERE d.datname LIKE 'svc\_drill\_%'),
   'roles', (SELECT coalesce(json_agg(json_build_object('name', rolname, 'comment', shobj_description(oid, 'pg_authid'))), '[]')
-            FROM pg_roles r WHERE rolname LIKE 'svc\_drill\_%' AND NOT EXISTS (SELECT 1 FROM pg_database d WHERE d.datdba = r.oid)));`;
+            FROM pg_roles r WHERE rolname LIKE 'svc\_drill\_%' AND NOT EXISTS (SELECT 1 FROM pg_database d WHERE d.datdba = r.oid))) AS found`;
 
 /** The marker that speaks for a scratch database: its comment's, else its owner role's. */
 const databaseMarker = (d: { comment: string | null; ownerComment?: string | null }) => (parseDrillMarker(d.comment) ? d.comment : (d.ownerComment ?? null));
@@ -139,14 +141,17 @@ interface ServerDeps {
  */
 export async function reapScratchServer(server: Target, deps: ServerDeps, say: (text: string) => void): Promise<void> {
   const pgEnv = await deps.scope.pgEnv(server, deps.env);
-  let found: {
+  type Found = {
     databases: Array<{ name: string; comment: string | null; ownerComment?: string | null }>;
     roles: Array<{ name: string; comment: string | null }>;
   };
+  const opts = { env: deps.env, database: server.database, scrubber: deps.scrubber };
+  const look = async () => (await queryTarget<{ found: Found }>(server, { ...opts, signal: deps.signal }, ORPHANS_SQL))[0]!.found;
+  let found: Found;
   try {
-    found = JSON.parse(await psql(ORPHANS_SQL, { env: pgEnv, database: server.database, scrubber: deps.scrubber, signal: deps.signal }));
+    found = await look();
   } catch {
-    // Unreachable, refused, no psql: the scratch server's own check, which follows, says why.
+    // Unreachable or refused: the scratch server's own check, which follows, says why.
     return;
   }
   const where = redactedDsn(server);
@@ -163,24 +168,18 @@ export async function reapScratchServer(server: Target, deps: ServerDeps, say: (
   }
   // Roles after the databases: an orphan database's owner role (svc_drill_owner_*) is free to go only now.
   try {
-    found = JSON.parse(await psql(ORPHANS_SQL, { env: pgEnv, database: server.database, scrubber: deps.scrubber, signal: deps.signal }));
+    found = await look();
   } catch {
     return;
   }
   for (const role of found.roles.filter((r) => markerOrphaned(r.comment))) {
     const owner = parseDrillMarker(role.comment)!;
     try {
-      await psql('DROP ROLE IF EXISTS :"role";', {
-        env: pgEnv,
-        database: server.database,
-        vars: { role: role.name },
-        scrubber: deps.scrubber,
-        signal: AbortSignal.timeout(30_000),
-      });
+      await queryTarget(server, { ...opts, signal: AbortSignal.timeout(30_000) }, `DROP ROLE IF EXISTS ${quoteIdent(role.name)}`);
       say(`Dropped the role ${role.name} from ${where}: made by an earlier drill whose svc process (pid ${owner.pid}) no longer exists.`);
     } catch (err) {
       say(
-        `Could not drop the role ${role.name}, left on ${where} by an earlier drill (svc pid ${owner.pid}): ${err instanceof PsqlError ? err.reason : String(err)}`,
+        `Could not drop the role ${role.name}, left on ${where} by an earlier drill (svc pid ${owner.pid}): ${err instanceof PgError ? err.reason : String(err)}`,
       );
     }
   }

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { LocalToolError } from '../errors.js';
-import { psql, PsqlError } from '../restore/target/pg-tools.js';
-import { quoteIdent, quoteLiteral } from '../pg/sql-ident.js';
+import { PgError } from '../pg/errors.js';
+import { quoteIdent, quoteLiteral } from '../pg/quote.js';
+import { queryTarget } from '../pg/target-session.js';
+import type { Target } from '../restore/target/target.js';
 import type { OwnerRole, RestoreRoles } from '../restore/load/unprivileged.js';
 import type { SecretScrubber } from '../secrets.js';
 import { drillMarker } from './marker.js';
@@ -21,16 +23,17 @@ export class DrillRoles {
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(
+    /** The administrative connection: its role creates the roles, in its database. */
+    readonly server: Target,
     readonly env: Env,
-    readonly database: string,
     readonly scrubber: SecretScrubber,
     readonly signal: AbortSignal,
     /** A creator that is not a superuser must be a member of the owner to create its database (CREATE DATABASE ... OWNER). */
     readonly joinOwner = false,
   ) {}
 
-  #run(sql: string, vars: Record<string, string> = {}): Promise<string> {
-    return psql(sql, { env: this.env, database: this.database, vars, scrubber: this.scrubber, signal: this.signal });
+  #run<R extends Record<string, unknown>>(sql: string, params?: unknown[], signal = this.signal): Promise<R[]> {
+    return queryTarget<R>(this.server, { env: this.env, database: this.server.database, scrubber: this.scrubber, signal }, sql, params);
   }
 
   /** A new owner role for one scratch database: LOGIN, random password, no other right, no membership. */
@@ -48,7 +51,7 @@ export class DrillRoles {
 COMMENT ON ROLE ${role} IS ${quoteLiteral(drillMarker())};${this.joinOwner ? `\nGRANT ${role} TO CURRENT_USER;` : ''}`,
       );
     } catch (err) {
-      throw err instanceof PsqlError ? new LocalToolError(`Could not create the drill's owner role on the scratch server: ${err.reason}`) : err;
+      throw err instanceof PgError ? new LocalToolError(`Could not create the drill's owner role on the scratch server: ${err.reason}`) : err;
     }
     this.#created.push(owner.name);
     return owner;
@@ -58,13 +61,10 @@ COMMENT ON ROLE ${role} IS ${quoteLiteral(drillMarker())};${this.joinOwner ? `\n
   placeholders(names: string[]): Promise<string[]> {
     const next = this.#queue.then(async () => {
       if (!names.length) return [];
-      const have = new Set(
-        JSON.parse(
-          await this.#run("SELECT coalesce(json_agg(rolname), '[]') FROM pg_roles WHERE rolname IN (SELECT json_array_elements_text(:'names'::json));", {
-            names: JSON.stringify(names),
-          }),
-        ) as string[],
-      );
+      const found = await this.#run<{ rolname: string }>('SELECT rolname FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) ANY ($1::text[])', [
+        names,
+      ]);
+      const have = new Set(found.map((r) => r.rolname));
       const missing = names.filter((n) => !have.has(n));
       for (const name of missing) {
         try {
@@ -72,7 +72,7 @@ COMMENT ON ROLE ${role} IS ${quoteLiteral(drillMarker())};${this.joinOwner ? `\n
             `CREATE ROLE ${quoteIdent(name)} NOLOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT;\nCOMMENT ON ROLE ${quoteIdent(name)} IS ${quoteLiteral(drillMarker())};`,
           );
         } catch (err) {
-          throw err instanceof PsqlError ? new LocalToolError(`Could not create the placeholder role "${name}" on the scratch server: ${err.reason}`) : err;
+          throw err instanceof PgError ? new LocalToolError(`Could not create the placeholder role "${name}" on the scratch server: ${err.reason}`) : err;
         }
         this.#created.push(name);
         this.#placeholders.add(name);
@@ -94,9 +94,9 @@ COMMENT ON ROLE ${role} IS ${quoteLiteral(drillMarker())};${this.joinOwner ? `\n
     const timeout = AbortSignal.timeout(30_000);
     for (const name of this.#created.splice(0)) {
       try {
-        await psql(`DROP ROLE IF EXISTS ${quoteIdent(name)};`, { env: this.env, database: this.database, scrubber: this.scrubber, signal: timeout });
+        await this.#run(`DROP ROLE IF EXISTS ${quoteIdent(name)}`, undefined, timeout);
       } catch (err) {
-        failed.push(`${name}: ${err instanceof PsqlError ? err.reason : String(err)}`);
+        failed.push(`${name}: ${err instanceof PgError ? err.reason : String(err)}`);
       }
     }
     return failed;

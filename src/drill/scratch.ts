@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { CliError, LocalToolError } from '../errors.js';
 import { shellCommand } from '../output/shell-quote.js';
-import { psql, PsqlError } from '../restore/target/pg-tools.js';
+import { PgError } from '../pg/errors.js';
+import { queryTarget } from '../pg/target-session.js';
 import type { RunScope } from '../restore/scope.js';
 import { redactedDsn, type Target } from '../restore/target/target.js';
 import { dropCreatedDatabase, isNetworkFailure } from '../restore/target/target-database.js';
@@ -9,7 +10,7 @@ import type { RestoreRoles } from '../restore/load/unprivileged.js';
 import type { SecretScrubber } from '../secrets.js';
 import { checkAccess } from './check-role.js';
 import { startScratchCluster, type ScratchCluster } from './cluster.js';
-import type { SessionConfig } from './pg-session.js';
+import type { SessionConfig } from '../pg/session.js';
 import type { Isolation } from './isolation.js';
 import { DrillRoles } from './owner-role.js';
 import type { ServerBinaries } from './server-binaries.js';
@@ -73,9 +74,9 @@ export async function autoScratch(binaries: ServerBinaries, isolation: Isolation
   const cluster: ScratchCluster = await startScratchCluster(binaries, workDir, deps.env, deps.signal, isolation);
   try {
     const pgEnv = await deps.scope.pgEnv(cluster.target('postgres'), deps.env);
-    const roles = new DrillRoles(pgEnv, 'postgres', deps.scrubber, deps.signal);
     // Its own cluster (on loopback, or its socket) has no TLS: not even tried, whatever PGSSLMODE the environment holds.
     const admin = cluster.target('postgres');
+    const roles = new DrillRoles({ ...admin, params: { ...admin.params, PGSSLMODE: 'disable' } }, deps.env, deps.scrubber, deps.signal);
     const checks = checkAccess({
       admin: { ...admin, params: { ...admin.params, PGSSLMODE: 'disable' } },
       env: deps.env,
@@ -115,10 +116,11 @@ export async function dsnScratch(server: Target, deps: Deps): Promise<Scratch> {
     const sql = `SELECT json_build_object('version', current_setting('server_version'),
       'createdb', (SELECT rolcreatedb OR rolsuper FROM pg_roles WHERE rolname = current_user),
       'createrole', (SELECT rolcreaterole OR rolsuper FROM pg_roles WHERE rolname = current_user),
-      'superuser', (SELECT rolsuper FROM pg_roles WHERE rolname = current_user));`;
-    facts = JSON.parse(await psql(sql, { env: pgEnv, database: server.database, scrubber: deps.scrubber, signal: deps.signal }));
+      'superuser', (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)) AS facts`;
+    const opts = { env: deps.env, database: server.database, scrubber: deps.scrubber, signal: deps.signal };
+    facts = (await queryTarget<{ facts: typeof facts }>(server, opts, sql))[0]!.facts;
   } catch (err) {
-    if (!(err instanceof PsqlError)) throw err;
+    if (!(err instanceof PgError)) throw err;
     const message = `Cannot connect to the scratch server ${redactedDsn(server)}: ${err.reason}`;
     const hint = 'Check --scratch: host, port, user and password (or PGPASSWORD / ~/.pgpass), and that the server accepts connections from here.';
     throw isNetworkFailure(err) ? new CliError('target_unreachable', message, { hint }) : new LocalToolError(message, hint);
@@ -130,7 +132,7 @@ export async function dsnScratch(server: Target, deps: Deps): Promise<Scratch> {
     );
   }
   const checks = checkAccess({ admin: server, env: deps.env, signal: deps.signal, note: deps.note, where: redactedDsn(server) });
-  const roles = facts.createrole ? new DrillRoles(pgEnv, server.database, deps.scrubber, deps.signal, !facts.superuser) : undefined;
+  const roles = facts.createrole ? new DrillRoles(server, deps.env, deps.scrubber, deps.signal, !facts.superuser) : undefined;
   return {
     kind: 'dsn',
     serverVersion: facts.version,

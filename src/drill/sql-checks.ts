@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { InterruptedError, UsageError } from '../errors.js';
 import type { SecretScrubber } from '../secrets.js';
-import { firstRows, readOnlyTransaction, withSession, type FirstRows, type SessionConfig } from './pg-session.js';
+import { firstRows, readOnlyTransaction, withSession, type FirstRows, type SessionConfig } from '../pg/session.js';
 
 /** One SQL check (cli-contract 9, step 4): a dbt-style test, which passes when its query returns no rows. */
 export interface SqlCheck {

@@ -87,7 +87,7 @@ describe.skipIf(!!skip)("the archive's rows, counted beside pg_restore, and the 
     await c.psql('CREATE DATABASE dst TEMPLATE template0');
     await execa(join(c.binDir, 'pg_restore'), ['--no-owner', '--exit-on-error', '-d', 'dst', file], { env: clientEnv(c), extendEnv: false });
     const session = new DataSession(
-      { host: c.host, port: c.port, user: c.user, password: c.password, database: 'dst', ssl: false, plainFallback: false },
+      { host: c.host, port: c.port, user: c.user, password: c.password, database: 'dst', ssl: false, plainFallback: false, bounds: null },
       scrubber,
       signal,
     );

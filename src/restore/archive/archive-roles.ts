@@ -1,5 +1,5 @@
 import { entriesOf, type ArchiveScript, type ScriptEntry } from './archive-script.js';
-import { readIdent } from '../../pg/sql-ident.js';
+import { readIdent } from '../../pg/quote.js';
 
 /**
  * A role the archive names outside ownership and privileges (cli-contract 7.12): what

@@ -1,7 +1,9 @@
 import type { SecretScrubber } from '../../secrets.js';
 import { entriesOf, type ArchiveScript } from './archive-script.js';
-import { psql, PsqlError } from '../target/pg-tools.js';
-import { isWord, quoteIdent, quoteLiteral, statements, tokenize, writeToken, type SqlToken } from './sql-tokens.js';
+import { PgError, refusalOf } from '../../pg/errors.js';
+import { onEnv } from '../../pg/target-session.js';
+import { quoteIdent, quoteLiteral } from '../../pg/quote.js';
+import { isWord, statements, tokenize, writeToken, type SqlToken } from './sql-tokens.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -143,15 +145,27 @@ export async function applyDatabaseSettings(
   connectTo = database,
 ): Promise<DatabaseSettingsReport> {
   const report: DatabaseSettingsReport = { applied: [], notApplied: [...found.skipped] };
-  for (const setting of found.settings) {
-    const sql = setting.sql(database);
-    try {
-      await psql(sql, { env, database: connectTo, scrubber, signal });
-      report.applied.push(sql);
-    } catch (err) {
-      if (!(err instanceof PsqlError)) throw err;
-      report.notApplied.push({ statement: sql, reason: err.reason.replace(/^(psql:[^:]*:\d+: )?ERROR:\s+/, '') });
-    }
+  const statements = found.settings.map((s) => s.sql(database));
+  let done = 0;
+  try {
+    // One session: the settings it applies take effect in later sessions only, never in this one.
+    await onEnv({ env, database: connectTo, scrubber, signal, catalogOnly: true }, async (client) => {
+      for (const sql of statements) {
+        try {
+          await client.query(sql);
+          report.applied.push(sql);
+        } catch (err) {
+          const reason = refusalOf(err);
+          if (reason === undefined) throw err;
+          report.notApplied.push({ statement: sql, reason: scrubber.scrub(reason) });
+        }
+        done++;
+      }
+    });
+  } catch (err) {
+    if (!(err instanceof PgError)) throw err;
+    const reason = err.reason.replace(/^ERROR:\s+/, '');
+    for (const sql of statements.slice(done)) report.notApplied.push({ statement: sql, reason });
   }
   return report;
 }

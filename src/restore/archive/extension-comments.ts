@@ -1,6 +1,6 @@
 import { entriesOf, type ArchiveScript } from './archive-script.js';
 import type { NotRestored } from '../load/not-restored.js';
-import { quoteIdent, quoteLiteral } from '../../pg/sql-ident.js';
+import { quoteIdent, quoteLiteral } from '../../pg/quote.js';
 import { isWord, statements, tokenize } from './sql-tokens.js';
 
 /**

@@ -5,6 +5,8 @@
  * a dollar quote, an operator, a comment) is refused, so nothing but data crosses from the
  * archive into SQL svc runs.
  */
+import { quoteIdent, quoteLiteral } from '../../pg/quote.js';
+
 export type SqlToken =
   | { kind: 'string'; value: string }
   | { kind: 'number'; value: string }
@@ -76,16 +78,6 @@ export function statements(tokens: SqlToken[]): SqlToken[][] {
     else out[out.length - 1]!.push(t);
   }
   return out.filter((s) => s.length > 0);
-}
-
-/** An identifier, always double-quoted: the form svc writes whatever the name holds. */
-export function quoteIdent(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
-/** A standard string literal. */
-export function quoteLiteral(value: string): string {
-  return `'${value.replaceAll("'", "''")}'`;
 }
 
 /** A token written back as SQL: strings and quoted identifiers re-quoted by svc, never copied. */

@@ -1,7 +1,7 @@
 import type { SecretScrubber } from '../../secrets.js';
 import { applyDatabaseSettings, type DatabaseSetting, type DatabaseSettingsReport } from '../archive/database-settings.js';
-import { psql } from '../target/pg-tools.js';
-import { quoteIdent, quoteLiteral } from '../../pg/sql-ident.js';
+import { onEnv } from '../../pg/target-session.js';
+import { quoteIdent, quoteLiteral } from '../../pg/quote.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -24,8 +24,8 @@ const PROPERTIES_SQL = `SELECT json_build_object(
   'settings', (SELECT coalesce(json_agg(json_build_object('role', CASE WHEN s.setrole = 0 THEN NULL ELSE pg_get_userbyid(s.setrole) END, 'config', s.setconfig)), '[]')
                FROM pg_db_role_setting s WHERE s.setdatabase = d.oid),
   'comment', shobj_description(d.oid, 'pg_database'),
-  'connlimit', d.datconnlimit)
-FROM pg_database d WHERE d.datname = :'db';`;
+  'connlimit', d.datconnlimit) AS props
+FROM pg_database d WHERE d.datname = $1`;
 
 /** Settings whose value is a list of quoted names, which pg_dump too splits before re-issuing (variable_is_guc_list_quote). */
 const LIST_QUOTE = new Set([
@@ -117,6 +117,7 @@ export async function carryOver(
   signal: AbortSignal,
   settings: boolean,
 ): Promise<DatabaseSettingsReport> {
-  const props = JSON.parse(await psql(PROPERTIES_SQL, { env, database: maintenance, vars: { db: from }, scrubber, signal })) as DatabaseProperties;
+  const found = await onEnv({ env, database: maintenance, scrubber, signal }, (client) => client.query<{ props: DatabaseProperties }>(PROPERTIES_SQL, [from]));
+  const props = found.rows[0]!.props;
   return applyDatabaseSettings({ settings: carryStatements(props, settings), skipped: [] }, to, env, scrubber, signal, maintenance);
 }

@@ -8,7 +8,7 @@ import {
   inPlaceCommands,
   inUse,
   lastingSessions,
-  SESSIONS_SQL,
+  sessionsSql,
   type InPlaceNames,
   type InPlaceReport,
   type Session,
@@ -48,7 +48,7 @@ export async function swapIn(
 
   const vars = { target: names.target, fresh: names.fresh, kept: names.kept };
   const run = (sql: string) => psql(sql, { env, database: maintenance, vars, scrubber, signal: AbortSignal.timeout(SWAP_TIMEOUT_MS) });
-  const sessions = async () => JSON.parse(await run(`SELECT ${SESSIONS_SQL};`)) as Session[];
+  const sessions = async () => JSON.parse(await run(`SELECT ${sessionsSql(":'target'")};`)) as Session[];
   let terminated: Session[] = [];
   // No new session from here on, the application's pool reconnecting included; svc's own run on the maintenance database.
   await run('ALTER DATABASE :"target" ALLOW_CONNECTIONS false;').catch(refused('stop new connections to'));

@@ -2,9 +2,10 @@ import { CliError, LocalToolError } from '../../errors.js';
 import { shellCommand } from '../../output/shell-quote.js';
 import type { SecretScrubber } from '../../secrets.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { psql, PsqlError } from '../target/pg-tools.js';
+import { PgError } from '../../pg/errors.js';
+import { onEnv } from '../../pg/target-session.js';
 import type { RestorePlan } from '../plan.js';
-import { quoteIdent } from '../../pg/sql-ident.js';
+import { quoteIdent } from '../../pg/quote.js';
 import { redactedDsn, type Target } from '../target/target.js';
 
 type Env = Record<string, string | undefined>;
@@ -112,10 +113,12 @@ export function describeSession(s: Session): string {
   return `pid ${s.pid} (${parts.join(', ')})`;
 }
 
-/** Other client sessions on :'target' (a psql variable), as a JSON array; autovacuum is not a client and gives way to a rename. */
-export const SESSIONS_SQL = `(SELECT coalesce(json_agg(json_build_object('pid', a.pid, 'user', a.usename, 'application', nullif(a.application_name, ''),
+/** Other client sessions on the database `name` holds ($1, or a psql variable), as a JSON array; autovacuum is not a client and gives way to a rename. */
+export const sessionsSql = (
+  name: string,
+) => `(SELECT coalesce(json_agg(json_build_object('pid', a.pid, 'user', a.usename, 'application', nullif(a.application_name, ''),
     'client', CASE WHEN a.client_addr IS NOT NULL THEN host(a.client_addr) WHEN a.client_port = -1 THEN 'local socket' END) ORDER BY a.pid), '[]')
-   FROM pg_stat_activity a WHERE a.datname = :'target' AND a.pid <> pg_backend_pid() AND a.backend_type = 'client backend')`;
+   FROM pg_stat_activity a WHERE a.datname = ${name} AND a.pid <> pg_backend_pid() AND a.backend_type = 'client backend')`;
 
 /**
  * The target's other sessions that stay: a client that has just disconnected (svc's own psql of a
@@ -151,20 +154,35 @@ export async function assertCanSwap(
 ): Promise<void> {
   const { target } = plan;
   const sql = `SELECT json_build_object('superuser', r.rolsuper, 'createdb', r.rolcreatedb, 'owns', pg_has_role(current_user, d.datdba, 'USAGE'),
-    'owner', pg_get_userbyid(d.datdba), 'sessions', ${SESSIONS_SQL})
-    FROM pg_database d, pg_roles r WHERE d.datname = :'target' AND r.rolname = current_user;`;
-  const text = await psql(sql, { env, database: target.database, vars: { target: target.database }, scrubber: deps.scrubber, signal: deps.signal }).catch(
-    (err: unknown) => {
-      throw err instanceof PsqlError ? new LocalToolError(`Could not read the privileges and sessions of ${redactedDsn(target)}: ${err.reason}`) : err;
-    },
-  );
-  const facts = JSON.parse(text) as {
-    superuser: boolean;
-    createdb: boolean;
-    owns: boolean;
-    owner: string;
-    sessions: Session[];
-  };
+    'owner', pg_get_userbyid(d.datdba), 'sessions', ${sessionsSql('$1')}) AS facts
+    FROM pg_database d, pg_roles r WHERE d.datname = $1 AND r.rolname = current_user`;
+  // One session for the facts and every look at the sessions: svc's own is the one pg_backend_pid() leaves out.
+  await onEnv({ env, database: target.database, scrubber: deps.scrubber, signal: deps.signal, catalogOnly: true }, async (client) => {
+    const facts = (await client.query<{ facts: Facts }>(sql, [target.database])).rows[0]!.facts;
+    permitted(target, facts);
+    const look = async () => (await client.query<{ s: Session[] }>(`SELECT ${sessionsSql('$1')} AS s`, [target.database])).rows[0]!.s;
+    const sessions = await lastingSessions(facts.sessions, look, deps.signal);
+    if (sessions.length && !plan.terminateConnections)
+      throw inUse(target.database, sessions, 'now; svc swaps the restored database in only once they have ended');
+    if (sessions.length)
+      deps.info(
+        `${sessions.length} other session(s) on "${target.database}" will be ended at the swap (--terminate-connections): ${sessions.map(describeSession).join('; ')}.`,
+      );
+  }).catch((err: unknown) => {
+    throw err instanceof PgError ? new LocalToolError(`Could not read the privileges and sessions of ${redactedDsn(target)}: ${err.reason}`) : err;
+  });
+}
+
+interface Facts {
+  superuser: boolean;
+  createdb: boolean;
+  owns: boolean;
+  owner: string;
+  sessions: Session[];
+}
+
+/** Exit 7 where the target's role may not create the new database or rename the target. */
+function permitted(target: RestorePlan['target'], facts: Facts): void {
   const role = `The role "${target.user}"`;
   if (!facts.superuser && !facts.createdb) {
     throw new CliError(
@@ -180,23 +198,6 @@ export async function assertCanSwap(
       { hint: `Run it as "${facts.owner}", or grant that role (GRANT ${quoteIdent(facts.owner)} TO ${quoteIdent(target.user)}).` },
     );
   }
-  const look = async () =>
-    JSON.parse(
-      await psql(`SELECT ${SESSIONS_SQL};`, {
-        env,
-        database: target.database,
-        vars: { target: target.database },
-        scrubber: deps.scrubber,
-        signal: deps.signal,
-      }),
-    ) as Session[];
-  const sessions = await lastingSessions(facts.sessions, look, deps.signal);
-  if (sessions.length && !plan.terminateConnections)
-    throw inUse(target.database, sessions, 'now; svc swaps the restored database in only once they have ended');
-  if (sessions.length)
-    deps.info(
-      `${sessions.length} other session(s) on "${target.database}" will be ended at the swap (--terminate-connections): ${sessions.map(describeSession).join('; ')}.`,
-    );
 }
 
 /** The one line of the confirmation prompt that says what happens (cli-contract 7.17). */

@@ -5,7 +5,8 @@ import { entriesOf, type ArchiveScript } from '../archive/archive-script.js';
 import { extensionComments } from '../archive/extension-comments.js';
 import { archiveSchemas, leftOutIds, type NotRestored } from './not-restored.js';
 import { psql, PsqlError } from '../target/pg-tools.js';
-import { quoteIdent, readIdent } from '../../pg/sql-ident.js';
+import { quoteIdent, readIdent } from '../../pg/quote.js';
+import { onEnv } from '../../pg/target-session.js';
 import { redactedDsn, type Target } from '../target/target.js';
 import { onMaintenanceDb } from '../target/target-database.js';
 import type { Toc } from '../archive/toc.js';
@@ -71,11 +72,12 @@ export function archiveExtensions(script: ArchiveScript): ArchiveExtension[] {
   });
 }
 
-/** The roles of `roles` the server has, in one query (names bound as one JSON variable, never spliced). */
+/** The roles of `roles` the server has, in one query (names bound as one parameter, never spliced). */
 export async function existingRoles(roles: string[], env: Env, database: string, scrubber: SecretScrubber, signal: AbortSignal): Promise<Set<string>> {
   if (!roles.length) return new Set();
-  const sql = "SELECT coalesce(json_agg(rolname), '[]') FROM pg_roles WHERE rolname IN (SELECT json_array_elements_text(:'names'::json));";
-  return new Set(JSON.parse(await psql(sql, { env, database, vars: { names: JSON.stringify(roles) }, scrubber, signal })) as string[]);
+  const sql = 'SELECT rolname FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) ANY ($1::text[])';
+  const found = await onEnv({ env, database, scrubber, signal }, (client) => client.query<{ rolname: string }>(sql, [roles]));
+  return new Set(found.rows.map((r) => r.rolname));
 }
 
 /** "authenticated (policy p_read on app.accounts), anon (...)". */

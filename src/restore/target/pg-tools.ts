@@ -1,6 +1,7 @@
 import { execa } from 'execa';
 import { InterruptedError, LocalToolError } from '../../errors.js';
 import type { SecretScrubber } from '../../secrets.js';
+import { PgError } from '../../pg/errors.js';
 
 export interface PgToolVersion {
   major: number;
@@ -47,16 +48,8 @@ export interface PsqlOptions {
   client?: string;
 }
 
-export class PsqlError extends Error {
-  constructor(readonly stderr: string) {
-    super(stderr);
-  }
-
-  /** psql's first stderr line: the reason, for a one-line message. */
-  get reason(): string {
-    return this.stderr.split('\n')[0] ?? '';
-  }
-}
+/** psql's failures are PgErrors too: one class for a refusal, whichever way svc reached the server. */
+export { PgError as PsqlError };
 
 /**
  * Runs a SQL script through psql's stdin (variables are interpolated only in script input, not -c).
@@ -92,7 +85,7 @@ export async function psql(script: string, opts: PsqlOptions): Promise<string> {
     // Said in the words of the step that ran it (the restore run and the drill reword it by phase).
     if (opts.signal?.aborted) throw new InterruptedError('Interrupted while psql was running.');
     const stderr = (err as { stderr?: unknown }).stderr;
-    throw new PsqlError(opts.scrubber.scrub(typeof stderr === 'string' ? stderr.trim() : 'psql failed'));
+    throw new PgError(opts.scrubber.scrub(typeof stderr === 'string' ? stderr.trim() : 'psql failed'));
   }
 }
 

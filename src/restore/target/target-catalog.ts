@@ -1,6 +1,7 @@
 import { LocalToolError } from '../../errors.js';
 import type { SecretScrubber } from '../../secrets.js';
-import { psql, PsqlError } from './pg-tools.js';
+import { PgError } from '../../pg/errors.js';
+import { queryTarget } from '../../pg/target-session.js';
 import type { DatabaseOptions } from '../archive/database-options.js';
 import { redactedDsn, type Target } from './target.js';
 import { onMaintenanceDb } from './target-database.js';
@@ -27,7 +28,13 @@ const CATALOG_SQL = `SELECT json_build_object(
   'tablespaces', (SELECT json_agg(spcname ORDER BY spcname) FROM pg_tablespace),
   'database', (SELECT json_build_object('encoding', pg_encoding_to_char(d.encoding), 'collate', d.datcollate, 'ctype', d.datctype,
                  'provider', j->>'datlocprovider', 'locale', coalesce(j->>'datlocale', j->>'daticulocale'))
-               FROM pg_database d, to_jsonb(d) j WHERE d.datname = current_database()));`;
+               FROM pg_database d, to_jsonb(d) j WHERE d.datname = current_database())) AS catalog`;
+
+interface RawCatalog {
+  locales: Array<[string, string | null]>;
+  tablespaces: string[];
+  database: { encoding: string; collate: string | null; ctype: string | null; provider: string | null; locale: string | null };
+}
 
 const PROVIDERS: Record<string, string> = { c: 'libc', i: 'icu', b: 'builtin' };
 
@@ -38,19 +45,16 @@ export async function readTargetCatalog(
   scrubber: SecretScrubber,
   signal: AbortSignal,
 ): Promise<TargetCatalog> {
-  const query = (database: string) => psql(CATALOG_SQL, { env, database, scrubber, signal });
-  let text: string;
+  // In the target database itself (in place), names resolve in pg_catalog only, whatever its search_path says.
+  const query = async (database: string) =>
+    (await queryTarget<{ catalog: RawCatalog }>(target, { env, database, scrubber, signal, catalogOnly: mode === 'in_place' }, CATALOG_SQL))[0]!.catalog;
+  let raw: RawCatalog;
   try {
-    text = mode === 'in_place' ? await query(target.database) : await onMaintenanceDb(query);
+    raw = mode === 'in_place' ? await query(target.database) : await onMaintenanceDb(query);
   } catch (err) {
-    if (!(err instanceof PsqlError)) throw err;
+    if (!(err instanceof PgError)) throw err;
     throw new LocalToolError(`Could not read the locales and tablespaces of ${redactedDsn(target)}: ${err.reason}`);
   }
-  const raw = JSON.parse(text) as {
-    locales: Array<[string, string | null]>;
-    tablespaces: string[];
-    database: { encoding: string; collate: string | null; ctype: string | null; provider: string | null; locale: string | null };
-  };
   const locales: TargetCatalog['locales'] = { libc: ['C', 'POSIX'], icu: [], builtin: [] };
   for (const [p, name] of raw.locales) {
     const list = locales[(PROVIDERS[p] ?? 'libc') as keyof TargetCatalog['locales']];

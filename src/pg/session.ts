@@ -1,19 +1,21 @@
-import { EventEmitter } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createConnection } from 'node:net';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ConnectionOptions } from 'node:tls';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { Target } from '../restore/target/target.js';
-import { BoundedMessages, type MessageBounds } from './bounded-messages.js';
+import type { MessageBounds } from './bounded-messages.js';
+import { passwordFromFile } from './pgpass.js';
+import { quoteLiteral } from './quote.js';
+import { tlsPlan } from './tls.js';
+import { BoundedWire } from './wire.js';
 
 type Env = Record<string, string | undefined>;
 
 /**
- * A connection of the drill's own (node-postgres, in process): its password is handed over in
- * memory only, never through an environment, argv or a file.
+ * A connection of svc's own (node-postgres, in process): its password is handed over in memory
+ * only, never through an environment, argv or a file.
  */
 export interface SessionConfig {
   host: string;
@@ -24,12 +26,16 @@ export interface SessionConfig {
   ssl: false | ConnectionOptions;
   /** sslmode=prefer: without TLS where the server offers none, as libpq does. */
   plainFallback: boolean;
+  /** libpq's connect_timeout in milliseconds (PGCONNECT_TIMEOUT); 10 s where none is set; 0 is no limit. */
+  connectTimeoutMs?: number;
   /** Settings for the session (the startup packet's options), e.g. `-c statement_timeout=60s`. */
   options?: string;
+  /** What one message from the server may cost (a SQL check's answers); null for svc's own queries, whose answers it needs whole. */
+  bounds: MessageBounds | null;
 }
 
 /** A value keeps this many bytes, enough for 200 characters and one more (4 bytes each at most). */
-const BOUNDS: MessageBounds = { valueBytes: 804, textBytes: 2048, otherBytes: 1 << 20 };
+export const CHECK_BOUNDS: MessageBounds = { valueBytes: 804, textBytes: 2048, otherBytes: 1 << 20 };
 const CONNECT_TIMEOUT_MS = 10_000;
 
 /** The libpq default socket directory where its socket for `port` exists (Debian's, then upstream's). */
@@ -38,54 +44,15 @@ function defaultHost(port: number): string {
   return 'localhost';
 }
 
-function readIf(path: string | undefined): string | undefined {
-  return path && existsSync(path) ? readFileSync(path, 'utf8') : undefined;
-}
-
-/**
- * libpq's sslmode as node-postgres options: the target's own settings, else the environment's
- * (where libpq would look too), else libpq's default, prefer.
- */
-function tlsOf(target: Target, env: Env, host: string): Pick<SessionConfig, 'ssl' | 'plainFallback'> {
-  const setting = (name: string) => target.params[name] ?? env[name];
-  const mode = setting('PGSSLMODE') || 'prefer';
-  if (host.startsWith('/') || mode === 'disable' || mode === 'allow') return { ssl: false, plainFallback: false };
-  const dotDir = join(homedir(), '.postgresql');
-  const ca = readIf(setting('PGSSLROOTCERT') ?? join(dotDir, 'root.crt'));
-  const cert = readIf(setting('PGSSLCERT') ?? join(dotDir, 'postgresql.crt'));
-  const key = cert ? readIf(setting('PGSSLKEY') ?? join(dotDir, 'postgresql.key')) : undefined;
-  const ssl: ConnectionOptions = { ...(cert && key ? { cert, key } : {}) };
-  if (mode === 'verify-full') Object.assign(ssl, { ca, rejectUnauthorized: true });
-  else if (mode === 'verify-ca' || (mode === 'require' && ca)) Object.assign(ssl, { ca, rejectUnauthorized: true, checkServerIdentity: () => undefined });
-  else Object.assign(ssl, { rejectUnauthorized: false });
-  return { ssl, plainFallback: mode === 'prefer' };
-}
-
-/** How to reach `database` on the server of `target` as `user` (with `password`, else PGPASSWORD, else ~/.pgpass). */
+/** How a SQL check reaches `database` on the server of `target` as `user` (with `password`, else PGPASSWORD, else PGPASSFILE or ~/.pgpass, as libpq); its answers bounded. */
 export function sessionConfig(target: Target, env: Env, user: string, password: string | undefined, database: string): SessionConfig {
   const host = target.host ?? env.PGHOST ?? defaultHost(target.port);
-  return { host, port: target.port, user, database, password: password ?? env.PGPASSWORD, ...tlsOf(target, env, host) };
-}
-
-/**
- * pg's connection, with every message from the server passed through BoundedMessages before
- * pg-protocol's parser sees it. attachListeners is where pg hands the socket (or, after the TLS
- * upgrade, the TLS stream) to that parser.
- */
-class BoundedConnection extends pg.Connection {
-  attachListeners(stream: NodeJS.ReadableStream & { destroy(err?: Error): void }): void {
-    const relay = new EventEmitter();
-    const bounded = new BoundedMessages(BOUNDS, (chunk) => relay.emit('data', chunk));
-    stream.on('data', (chunk: Buffer) => {
-      try {
-        bounded.push(chunk);
-      } catch (err) {
-        stream.destroy(err as Error);
-      }
-    });
-    stream.on('end', () => relay.emit('end'));
-    (pg.Connection.prototype as unknown as { attachListeners(s: EventEmitter): void }).attachListeners.call(this, relay);
-  }
+  const passfile = target.params.PGPASSFILE ?? env.PGPASSFILE;
+  const known = password ?? env.PGPASSWORD ?? passwordFromFile(passfile, host, target.port, database, user);
+  // libpq takes a timeout under 2 s as 2 s, and 0 as no limit.
+  const seconds = Number.parseInt(target.params.PGCONNECT_TIMEOUT ?? env.PGCONNECT_TIMEOUT ?? '10', 10);
+  const connectTimeoutMs = !Number.isFinite(seconds) ? CONNECT_TIMEOUT_MS : seconds <= 0 ? 0 : Math.max(seconds, 2) * 1000;
+  return { host, port: target.port, user, database, password: known, connectTimeoutMs, ...tlsPlan(target.params, env, host), bounds: CHECK_BOUNDS };
 }
 
 /** Every value as the server's text (a value cut short must not reach a JSON or date parser), booleans as words. */
@@ -93,30 +60,37 @@ const asText = {
   getTypeParser: (oid: number) => (oid === 16 ? (v: string) => (v === 't' ? 'true' : 'false') : (v: string) => v),
 } as unknown as pg.CustomTypesConfig;
 
-async function connect(config: SessionConfig, ssl: false | ConnectionOptions): Promise<pg.Client> {
-  const { plainFallback: _, options, ...rest } = config;
+interface Opened {
+  client: pg.Client;
+  wire: BoundedWire;
+}
+
+/**
+ * A connected client. pg gets the connection's bytes from BoundedWire through its public `stream`
+ * option and is told `ssl: false`: the wire does the SSLRequest and TLS itself, beneath the bound.
+ */
+async function open(config: SessionConfig): Promise<Opened> {
+  const { ssl, plainFallback, options, bounds, connectTimeoutMs, ...rest } = config;
+  const wire = new BoundedWire({ ssl, plainFallback }, bounds);
   const client = new pg.Client({
     ...rest,
-    ssl,
-    connection: new BoundedConnection({ ssl } as pg.ConnectionConfig),
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    application_name: 'svc restore drill',
+    // A function: pg would otherwise look in process.env and its own (deprecated) pgpass reader for a password svc did not give.
+    password: async () => config.password,
+    ssl: false,
+    stream: () => wire,
+    connectionTimeoutMillis: connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+    application_name: 'svc',
     ...(options ? { options } : {}),
   } as pg.ClientConfig);
   // A connection that breaks is reported to the query that is running; pg emits it here too.
   client.on('error', () => undefined);
   await client.connect();
-  return client;
+  return { client, wire };
 }
 
 /** A connected client; under sslmode=prefer, without TLS where the server has none. */
 export async function openSession(config: SessionConfig): Promise<pg.Client> {
-  try {
-    return await connect(config, config.ssl);
-  } catch (err) {
-    if (config.plainFallback && /does not support SSL/.test((err as Error).message)) return connect(config, false);
-    throw err;
-  }
+  return (await open(config)).client;
 }
 
 /**
@@ -139,10 +113,10 @@ function cancelOnServer(config: SessionConfig, client: pg.Client): void {
 
 /** Runs `fn` with a fresh session, closed after it whatever happens; a signal cancels what runs and breaks the connection. */
 export async function withSession<T>(config: SessionConfig, signal: AbortSignal, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = await openSession(config);
+  const { client, wire } = await open(config);
   const abort = () => {
     cancelOnServer(config, client);
-    (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+    wire.destroy();
   };
   signal.addEventListener('abort', abort, { once: true });
   try {
@@ -208,6 +182,6 @@ export async function readOnlyTransaction<T>(client: pg.Client, fn: () => Promis
   const prepared = await client.query<{ gid: string }>(
     'SELECT gid FROM pg_catalog.pg_prepared_xacts WHERE database OPERATOR(pg_catalog.=) pg_catalog.current_database() AND owner OPERATOR(pg_catalog.=) CURRENT_USER',
   );
-  for (const { gid } of prepared.rows) await client.query(`ROLLBACK PREPARED ${pg.escapeLiteral(gid)}`);
+  for (const { gid } of prepared.rows) await client.query(`ROLLBACK PREPARED ${quoteLiteral(gid)}`);
   throw new Error('the check ended the read-only transaction svc ran it in (COMMIT, ROLLBACK or PREPARE TRANSACTION as its statement)');
 }

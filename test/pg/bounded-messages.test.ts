@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events';
 import { parse } from 'pg-protocol';
 import { describe, expect, it } from 'vitest';
-import { BoundedMessages } from '../../src/drill/bounded-messages.js';
+import { BoundedMessages } from '../../src/pg/bounded-messages.js';
 
 const BOUNDS = { valueBytes: 804, textBytes: 2048, otherBytes: 1 << 20 };
 
