@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { execa } from 'execa';
+import { readyTimeoutMs } from '../contract-timers.js';
 import { InterruptedError } from '../errors.js';
 import { alive, findPostmaster, POLL_MS, postmaster, runningIn, signal } from './postmaster.js';
 
@@ -17,7 +18,6 @@ export interface Started {
   reason?: string;
 }
 
-const READY_TIMEOUT_MS = 60_000;
 /** Throwaway settings: a scratch cluster's data is worth nothing after the run. */
 const THROWAWAY = ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
 
@@ -31,7 +31,8 @@ async function ready(
   gone: (pm: { pid: number } | undefined, poll: number) => boolean,
   pid: (inside: number) => number | undefined,
 ): Promise<Started> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
+  const timeoutMs = readyTimeoutMs();
+  const deadline = Date.now() + timeoutMs;
   for (let poll = 1; ; poll++) {
     const pm = postmaster(dataDir);
     const outside = pm?.ready ? pid(pm.pid) : undefined;
@@ -42,7 +43,7 @@ async function ready(
     // A server that exited at once (a corrupt data directory) is not waited for until the deadline.
     if (gone(pm, poll)) return { exited: true, reason: `the server exited at once${log.trim() ? `: ${tail(log)}` : ''}` };
     if (abort.aborted) throw new InterruptedError('Interrupted while the scratch cluster was starting.');
-    if (Date.now() > deadline) return { reason: `it was not ready after ${READY_TIMEOUT_MS / 1000}s` };
+    if (Date.now() > deadline) return { reason: `it was not ready after ${timeoutMs / 1000}s` };
     await sleep(POLL_MS);
   }
 }

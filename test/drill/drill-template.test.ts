@@ -10,6 +10,7 @@ import { pgSkipReason } from '../support/pg-cluster.js';
 import { DrillE2e } from '../support/drill-e2e.js';
 
 const skip = pgSkipReason();
+const READY_WAIT_MS = 600_000;
 
 /** Every file under `dir`, recursively. */
 function files(dir: string): string[] {
@@ -42,9 +43,10 @@ describe.skipIf(!!skip)('the scratch cluster template', () => {
     expect(readdirSync(root)).toEqual([template]);
   }, 240_000);
 
-  it('a corrupt template is found at once and made again: the drill passes without waiting out the 60 s start-up timeout', async () => {
+  it('a corrupt template is found at once and made again: the drill passes without waiting out the start-up timeout', async () => {
     const cache = h.workDir();
-    const env = { XDG_CACHE_HOME: cache };
+    // A start-up timeout far past this test's own: a drill that waited it out would time the test out.
+    const env = { XDG_CACHE_HOME: cache, SVC_TEST_READY_TIMEOUT_MS: String(READY_WAIT_MS) };
     const first = await h.drill(['db_orders'], { env });
     expect(first.code, first.stderr).toBe(0);
     const root = join(cache, 'svc', 'scratch-templates');
@@ -52,10 +54,8 @@ describe.skipIf(!!skip)('the scratch cluster template', () => {
     // A server cannot start without its control file: every copy of this template fails at once.
     rmSync(join(root, template!, 'data', 'global', 'pg_control'));
 
-    const started = Date.now();
     const second = await h.drill(['db_orders'], { env });
     expect(second.code, second.stderr).toBe(0);
-    expect(Date.now() - started).toBeLessThan(30_000);
     expect(readdirSync(root)).toEqual([template]);
     expect(existsSync(join(root, template!, 'data', 'global', 'pg_control'))).toBe(true);
   }, 240_000);

@@ -85,9 +85,8 @@ describe('compileJq: an expression that does not compile is a usage error (exit 
   });
 
   it('compiling never runs the expression: one that would loop forever compiles at once', async () => {
-    const started = Date.now();
+    // Were it run, it would never return: the test's timeout, not a stopwatch, would catch it.
     await compileJq('repeat(.)');
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
 
@@ -145,10 +144,9 @@ describe('compileJq: a run that does not end by itself', () => {
     const program = await compileJq('last(range(1e18))', interrupt.signal);
     const run = rejection(program.lines(doc));
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const aborted = Date.now();
     interrupt.abort('SIGTERM');
+    // jq never returns: the run ends only through the abort (else the test's timeout catches it).
     expect(await run).toBeInstanceOf(InterruptedError);
-    expect(Date.now() - aborted).toBeLessThan(2_000);
     // The thread is gone: a later document fails at once instead of queueing behind it.
     expect(await rejection(program.lines(doc))).toBeInstanceOf(InterruptedError);
   });
@@ -167,13 +165,11 @@ describe('compileJq: a run that does not end by itself', () => {
     ['debug output without end', 'repeat(debug)', { wasmMiB: 512, growthMiB: 96 }, 'svc gives jq 96 MiB for a run in all, its output included.'],
   ])('%s: jq_out_of_memory (exit 1), naming the limit', async (_name, expression, limits, limit) => {
     const program = await compileJq(expression, undefined, limits);
-    const started = Date.now();
     const err = await rejection(program.lines(doc));
     expect(err).toBeInstanceOf(CliError);
     expect((err as CliError).details.code).toBe('jq_out_of_memory');
     expect((err as CliError).exitCode).toBe(1);
     expect((err as CliError).message).toBe(`The --jq expression ran out of memory: ${limit}`);
     expect((err as CliError).details.hint).toMatch(/pipe it into jq/);
-    expect(Date.now() - started).toBeLessThan(15_000);
   });
 });

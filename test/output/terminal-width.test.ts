@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fixtureCopy, handler, run, useServer } from '../commands/harness.js';
+import { onceSeen } from '../support/shell-gate.js';
 
 const { server, configHome } = useServer();
 
@@ -185,9 +186,13 @@ describe('help and banners', () => {
 
   it('the svc sandbox banner wraps at word boundaries on a 100-column terminal', async () => {
     const controller = new AbortController();
-    const started = run(server, configHome(), ['sandbox', '--port', '0'], { tty: true, columns: 100, signal: controller.signal });
-    await new Promise((r) => setTimeout(r, 500));
-    controller.abort('SIGINT');
+    // Stopped once it says it listens (its banner's last line), not after a fixed delay.
+    const started = run(server, configHome(), ['sandbox', '--port', '0'], {
+      tty: true,
+      columns: 100,
+      signal: controller.signal,
+      onStderr: onceSeen(/Ctrl-C\s+stops\s+it\./, () => controller.abort('SIGINT')),
+    });
     const r = await started;
     expect(r.code).toBe(0);
     for (const l of lines(r.stderr)) expect(l.length, l).toBeLessThanOrEqual(100);

@@ -1,3 +1,5 @@
+import { randomInt } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -36,7 +38,12 @@ interface Caught {
  */
 describe.skipIf(!!skip)('a signal in each phase of a restore (built CLI as a subprocess, real PostgreSQL)', () => {
   const h = useRestoreHarness({ built: true });
-  afterEach(() => releaseAll());
+  /** Gates a shim may still wait at when a test fails early: opened, so no shim is left polling. */
+  const gates: Array<() => void> = [];
+  afterEach(() => {
+    for (const open of gates.splice(0)) open();
+    return releaseAll();
+  });
 
   const notTouched = (where: string) => `Interrupted before the download. The target ${where} was not touched.`;
   const noSessionIn = (db: string) =>
@@ -206,18 +213,22 @@ describe.skipIf(!!skip)('a signal in each phase of a restore (built CLI as a sub
     await emptyDatabase(db);
     const lock = await holdLock(h, db, 'LOCK TABLE pg_catalog.pg_trigger IN SHARE MODE;', 'pg_trigger');
     const workDir = await h.workDir();
-    // The shim hands the SIGINT svc forwards on to pg_restore only after 2 s: svc is surely still
-    // waiting for it when the second signal comes.
+    // The shim says when svc forwarded SIGINT, and hands it on to pg_restore only once the test
+    // opens the gate: svc is surely still waiting for it when the second signal comes.
+    const slow = join(h.scratch, `slow-sigint-${randomInt(1e9, 1e10)}`);
+    const openGate = () => writeFileSync(`${slow}.open`, '');
+    gates.push(openGate);
     const child = spawnSvc(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir], {
-      env: h.env({ SVC_TARGET_DSN: h.dsn(db, true), SVC_TEST_SLOW_SIGINT: '1' }),
+      env: h.env({ SVC_TARGET_DSN: h.dsn(db, true), SVC_TEST_SLOW_SIGINT: slow }),
     });
     await lockWaiter(h, db);
     expect(await h.pgpassLeftovers()).toHaveLength(1);
     child.kill(signal);
-    await new Promise((r) => setTimeout(r, 300));
+    await waitFor('SIGINT forwarded to pg_restore', () => existsSync(`${slow}.forwarded`), 30_000);
     expect(child.exitCode).toBeNull();
     child.kill(signal);
     const r = await child;
+    openGate();
     h.record(String(r.stdout), String(r.stderr));
 
     expect(r.exitCode, String(r.stderr)).toBe(code);

@@ -1,3 +1,5 @@
+import { randomInt } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -5,6 +7,7 @@ import { pgSkipReason } from '../support/pg-cluster.js';
 import { spawnSvc } from '../support/built-cli.js';
 import { BACKUP_ID, DSN_PASSWORD, processesMentioning, useRestoreHarness, waitFor } from '../support/restore-harness.js';
 import { holdLock as holdLockIn, lockWaiter as lockWaiterIn, releaseAll } from '../support/restore-signals.js';
+import { shellGate } from '../support/shell-gate.js';
 
 const skip = pgSkipReason();
 if (skip) console.warn(`test/restore-pg/sigint.test.ts skipped: ${skip}`);
@@ -16,12 +19,19 @@ if (skip) console.warn(`test/restore-pg/sigint.test.ts skipped: ${skip}`);
  */
 describe.skipIf(!!skip)('SIGINT during a restore (built CLI as a subprocess)', () => {
   const h = useRestoreHarness({ built: true });
-  afterEach(() => releaseAll());
+  /** Gates a shim may still wait at when a test fails early: opened, so no shim is left polling. */
+  const gates: Array<() => void> = [];
+  afterEach(() => {
+    for (const open of gates.splice(0)) open();
+    return releaseAll();
+  });
 
   const childEnv = (database: string) => h.env({ SVC_TARGET_DSN: h.dsn(database, true) });
 
   const holdLock = (database: string, sql: string, lockedRelation: string) => holdLockIn(h, database, sql, lockedRelation);
   const lockWaiter = (database: string) => lockWaiterIn(h, database);
+  /** A sleep no other run on the machine uses (another run of this file among them), to find by its command line. */
+  const uniqueSleep = (whole: number) => `sleep ${whole}.${randomInt(1e9, 1e10)}`;
 
   async function expectCleanAfterInterrupt(workDir: string): Promise<void> {
     expect(await readdir(workDir)).toEqual([]);
@@ -66,13 +76,14 @@ describe.skipIf(!!skip)('SIGINT during a restore (built CLI as a subprocess)', (
     await h.cluster.psql("UPDATE customers SET name = 'Changed ' || id WHERE id <= 10; DELETE FROM orders WHERE id > 4990;", 'sig_inplace');
     const before = await h.snapshot('sig_inplace');
     // The real restore runs, then pg_restore "keeps working" until svc forwards the signal.
-    const shim = await h.pgRestoreShim('sig-inplace', '"$REAL" "$@" && exec sleep 58.7');
+    const sleeping = uniqueSleep(58);
+    const shim = await h.pgRestoreShim('sig-inplace', `"$REAL" "$@" && exec ${sleeping}`);
     const workDir = await h.workDir();
     const env = childEnv('sig_inplace');
     const child = spawnSvc(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', workDir], {
       env: { ...env, PATH: `${shim}:${env.PATH}` },
     });
-    await waitFor('pg_restore done and sleeping', () => processesMentioning('sleep 58.7').length > 0 || undefined, 30_000);
+    await waitFor('pg_restore done and sleeping', () => processesMentioning(sleeping).length > 0 || undefined, 30_000);
     expect(await besides('sig_inplace')).toEqual([expect.stringMatching(/^sig_inplace_svc_restore_\d{14}$/)]);
     child.kill('SIGINT');
     const r = await child;
@@ -126,29 +137,40 @@ describe.skipIf(!!skip)('SIGINT during a restore (built CLI as a subprocess)', (
     await h.seeded('sig_twice');
     const before = await h.snapshot('sig_twice');
     const workDir = await h.workDir();
-    // The shim restores, then "keeps working", and hands the signal on only after 2 s: svc is
-    // surely still waiting for it when the second Ctrl-C comes.
+    // The shim restores, then "keeps working"; on the forwarded SIGINT it says so (a file) and hands
+    // the signal on only once the test opens the gate: svc is surely still waiting for it when the
+    // second Ctrl-C comes, and if svc then exits while the gate is shut, it did not wait for pg_restore.
+    const sleeping = uniqueSleep(58);
+    const gate = shellGate(h.scratch);
+    gates.push(gate.open);
+    const forwarded = join(h.scratch, `forwarded-${randomInt(1e9, 1e10)}`);
     const shim = await h.pgRestoreShim(
       'sig-twice',
-      `trap 'sleep 2; kill -TERM "$child" 2>/dev/null' INT\n( "$REAL" "$@" && exec sleep 58.6 ) &\nchild=$!\nwait "$child"\nwait "$child"\nexit $?`,
+      [
+        `forward() { : > '${forwarded}'; ${gate.wait}; kill -TERM "$child" 2>/dev/null; }`,
+        'trap forward INT',
+        `( "$REAL" "$@" && exec ${sleeping} ) &`,
+        'child=$!\nwait "$child"\nwait "$child"\nexit $?',
+      ].join('\n'),
     );
     const env = childEnv('sig_twice');
     const child = spawnSvc(['restore', 'create', '--backup', BACKUP_ID, '--in-place', '--confirm', '--work-dir', workDir], {
       env: { ...env, PATH: `${shim}:${env.PATH}` },
     });
-    await waitFor('pg_restore done and sleeping', () => processesMentioning('sleep 58.6').length > 0 || undefined, 30_000);
+    await waitFor('pg_restore done and sleeping', () => processesMentioning(sleeping).length > 0 || undefined, 30_000);
     expect(await h.pgpassLeftovers()).toHaveLength(1);
     child.kill('SIGINT');
-    await new Promise((r) => setTimeout(r, 400));
+    await waitFor('the first SIGINT forwarded to pg_restore', () => existsSync(forwarded), 30_000);
     expect(child.exitCode).toBeNull();
-    const second = Date.now();
     child.kill('SIGINT');
     const r = await child;
-    const exitedAfter = Date.now() - second;
+    // At once: pg_restore still holds (the gate is shut), and svc is gone all the same.
+    const stillRestoring = processesMentioning(sleeping).length;
+    gate.open();
     h.record(String(r.stdout), String(r.stderr));
 
     expect(r.exitCode, String(r.stderr)).toBe(130);
-    expect(exitedAfter).toBeLessThan(1_500);
+    expect(stillRestoring).toBeGreaterThan(0);
     // Gone without the orderly path's report: the cleanup happened on the way out, and one line says so.
     expect(r.stderr).not.toContain('Interrupted while restoring');
     // Gone without dropping the new database: the line says so, and how to drop it.
@@ -160,7 +182,7 @@ describe.skipIf(!!skip)('SIGINT during a restore (built CLI as a subprocess)', (
     expect(await readdir(workDir)).toEqual([]);
     expect(await h.pgpassLeftovers()).toEqual([]);
 
-    await waitFor('no pg_restore process left', () => processesMentioning('sleep 58.6').length === 0, 10_000);
+    await waitFor('no pg_restore process left', () => processesMentioning(sleeping).length === 0, 10_000);
     expect(await h.snapshot('sig_twice')).toEqual(before);
     await h.dropDatabase(fresh!);
     await expectCleanAfterInterrupt(workDir);

@@ -210,9 +210,11 @@ export class RestoreHarness {
         `  ${this.realPgRestore} -l "$archive" | grep -v -- "$SVC_TEST_OMIT" > '${join(this.scratch, 'omit.list')}'`,
         `  exec ${this.realPgRestore} -L '${join(this.scratch, 'omit.list')}' "$@"`,
         'fi',
-        // SVC_TEST_SLOW_SIGINT: a pg_restore slow to stop, which gets SIGINT only 2 s after us.
+        // SVC_TEST_SLOW_SIGINT=<path>: a pg_restore slow to stop. The SIGINT svc forwards makes
+        // <path>.forwarded, and reaches pg_restore only once the test makes <path>.open (the event
+        // it waits for, not a delay).
         'if [ -n "$SVC_TEST_SLOW_SIGINT" ]; then',
-        `  trap 'sleep 2; kill -INT "$child" 2>/dev/null' INT`,
+        `  trap ': > "$SVC_TEST_SLOW_SIGINT.forwarded"; while [ ! -e "$SVC_TEST_SLOW_SIGINT.open" ]; do sleep 0.05; done; kill -INT "$child" 2>/dev/null' INT`,
         `  ${this.realPgRestore} "$@" &`,
         '  child=$!',
         '  wait "$child"',
