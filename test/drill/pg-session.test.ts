@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverUser } from '../../src/drill/os-user.js';
 import { firstRows, sessionConfig, withSession, type SessionConfig } from '../../src/drill/pg-session.js';
 import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
+import { workerCluster } from '../support/worker-cluster.js';
 
 const skip = pgSkipReason();
 if (skip) console.warn(`test/drill/pg-session.test.ts skipped: ${skip}`);
@@ -22,7 +23,7 @@ describe.skipIf(!!skip)("the drill's connection for SQL checks (real PostgreSQL)
   const run = (sql: string, limit = 6) => withSession(config, never, (client) => firstRows(client, sql, limit));
 
   beforeAll(async () => {
-    cluster = await startCluster();
+    cluster = await workerCluster();
     config = { host: cluster.host, port: cluster.port, user: cluster.user, password: cluster.password, database: 'postgres', ssl: false, plainFallback: false };
   }, 120_000);
   afterAll(() => cluster?.stop());
