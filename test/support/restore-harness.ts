@@ -163,9 +163,10 @@ export class RestoreHarness {
     // Scratch first, under the real temp dir: the cluster's own dir must stay reachable for the postgres user.
     this.scratch = await mkdtemp(join(tmpdir(), 'svc-restorepg-'));
     const serverBinDir = process.env[SERVER_BINDIR_ENV] || undefined;
-    // The worker's cluster unless this file needs a server of its own (other settings or another major).
-    const own = serverBinDir !== undefined || Object.keys(this.#settings).length > 0;
-    this.cluster = own ? await startCluster({ password: DSN_PASSWORD, settings: this.#settings, serverBinDir }) : await workerCluster({ password: DSN_PASSWORD });
+    // The worker's cluster (of that major) unless this file needs other server settings.
+    this.cluster = Object.keys(this.#settings).length
+      ? await startCluster({ password: DSN_PASSWORD, settings: this.#settings, serverBinDir })
+      : await workerCluster({ password: DSN_PASSWORD, serverBinDir });
     this.realPgRestore = join(this.cluster.binDir, 'pg_restore');
     await seedDatabase(this.cluster, SOURCE_DB);
     this.dumpPath = join(this.scratch, 'acme-orders.pgdump');

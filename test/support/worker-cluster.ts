@@ -6,7 +6,7 @@
  * settings are reset, so the next file finds what a fresh cluster has. Outside a vitest run, or when
  * the slot's cluster is taken (a file asking twice), this is startCluster().
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
@@ -71,18 +71,23 @@ async function adopt(runDir: string, slot: string, password: string): Promise<Re
   return undefined;
 }
 
-export async function workerCluster(opts: { password?: string; log?: (line: string) => void } = {}): Promise<PgCluster> {
+/**
+ * The cluster of this worker slot. `serverBinDir`: server binaries of another major (the harness under
+ * SVC_TEST_PG_BINDIR); a slot keeps one cluster per binary directory.
+ */
+export async function workerCluster(opts: { password?: string; serverBinDir?: string; log?: (line: string) => void } = {}): Promise<PgCluster> {
   const runDir = process.env[PG_RUN_DIR_ENV];
-  const slot = process.env.VITEST_POOL_ID;
+  const pool = process.env.VITEST_POOL_ID;
   const password = opts.password ?? randomBytes(18).toString('base64url');
-  if (!runDir || !slot || !existsSync(runDir)) return startCluster({ ...opts, password });
+  if (!runDir || !pool || !existsSync(runDir)) return startCluster({ ...opts, password });
+  const slot = opts.serverBinDir ? `${pool}-${createHash('sha256').update(opts.serverBinDir).digest('hex').slice(0, 12)}` : pool;
   const lock = join(runDir, `worker-${slot}.lock`);
   if (!takeLock(lock)) return startCluster({ ...opts, password });
   const workersPassword = readFileSync(join(runDir, WORKER_PASSWORD_FILE), 'utf8');
   try {
     let reached = await adopt(runDir, slot, workersPassword);
     if (!reached) {
-      const started = await startCluster({ password: workersPassword, detached: true, ...(opts.log ? { log: opts.log } : {}) });
+      const started = await startCluster({ password: workersPassword, detached: true, serverBinDir: opts.serverBinDir, log: opts.log });
       const { port, binDir, serverBinDir, dataDir, serverMajor } = started;
       const address = { port, binDir, serverBinDir, dataDir, serverMajor };
       writeFileSync(stateFile(runDir, slot), JSON.stringify(address));
