@@ -1,6 +1,7 @@
 /**
  * A throwaway PostgreSQL cluster for tests, the local sandbox and demos: initdb into a fresh temp
- * dir, SCRAM password auth over 127.0.0.1 only, removed again by stop(). Development tooling, not
+ * dir (inside a vitest run, a copy of the run's initdb'd data dir), SCRAM password auth over
+ * 127.0.0.1 only, removed again by stop(). Development tooling, not
  * part of the CLI's runtime.
  */
 import { createHash, randomBytes } from 'node:crypto';
