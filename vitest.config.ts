@@ -17,6 +17,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // The run's initdb'd data dir and one PostgreSQL cluster per worker slot (test/support/worker-cluster.ts).
+    globalSetup: ['test/support/pg-run-setup.ts'],
     /*
      * Two test files per core. vitest's default (cores - 1) is one worker on a 2-core machine, yet
      * most test time is waiting on PostgreSQL, child processes and timers, not the CPU. Every file

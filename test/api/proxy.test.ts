@@ -10,7 +10,8 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { cleanEnv, cleanupBuiltCli, ensureBuilt, spawnSvc } from '../support/built-cli.js';
 import { startForwardProxy, type ForwardProxy } from '../support/forward-proxy.js';
 import { closedPort } from '../support/loopback-server.js';
-import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
+import { pgSkipReason, type PgCluster } from '../support/pg-cluster.js';
+import { workerCluster } from '../support/worker-cluster.js';
 import { runCli } from '../support/run-cli.js';
 
 let sb: RunningSandbox;
@@ -154,7 +155,7 @@ describe.skipIf(!!skip)('a restore through the proxy (built CLI, real PostgreSQL
   let cluster: PgCluster;
 
   beforeAll(async () => {
-    [cluster] = await Promise.all([startCluster(), ensureBuilt()]);
+    [cluster] = await Promise.all([workerCluster(), ensureBuilt()]);
   }, 180_000);
 
   afterAll(async () => {

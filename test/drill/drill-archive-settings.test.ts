@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DrillE2e, stopKept } from '../support/drill-e2e.js';
-import { pgSkipReason, startCluster } from '../support/pg-cluster.js';
+import { pgSkipReason } from '../support/pg-cluster.js';
+import { workerCluster } from '../support/worker-cluster.js';
 import { writeSandboxDataWithArtifacts } from '../support/sandbox-data.js';
 import { dumpDatabase } from '../support/seed.js';
 
@@ -56,7 +57,7 @@ describe.skipIf(!!skip)("a backup's database settings act with no more rights th
     chmodSync(markers, 0o777);
     const archive = join(data, 'orders.pgdump');
     const billing = join(data, 'billing.pgdump');
-    const cluster = await startCluster();
+    const cluster = await workerCluster();
     try {
       await cluster.psql('CREATE DATABASE billing');
       await cluster.psql(planted(marker), 'billing');

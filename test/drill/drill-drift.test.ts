@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DrillDocument } from '../../src/drill/document.js';
 import { DrillE2e } from '../support/drill-e2e.js';
-import { pgSkipReason, startCluster } from '../support/pg-cluster.js';
+import { pgSkipReason } from '../support/pg-cluster.js';
+import { workerCluster } from '../support/worker-cluster.js';
 import { writeSandboxDataWithArtifact } from '../support/sandbox-data.js';
 import { dumpDatabase, seedDatabase } from '../support/seed.js';
 
@@ -33,7 +34,7 @@ describe.skipIf(!!skip)('no_drift: a drill against an earlier drill of the same 
 
   beforeAll(async () => {
     const archive = join(data, 'acme-orders.pgdump');
-    const cluster = await startCluster();
+    const cluster = await workerCluster();
     try {
       await seedDatabase(cluster, 'acme_orders');
       await cluster.psql(LOST, 'acme_orders');

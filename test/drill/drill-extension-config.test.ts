@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DrillE2e } from '../support/drill-e2e.js';
 import { dumpOf } from '../support/hostile-archive.js';
-import { findPgBinDir, pgSkipReason, startCluster } from '../support/pg-cluster.js';
+import { findPgBinDir, pgSkipReason } from '../support/pg-cluster.js';
+import { workerCluster } from '../support/worker-cluster.js';
 import { writeSandboxDataWithArtifacts } from '../support/sandbox-data.js';
 
 const postgis = (() => {
@@ -37,7 +38,7 @@ describe.skipIf(!!skip)('a drill of a PostGIS database restores its extension co
   const h = new DrillE2e();
 
   beforeAll(async () => {
-    const source = await startCluster();
+    const source = await workerCluster();
     const archive = join(data, 'postgis.pgdump');
     try {
       await dumpOf(source, 'gis', SOURCE_SQL, archive);

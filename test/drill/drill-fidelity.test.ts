@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DrillE2e } from '../support/drill-e2e.js';
-import { pgSkipReason, startCluster } from '../support/pg-cluster.js';
+import { pgSkipReason } from '../support/pg-cluster.js';
+import { workerCluster } from '../support/worker-cluster.js';
 import { writeSandboxDataWithArtifact } from '../support/sandbox-data.js';
 import { dumpDatabase } from '../support/seed.js';
 
@@ -25,7 +26,7 @@ describe.skipIf(!!skip)('a drill of a LATIN1 database with database settings and
 
   beforeAll(async () => {
     const archive = join(data, 'orders.pgdump');
-    const cluster = await startCluster();
+    const cluster = await workerCluster();
     try {
       const dir = join(dirname(cluster.dataDir), 'fast_ssd');
       mkdirSync(dir);

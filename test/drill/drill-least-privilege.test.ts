@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DrillE2e, type DrillRun } from '../support/drill-e2e.js';
 import { dumpOf, EVENT_TRIGGER_SQL, PLANTED_SQL, SUPABASE_SQL } from '../support/hostile-archive.js';
-import { pgSkipReason, startCluster } from '../support/pg-cluster.js';
+import { pgSkipReason } from '../support/pg-cluster.js';
+import { workerCluster } from '../support/worker-cluster.js';
 import { writeSandboxDataWithArtifacts } from '../support/sandbox-data.js';
 
 const skip = pgSkipReason();
@@ -36,7 +37,7 @@ describe.skipIf(!!skip)('a drill restores as an unprivileged owner role', { time
     chmodSync(data, 0o755);
     mkdirSync(markerDir, { mode: 0o777 });
     chmodSync(markerDir, 0o777);
-    const source = await startCluster();
+    const source = await workerCluster();
     const archives = { 'acme-orders': join(data, 'supabase.pgdump'), billing: join(data, 'planted.pgdump') };
     try {
       await dumpOf(source, 'supabase', `${SUPABASE_SQL}\n${EVENT_TRIGGER_SQL}`, archives['acme-orders']);

@@ -15,7 +15,8 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSecrets, SVC } from '../e2e/helpers.js';
 import { DrillE2e, processesIn } from '../support/drill-e2e.js';
-import { findPgBinDir, startCluster, type PgCluster } from '../support/pg-cluster.js';
+import { findPgBinDir, type PgCluster } from '../support/pg-cluster.js';
+import { workerCluster } from '../support/worker-cluster.js';
 import { mountNamespaceSkipReason } from '../support/mount-namespace.js';
 
 const skip = mountNamespaceSkipReason();
@@ -28,7 +29,7 @@ describe.skipIf(!!skip)('no PostgreSQL server binaries on the machine', { timeou
   let hidden: (args: string[], env?: Record<string, string>) => Promise<{ code: number; stdout: string; stderr: string }>;
 
   beforeAll(async () => {
-    const [started, pg] = await Promise.allSettled([h.start(), startCluster()]);
+    const [started, pg] = await Promise.allSettled([h.start(), workerCluster()]);
     if (pg.status === 'fulfilled') cluster = pg.value;
     for (const r of [started, pg]) if (r.status === 'rejected') throw r.reason;
     clientBin = mkdtempSync(join(tmpdir(), 'svc-drill-clients-'));

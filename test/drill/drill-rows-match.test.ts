@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Receipt } from '../../src/restore/receipt.js';
 import { DrillE2e } from '../support/drill-e2e.js';
-import { findPgBinDir, pgSkipReason, startCluster } from '../support/pg-cluster.js';
+import { findPgBinDir, pgSkipReason } from '../support/pg-cluster.js';
+import { workerCluster } from '../support/worker-cluster.js';
 import { writeSandboxDataWithArtifact } from '../support/sandbox-data.js';
 import { dumpDatabase, seedDatabase } from '../support/seed.js';
 
@@ -44,7 +45,7 @@ describe.skipIf(!!skip)('rows_match: each restored table holds the rows the arch
 
   beforeAll(async () => {
     const archive = join(data, 'acme-orders.pgdump');
-    const cluster = await startCluster();
+    const cluster = await workerCluster();
     try {
       await seedDatabase(cluster, 'acme_orders');
       await cluster.psql(LOSSY, 'acme_orders');

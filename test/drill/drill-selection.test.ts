@@ -19,7 +19,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeBigOrgData, type BigOrg } from '../support/big-org.js';
 import { DrillE2e } from '../support/drill-e2e.js';
-import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
+import { pgSkipReason, type PgCluster } from '../support/pg-cluster.js';
+import { workerCluster } from '../support/worker-cluster.js';
 import { registerSecret, svc } from '../e2e/helpers.js';
 
 const skip = pgSkipReason();
@@ -65,7 +66,7 @@ describe.skipIf(!!skip)('selection over 250 jobs per database, a vanished job, t
   beforeAll(async () => {
     registerSecret(password, 'dsnPasswords');
     org = writeBigOrgData(data, { databases: 10, jobsPerDatabase: 250 });
-    const [, pg] = await Promise.all([h.start({ dataDir: org.dir, recentTimestamps: true }), startCluster({ password })]);
+    const [, pg] = await Promise.all([h.start({ dataDir: org.dir, recentTimestamps: true }), workerCluster({ password })]);
     cluster = pg;
     const listed = await svc(['backups', 'list', 'db_bulk_0001', '--all', '--json'], { env: h.sb.env('drill') });
     expect(listed.code, listed.stderr).toBe(0);

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSecrets, registerSecret, spawnSvc } from '../e2e/helpers.js';
 import { DrillE2e, expectNothingLeft, scratchCounts } from '../support/drill-e2e.js';
-import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
+import { pgSkipReason, type PgCluster } from '../support/pg-cluster.js';
+import { workerCluster } from '../support/worker-cluster.js';
 import { waitFor } from '../support/restore-harness.js';
 
 const skip = pgSkipReason();
@@ -27,7 +28,7 @@ describe.skipIf(!!skip)('svc restore drill interrupted during a SQL check', { ti
 
   beforeAll(async () => {
     registerSecret(password, 'dsnPasswords');
-    const [started, pg] = await Promise.allSettled([h.start(), startCluster({ password })]);
+    const [started, pg] = await Promise.allSettled([h.start(), workerCluster({ password })]);
     if (pg.status === 'fulfilled') operator = pg.value;
     for (const r of [started, pg]) if (r.status === 'rejected') throw r.reason;
     slow = join(h.workDir(), 'slow.sql');

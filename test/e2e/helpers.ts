@@ -6,8 +6,9 @@ import { basename } from 'node:path';
 import { expect } from 'vitest';
 import { startSandbox, type RequestLogEntry, type RunningSandbox, type StartSandboxOptions } from '../../src/sandbox/index.js';
 import { cleanEnv, cleanupBuiltCli, ensureBuilt, spawnSvc as spawnBuilt, type SpawnOptions } from '../support/built-cli.js';
-import { startCluster, type PgCluster } from '../support/pg-cluster.js';
+import { type PgCluster } from '../support/pg-cluster.js';
 import { runCli } from '../support/run-cli.js';
+import { workerCluster } from '../support/worker-cluster.js';
 import { expectNoSecretsLeft, type Secrets } from '../support/secret-scan.js';
 
 export { BIN as SVC, cleanEnv, ensureBuilt, ROOT, tempDir, waitForOutput } from '../support/built-cli.js';
@@ -89,7 +90,7 @@ export async function startE2eSandbox(opts: Omit<StartSandboxOptions, 'port' | '
  */
 export async function startE2eWithCluster(password: string): Promise<{ sb: E2eSandbox; cluster: PgCluster }> {
   registerSecret(password, 'dsnPasswords');
-  const [built, sandbox, pg] = await Promise.allSettled([ensureBuilt(), startE2eSandbox(), startCluster({ password })]);
+  const [built, sandbox, pg] = await Promise.allSettled([ensureBuilt(), startE2eSandbox(), workerCluster({ password })]);
   const failed = [built, sandbox, pg].find((r) => r.status === 'rejected');
   if (failed) {
     await Promise.all([sandbox.status === 'fulfilled' && sandbox.value.stop(), pg.status === 'fulfilled' && pg.value.stop()]);

@@ -10,7 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
+import { pgSkipReason, type PgCluster } from '../support/pg-cluster.js';
+import { workerCluster } from '../support/worker-cluster.js';
 import { cleanupE2e, ensureBuilt, errorEnvelope, registerSecret, startE2eSandbox, svc, tempDir, type E2eSandbox } from './helpers.js';
 
 const skip = pgSkipReason();
@@ -25,7 +26,7 @@ describe.skipIf(!!skip)('restore create --database --latest / --before, --window
 
   beforeAll(async () => {
     registerSecret(password, 'dsnPasswords');
-    const [built, sandbox, pg] = await Promise.allSettled([ensureBuilt(), startE2eSandbox(), startCluster({ password })]);
+    const [built, sandbox, pg] = await Promise.allSettled([ensureBuilt(), startE2eSandbox(), workerCluster({ password })]);
     if (sandbox.status === 'fulfilled') sb = sandbox.value;
     if (pg.status === 'fulfilled') cluster = pg.value;
     for (const r of [built, sandbox, pg]) if (r.status === 'rejected') throw r.reason;

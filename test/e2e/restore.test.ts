@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
+import { pgSkipReason, type PgCluster } from '../support/pg-cluster.js';
+import { workerCluster } from '../support/worker-cluster.js';
 import { describeDatabase } from '../support/seed.js';
 import { cleanupE2e, ensureBuilt, errorEnvelope, registerSecret, startE2eSandbox, svc, type E2eSandbox } from './helpers.js';
 
@@ -31,7 +32,7 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
 
   beforeAll(async () => {
     registerSecret(password, 'dsnPasswords');
-    const [built, sandbox, pg] = await Promise.allSettled([ensureBuilt(), startE2eSandbox(), startCluster({ password })]);
+    const [built, sandbox, pg] = await Promise.allSettled([ensureBuilt(), startE2eSandbox(), workerCluster({ password })]);
     // Keep whatever started, so afterAll stops it even when another part failed.
     if (sandbox.status === 'fulfilled') sb = sandbox.value;
     if (pg.status === 'fulfilled') cluster = pg.value;

@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startArtifactServer, type ArtifactServer } from '../support/artifact-server.js';
 import { ensureBuilt, tempDir } from '../support/built-cli.js';
 import { expectFits, restoreScreenEnv, WIDTHS } from '../support/fit-screens.js';
-import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
+import { pgSkipReason, type PgCluster } from '../support/pg-cluster.js';
+import { workerCluster } from '../support/worker-cluster.js';
 import { disposePtys, ptySkipReason } from '../support/pty.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 
@@ -36,7 +37,7 @@ describe.skipIf(!!skip)('restore and drill screens fit the terminal', () => {
     const [built, sb, pg, artifacts] = await Promise.allSettled([
       ensureBuilt(),
       startTestSandbox({ now: () => new Date(), recentTimestamps: true }),
-      startCluster(),
+      workerCluster(),
       startArtifactServer(ARTIFACT),
     ]);
     if (sb.status === 'fulfilled') sandbox = sb.value;

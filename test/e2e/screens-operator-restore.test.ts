@@ -17,7 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startArtifactServer, type ArtifactServer } from '../support/artifact-server.js';
 import { BIN, ensureBuilt, tempDir } from '../support/built-cli.js';
 import { restoreScreenEnv, runScreen, tooWide, type ScreenCase, type ScreenRun } from '../support/fit-screens.js';
-import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
+import { pgSkipReason, type PgCluster } from '../support/pg-cluster.js';
+import { workerCluster } from '../support/worker-cluster.js';
 import { disposePtys, ptySkipReason } from '../support/pty.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { leaksIn } from '../support/secret-scan.js';
@@ -51,7 +52,7 @@ describe.skipIf(!!skip)('operator screens of a restore and a drill (cli-contract
   let bigBody: (database: string) => string;
 
   beforeAll(async () => {
-    const [built, sb, pg] = await Promise.allSettled([ensureBuilt(), startTestSandbox({ now: () => new Date(), recentTimestamps: true }), startCluster()]);
+    const [built, sb, pg] = await Promise.allSettled([ensureBuilt(), startTestSandbox({ now: () => new Date(), recentTimestamps: true }), workerCluster()]);
     if (sb.status === 'fulfilled') sandbox = sb.value;
     if (pg.status === 'fulfilled') cluster = pg.value;
     for (const r of [built, sb, pg]) if (r.status === 'rejected') throw r.reason;

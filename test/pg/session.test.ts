@@ -16,6 +16,7 @@ import { isNetworkFailure } from '../../src/restore/target/target-database.js';
 import { SecretScrubber } from '../../src/secrets.js';
 import { CHECK_BOUNDS, firstRows, sessionConfig, withSession, type SessionConfig } from '../../src/pg/session.js';
 import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
+import { workerCluster } from '../support/worker-cluster.js';
 
 const skip = pgSkipReason();
 if (skip) console.warn(`test/pg/session.test.ts skipped: ${skip}`);
@@ -27,7 +28,7 @@ describe.skipIf(!!skip)("svc's own connection (real PostgreSQL)", { timeout: 60_
   const run = (sql: string, limit = 6) => withSession(config, never, (client) => firstRows(client, sql, limit));
 
   beforeAll(async () => {
-    cluster = await startCluster();
+    cluster = await workerCluster();
     config = {
       host: cluster.host,
       port: cluster.port,

@@ -15,7 +15,8 @@ import { countArchiveRows, tableKey } from '../../src/restore/archive/archive-ro
 import { UTF8_ARCHIVE } from '../../src/restore/archive/archive-encoding.js';
 import { readToc } from '../../src/restore/archive/toc.js';
 import { SecretScrubber } from '../../src/secrets.js';
-import { clientEnv, pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
+import { clientEnv, pgSkipReason, type PgCluster } from '../support/pg-cluster.js';
+import { workerCluster } from '../support/worker-cluster.js';
 import { seedDatabase } from '../support/seed.js';
 
 const skip = pgSkipReason();
@@ -42,7 +43,7 @@ describe.skipIf(!!skip)("the archive's rows, counted beside pg_restore, and the 
   const env = () => ({ PATH: process.env.PATH });
 
   beforeAll(async () => {
-    c = await startCluster();
+    c = await workerCluster();
     await seedDatabase(c, 'src');
     await c.psql(EXTRA, 'src');
   }, 120_000);

@@ -232,7 +232,8 @@ describe.skipIf(!!skip)('startCluster (one shared cluster; the last test stops i
     expect((err as PgClusterError).logTail).toContain('invalid value for parameter "shared_buffers"');
     expect(message).toContain('--- server log');
     expect(message).not.toContain(password);
-    const dataDir = /^initdb (\S+)/.exec(lines[0] ?? '')?.[1];
+    // Inside a vitest run the data dir is a copy of the run's initdb'd one (pg-run-setup.ts), else initdb's.
+    const dataDir = /^(?:initdb|copying the run's initdb'd data dir to) (\S+)/.exec(lines[0] ?? '')?.[1];
     expect(dataDir).toBeDefined();
     expect(existsSync(dirname(dataDir!))).toBe(false);
     expect(processesMentioning(dataDir!)).toEqual([]);

@@ -1,14 +1,15 @@
 /**
  * A throwaway PostgreSQL cluster for tests, the local sandbox and demos: initdb into a fresh temp
- * dir, SCRAM password auth over 127.0.0.1 only, removed again by stop(). Development tooling, not
+ * dir (inside a vitest run, a copy of the run's initdb'd data dir), SCRAM password auth over
+ * 127.0.0.1 only, removed again by stop(). Development tooling, not
  * part of the CLI's runtime.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { chmod, chown, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa, execaSync } from 'execa';
 
@@ -50,7 +51,18 @@ export interface StartClusterOptions {
    * defaults to findPgBinDir(). The client tools stay the machine's.
    */
   serverBinDir?: string;
+  /**
+   * Leave the server running when this process exits (no exit hook, stop() does not stop it); it is
+   * stopped with stopClusterAt(). For the per-worker clusters of test/support/worker-cluster.ts.
+   */
+  detached?: boolean;
 }
+
+/**
+ * The run directory of a vitest run (set by test/support/pg-run-setup.ts): one initdb'd data dir
+ * per server major that startCluster() copies instead of running initdb, and the per-worker clusters.
+ */
+export const PG_RUN_DIR_ENV = 'SVC_TEST_PG_RUN_DIR';
 
 /** A failure of the throwaway cluster: names the step and carries the tail of the server log. */
 export class PgClusterError extends Error {
@@ -199,11 +211,17 @@ function readPid(dataDir: string): number | undefined {
   }
 }
 
+/** The postmaster's pid of a data dir, or undefined when it has none or it no longer runs. */
+export function runningPostmaster(dataDir: string): number | undefined {
+  const pid = readPid(dataDir);
+  return pid && alive(pid) ? pid : undefined;
+}
+
 /**
  * Whether pid is still running. A zombie counts as gone: the postmaster is reparented when pg_ctl
  * exits, and in a container PID 1 may never reap it.
  */
-function alive(pid: number): boolean {
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (e) {
@@ -260,6 +278,174 @@ function installExitHook(): void {
   });
 }
 
+type RunAs = { runuser: string; uid: number; gid: number } | undefined;
+
+/** As root, who runs the server (postgres, through runuser); undefined when we are not root. */
+function serverUser(): RunAs {
+  if (!isRoot()) return undefined;
+  const runuser = findRunuser();
+  const ids = postgresUser();
+  if (!runuser || !ids) throw new PgClusterError('running as root needs runuser and a `postgres` OS user to run the server as');
+  return { runuser, ...ids };
+}
+
+/** A server-side command, as postgres when we are root; cwd a dir postgres can read, because initdb/pg_ctl need one. */
+function asServerUser(runAs: RunAs, file: string, args: string[], cwd: string, timeout: number) {
+  const [cmd, argv] = runAs ? [runAs.runuser, ['-u', 'postgres', '--', file, ...args]] : [file, args];
+  return execa(cmd, argv, { cwd, reject: false, timeout, stdin: 'ignore', all: true, env: inheritedEnv(), extendEnv: false });
+}
+
+/** initdb into `dir`/data with `password` for postgres; the password file lives in `dir` only while initdb runs. */
+async function initdb(runAs: RunAs, serverBinDir: string, dir: string, password: string) {
+  const pwFile = join(dir, 'pwfile');
+  await writeFile(pwFile, `${password}\n`, { mode: 0o600 });
+  if (runAs) await chown(pwFile, runAs.uid, runAs.gid);
+  try {
+    const args = ['-D', join(dir, 'data'), '--auth=scram-sha-256', `--pwfile=${pwFile}`, '-U', 'postgres', '--encoding=UTF8', '--locale=C', '--no-sync'];
+    return await asServerUser(runAs, join(serverBinDir, 'initdb'), args, dir, 120_000);
+  } finally {
+    await unlink(pwFile).catch(() => {});
+  }
+}
+
+interface Template {
+  dataDir: string;
+  /** postgres's password in the template, replaced at each copy's first start. */
+  password: string;
+}
+
+/**
+ * The test run's initdb'd data dir for serverBinDir (PG_RUN_DIR_ENV): made once per run by the first
+ * process that needs it, while the others wait for it. A copy (cp -a) costs a fraction of an initdb.
+ * Undefined outside a test run, or when it cannot be made: initdb then runs as before.
+ */
+async function runTemplate(runAs: RunAs, serverBinDir: string): Promise<Template | undefined> {
+  const runDir = process.env[PG_RUN_DIR_ENV];
+  if (!runDir || !existsSync(runDir)) return undefined;
+  const key = createHash('sha256').update(serverBinDir).digest('hex').slice(0, 12);
+  const dir = join(runDir, `initdb-${key}`);
+  // Holds the template's password: readable by us only, unlike dir, which postgres owns.
+  const ready = join(runDir, `initdb-${key}.password`);
+  const failed = join(runDir, `initdb-${key}.failed`);
+  const found = (): Template | undefined => {
+    const password = existsSync(ready) ? readFileSync(ready, 'utf8') : '';
+    return password ? { dataDir: join(dir, 'data'), password } : undefined;
+  };
+  const made = found();
+  if (made) return made;
+  try {
+    await mkdir(dir, { mode: 0o700 });
+  } catch {
+    for (const deadline = Date.now() + 150_000; Date.now() < deadline && !existsSync(failed); ) {
+      await sleep(100);
+      const t = found();
+      if (t) return t;
+    }
+    return undefined;
+  }
+  const password = randomBytes(18).toString('base64url');
+  if (runAs) await chown(dir, runAs.uid, runAs.gid);
+  const init = await initdb(runAs, serverBinDir, dir, password);
+  if (init.exitCode !== 0) {
+    await writeFile(failed, '');
+    return undefined;
+  }
+  await writeFile(`${ready}.tmp`, password, { mode: 0o600 });
+  await rename(`${ready}.tmp`, ready);
+  return { dataDir: join(dir, 'data'), password };
+}
+
+/** A PgCluster whose password can change and whose major is filled in once asked. */
+export type ReachedCluster = Omit<PgCluster, 'serverMajor'> & { serverMajor: number; changePassword(password: string): Promise<void> };
+
+/** Where a running cluster is: enough to reach it again from another process (worker-cluster.ts). */
+export interface ClusterAddress {
+  port: number;
+  password: string;
+  binDir: string;
+  serverBinDir: string;
+  dataDir: string;
+  serverMajor: number;
+}
+
+export function sqlLiteral(s: string): string {
+  return `'${s.replaceAll("'", "''")}'`;
+}
+
+/**
+ * A PgCluster over a running server at `address`; stop() is `stop`. changePassword() sets postgres's
+ * password (never logged: log_statement is off for that statement) and uses it from then on.
+ */
+export function clusterAt(address: ClusterAddress, stop: () => Promise<void>): ReachedCluster {
+  const a = { ...address };
+  const cluster = {
+    host: '127.0.0.1' as const,
+    port: a.port,
+    user: 'postgres' as const,
+    get password() {
+      return a.password;
+    },
+    binDir: a.binDir,
+    serverBinDir: a.serverBinDir,
+    get serverMajor() {
+      return a.serverMajor;
+    },
+    set serverMajor(major: number) {
+      a.serverMajor = major;
+    },
+    dataDir: a.dataDir,
+    dsn(database: string, withPassword = false) {
+      const auth = withPassword ? `postgres:${encodeURIComponent(a.password)}` : 'postgres';
+      return `postgresql://${auth}@127.0.0.1:${a.port}/${encodeURIComponent(database)}`;
+    },
+    async psql(sql: string, database = 'postgres') {
+      const r = await execa(
+        join(a.binDir, 'psql'),
+        ['-X', '-q', '-w', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(a.port), '-U', 'postgres', '-d', database, '-f', '-'],
+        { input: sql, env: clientEnv(cluster), extendEnv: false, reject: false, timeout: 300_000 },
+      );
+      if (r.exitCode !== 0) {
+        const why = String(r.stderr).trim() || (r.timedOut ? 'timed out' : `exit ${r.exitCode ?? r.signal}`);
+        throw new PgClusterError(redact(`psql on database "${database}" (127.0.0.1:${a.port}) failed: ${why}`, a.password));
+      }
+      return String(r.stdout).trim();
+    },
+    async changePassword(password: string) {
+      if (!password || /[\r\n]/.test(password)) throw new PgClusterError('the cluster password must be non-empty and on one line');
+      if (password === a.password) return;
+      await cluster.psql(`SET log_statement = 'none'; ALTER ROLE postgres PASSWORD ${sqlLiteral(password)};`);
+      a.password = password;
+    },
+    stop,
+  };
+  return cluster;
+}
+
+/**
+ * Stops the server of dataDir (the postmaster.pid's, else `pid`): SIGINT (fast shutdown), SIGKILL
+ * after a grace period, then removes its temp dir (dataDir's parent).
+ */
+export async function stopClusterAt(dataDir: string, pid?: number, log: (line: string) => void = () => {}): Promise<void> {
+  const running = readPid(dataDir) ?? pid;
+  if (running) {
+    signal(running, 'SIGINT'); // fast shutdown: roll back sessions, checkpoint, exit
+    if (!(await waitGone(running, STOP_GRACE_MS))) {
+      log(`postmaster ${running} ignored SIGINT for ${STOP_GRACE_MS / 1000} s; killing it`);
+      signal(running, 'SIGKILL');
+      if (!(await waitGone(running, 5_000))) {
+        throw new PgClusterError(`postmaster ${running} of ${dataDir} did not exit after SIGINT and SIGKILL`, await readLogTail(join(dirname(dataDir), 'server.log')));
+      }
+    }
+  }
+  await rm(dirname(dataDir), { recursive: true, force: true });
+}
+
+/** Makes the run's initdb'd data dir of the default server now (pg-run-setup.ts), so the first copy does not wait for it. */
+export async function prepareRunTemplate(): Promise<void> {
+  const serverBinDir = findPgBinDir();
+  if (serverBinDir && pgServerAvailable()) await runTemplate(serverUser(), serverBinDir);
+}
+
 export async function startCluster(opts: StartClusterOptions = {}): Promise<PgCluster> {
   const log = opts.log ?? (() => {});
   const binDir = findPgBinDir();
@@ -269,29 +455,13 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<PgCl
   if (absent.length) throw new PgClusterError(`${serverBinDir} lacks the server binaries ${absent.join(', ')}`);
   const password = opts.password ?? randomBytes(18).toString('base64url');
   if (!password || /[\r\n]/.test(password)) throw new PgClusterError('the cluster password must be non-empty and on one line');
-
-  let runAs: { runuser: string; uid: number; gid: number } | undefined;
-  if (isRoot()) {
-    const runuser = findRunuser();
-    const ids = postgresUser();
-    if (!runuser || !ids) {
-      throw new PgClusterError('running as root needs runuser and a `postgres` OS user to run the server as');
-    }
-    runAs = { runuser, ...ids };
-  }
+  const runAs = serverUser();
 
   const baseDir = await mkdtemp(join(tmpdir(), 'svc-pg-'));
   const dataDir = join(baseDir, 'data');
   const logFile = join(baseDir, 'server.log');
-  const pwFile = join(baseDir, 'pwfile');
   const entry: Live = { pid: undefined, baseDir };
-
-  /** Server-side commands run as postgres when we are root; cwd in the temp dir because initdb/pg_ctl need a readable one. */
-  const server = (bin: string, args: string[], timeout: number) => {
-    const file = join(serverBinDir, bin);
-    const [cmd, argv] = runAs ? [runAs.runuser, ['-u', 'postgres', '--', file, ...args]] : [file, args];
-    return execa(cmd, argv, { cwd: baseDir, reject: false, timeout, stdin: 'ignore', all: true, env: inheritedEnv(), extendEnv: false });
-  };
+  const server = (bin: string, args: string[], timeout: number) => asServerUser(runAs, join(serverBinDir, bin), args, baseDir, timeout);
 
   const fail = async (what: string, output?: string): Promise<never> => {
     const logTail = await readLogTail(logFile);
@@ -304,21 +474,17 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<PgCl
       await chown(baseDir, runAs.uid, runAs.gid);
       await chmod(baseDir, 0o700);
     }
-    await writeFile(pwFile, `${password}\n`, { mode: 0o600 });
-    if (runAs) await chown(pwFile, runAs.uid, runAs.gid);
 
-    log(`initdb ${dataDir} (${serverBinDir})`);
-    let init;
-    try {
-      init = await server(
-        'initdb',
-        ['-D', dataDir, '--auth=scram-sha-256', `--pwfile=${pwFile}`, '-U', 'postgres', '--encoding=UTF8', '--locale=C', '--no-sync'],
-        120_000,
-      );
-    } finally {
-      await unlink(pwFile).catch(() => {});
+    const template = await runTemplate(runAs, serverBinDir);
+    if (template) {
+      log(`copying the run's initdb'd data dir to ${dataDir} (${serverBinDir})`);
+      const copy = await asServerUser(runAs, 'cp', ['-a', template.dataDir, dataDir], baseDir, 120_000);
+      if (copy.exitCode !== 0) await fail(`copying the initdb'd data dir failed (exit ${copy.exitCode ?? copy.signal})`, String(copy.all ?? ''));
+    } else {
+      log(`initdb ${dataDir} (${serverBinDir})`);
+      const init = await initdb(runAs, serverBinDir, baseDir, password);
+      if (init.exitCode !== 0) await fail(`initdb failed (exit ${init.exitCode ?? init.signal})`, String(init.all ?? ''));
     }
-    if (init.exitCode !== 0) await fail(`initdb failed (exit ${init.exitCode ?? init.signal})`, String(init.all ?? ''));
 
     // Replace initdb's pg_hba: SCRAM everywhere, TCP from loopback only, no trust and no replication.
     // Writing over the existing file keeps its owner (postgres) and mode.
@@ -359,64 +525,25 @@ export async function startCluster(opts: StartClusterOptions = {}): Promise<PgCl
 
     entry.pid = readPid(dataDir);
     if (!entry.pid) await fail('the server started but left no postmaster.pid');
-    live.add(entry);
-    installExitHook();
+    if (!opts.detached) {
+      live.add(entry);
+      installExitHook();
+    }
     log(`PostgreSQL running on 127.0.0.1:${port}, pid ${entry.pid}`);
 
     let stopped: Promise<void> | undefined;
-    let serverMajor = 0;
-    const cluster: PgCluster = {
-      host: '127.0.0.1',
-      port,
-      user: 'postgres',
-      password,
-      binDir,
-      serverBinDir,
-      get serverMajor() {
-        return serverMajor;
-      },
-      dataDir,
-      dsn(database, withPassword = false) {
-        const auth = withPassword ? `postgres:${encodeURIComponent(password)}` : 'postgres';
-        return `postgresql://${auth}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
-      },
-      async psql(sql, database = 'postgres') {
-        const r = await execa(
-          join(binDir, 'psql'),
-          ['-X', '-q', '-w', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', database, '-f', '-'],
-          { input: sql, env: clientEnv(cluster), extendEnv: false, reject: false, timeout: 300_000 },
-        );
-        if (r.exitCode !== 0) {
-          const why = String(r.stderr).trim() || (r.timedOut ? 'timed out' : `exit ${r.exitCode ?? r.signal}`);
-          throw new PgClusterError(redact(`psql on database "${database}" (127.0.0.1:${port}) failed: ${why}`, password));
-        }
-        return String(r.stdout).trim();
-      },
-      stop() {
-        stopped ??= stopServer();
-        return stopped;
-      },
-    };
-
     const stopServer = async (): Promise<void> => {
-      const pid = readPid(dataDir) ?? entry.pid;
-      if (pid) {
-        signal(pid, 'SIGINT'); // fast shutdown: roll back sessions, checkpoint, exit
-        if (!(await waitGone(pid, STOP_GRACE_MS))) {
-          log(`postmaster ${pid} ignored SIGINT for ${STOP_GRACE_MS / 1000} s; killing it`);
-          signal(pid, 'SIGKILL');
-          if (!(await waitGone(pid, 5_000))) {
-            live.delete(entry);
-            await fail(`postmaster ${pid} of ${dataDir} did not exit after SIGINT and SIGKILL`);
-          }
-        }
+      try {
+        await stopClusterAt(dataDir, entry.pid, log);
+      } finally {
+        live.delete(entry);
       }
-      live.delete(entry);
-      await rm(baseDir, { recursive: true, force: true });
       log(`stopped PostgreSQL on 127.0.0.1:${port}`);
     };
-
-    serverMajor = Math.floor(Number(await cluster.psql('SHOW server_version_num')) / 10_000);
+    const address = { port, password: template?.password ?? password, binDir, serverBinDir, dataDir, serverMajor: 0 };
+    const cluster = clusterAt(address, () => (stopped ??= stopServer()));
+    await cluster.changePassword(password);
+    cluster.serverMajor = Math.floor(Number(await cluster.psql('SHOW server_version_num')) / 10_000);
     return cluster;
   } catch (err) {
     // Leave nothing behind from a half-started cluster.

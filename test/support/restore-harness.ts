@@ -17,6 +17,7 @@ import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { startCluster, type PgCluster } from './pg-cluster.js';
+import { workerCluster } from './worker-cluster.js';
 import { artifactInfo, describeDatabase, dumpDatabase, quoteIdent, seedDatabase, SEED_DATABASE, type ArtifactInfo, type DatabaseDescription } from './seed.js';
 import { startArtifactServer, type ArtifactRequest, type ArtifactServer } from './artifact-server.js';
 import { fixture, FIXTURES_DIR } from './fixtures.js';
@@ -162,7 +163,10 @@ export class RestoreHarness {
     // Scratch first, under the real temp dir: the cluster's own dir must stay reachable for the postgres user.
     this.scratch = await mkdtemp(join(tmpdir(), 'svc-restorepg-'));
     const serverBinDir = process.env[SERVER_BINDIR_ENV] || undefined;
-    this.cluster = await startCluster({ password: DSN_PASSWORD, settings: this.#settings, serverBinDir });
+    // The worker's cluster (of that major) unless this file needs other server settings.
+    this.cluster = Object.keys(this.#settings).length
+      ? await startCluster({ password: DSN_PASSWORD, settings: this.#settings, serverBinDir })
+      : await workerCluster({ password: DSN_PASSWORD, serverBinDir });
     this.realPgRestore = join(this.cluster.binDir, 'pg_restore');
     await seedDatabase(this.cluster, SOURCE_DB);
     this.dumpPath = join(this.scratch, 'acme-orders.pgdump');
