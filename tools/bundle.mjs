@@ -138,7 +138,11 @@ const options = {
   // --jq's worker thread (src/output/jq-worker.mjs) and the ranged download's hashing thread
   // (src/restore/download/prefix-hash-worker.mjs) are started from a file: entries of their own, beside the
   // chunks, where the chunk that starts each finds it as the sources do (./jq-worker.mjs).
-  entryPoints: { svc: 'src/main.ts', 'chunks/jq-worker': 'src/output/jq-worker.mjs', 'chunks/prefix-hash-worker': 'src/restore/download/prefix-hash-worker.mjs' },
+  entryPoints: {
+    svc: 'src/main.ts',
+    'chunks/jq-worker': 'src/output/jq-worker.mjs',
+    'chunks/prefix-hash-worker': 'src/restore/download/prefix-hash-worker.mjs',
+  },
   outdir: staging,
   // Chunks sit two levels below the package root, like src/<dir>/*.ts: import.meta.url-relative
   // paths such as the sandbox's ../../fixtures/ resolve the same from sources and bundle.

@@ -14,7 +14,10 @@ export async function bundleDriver() {
   await build({
     absWorkingDir: ROOT,
     // The hashing thread's file goes beside the driver, where prefix-hasher.ts looks for it.
-    entryPoints: { 'download-driver': join(ROOT, 'bench/lib/download-driver.mjs'), 'prefix-hash-worker': join(ROOT, 'src/restore/download/prefix-hash-worker.mjs') },
+    entryPoints: {
+      'download-driver': join(ROOT, 'bench/lib/download-driver.mjs'),
+      'prefix-hash-worker': join(ROOT, 'src/restore/download/prefix-hash-worker.mjs'),
+    },
     outdir: dir,
     outExtension: { '.js': '.mjs' },
     bundle: true,

@@ -336,7 +336,7 @@ async function runTemplate(runAs: RunAs, serverBinDir: string): Promise<Template
   try {
     await mkdir(dir, { mode: 0o700 });
   } catch {
-    for (const deadline = Date.now() + 150_000; Date.now() < deadline && !existsSync(failed); ) {
+    for (const deadline = Date.now() + 150_000; Date.now() < deadline && !existsSync(failed);) {
       await sleep(100);
       const t = found();
       if (t) return t;
@@ -433,7 +433,10 @@ export async function stopClusterAt(dataDir: string, pid?: number, log: (line: s
       log(`postmaster ${running} ignored SIGINT for ${STOP_GRACE_MS / 1000} s; killing it`);
       signal(running, 'SIGKILL');
       if (!(await waitGone(running, 5_000))) {
-        throw new PgClusterError(`postmaster ${running} of ${dataDir} did not exit after SIGINT and SIGKILL`, await readLogTail(join(dirname(dataDir), 'server.log')));
+        throw new PgClusterError(
+          `postmaster ${running} of ${dataDir} did not exit after SIGINT and SIGKILL`,
+          await readLogTail(join(dirname(dataDir), 'server.log')),
+        );
       }
     }
   }
