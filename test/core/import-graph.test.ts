@@ -16,6 +16,9 @@ const FACES = ['commands', 'mcp', 'drill'];
 const RUNS: Record<string, RegExp> = {
   'commands/mcp/serve.ts': /^mcp\/server\.ts$/,
   'commands/restore/drill.ts': /^drill\//,
+  // The drill verb's options and its report and metrics, split from drill.ts by what they hold.
+  'commands/restore/drill-options.ts': /^drill\//,
+  'commands/restore/drill-publish.ts': /^drill\//,
   'commands/restore/drill-merge.ts': /^drill\//,
   'commands/restore/drill-table.ts': /^drill\//,
 };

@@ -1,9 +1,11 @@
+import type pg from 'pg';
 import { CliError, LocalToolError } from '../../errors.js';
 import { shellCommand } from '../../output/shell-quote.js';
 import type { SecretScrubber } from '../../secrets.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PgError } from '../../pg/errors.js';
 import { onEnv } from '../../pg/target-session.js';
+import { onMaintenanceDb } from '../target/target-database.js';
 import type { RestorePlan } from '../plan.js';
 import { quoteIdent } from '../../pg/quote.js';
 import { redactedDsn, type Target } from '../target/target.js';
@@ -156,8 +158,11 @@ export async function assertCanSwap(
   const sql = `SELECT json_build_object('superuser', r.rolsuper, 'createdb', r.rolcreatedb, 'owns', pg_has_role(current_user, d.datdba, 'USAGE'),
     'owner', pg_get_userbyid(d.datdba), 'sessions', ${sessionsSql('$1')}) AS facts
     FROM pg_database d, pg_roles r WHERE d.datname = $1 AND r.rolname = current_user`;
-  // One session for the facts and every look at the sessions: svc's own is the one pg_backend_pid() leaves out.
-  await onEnv({ env, database: target.database, scrubber: deps.scrubber, signal: deps.signal, catalogOnly: true }, async (client) => {
+  // One session for the facts and every look at the sessions, on the maintenance database: a session of svc's own on
+  // the target would be one more "other session" to a second in-place run looking at the same time.
+  const onServer = (fn: (client: pg.Client) => Promise<void>) =>
+    onMaintenanceDb((database) => onEnv({ env, database, scrubber: deps.scrubber, signal: deps.signal, catalogOnly: true }, fn));
+  await onServer(async (client) => {
     const facts = (await client.query<{ facts: Facts }>(sql, [target.database])).rows[0]!.facts;
     permitted(target, facts);
     const look = async () => (await client.query<{ s: Session[] }>(`SELECT ${sessionsSql('$1')} AS s`, [target.database])).rows[0]!.s;
