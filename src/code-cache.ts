@@ -7,19 +7,18 @@ import { cacheDir } from './config/paths.js';
 /** Where V8's compiled code of svc's files is kept (bin/svc names the same directory for Node 22+). */
 export const codeCacheDir = (env: Record<string, string | undefined>) => join(cacheDir(env), 'code-cache');
 
-const hasCompileCache = () => typeof (process.getBuiltinModule('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
-
 /**
  * The CommonJS file `path` of the bundle, loaded as require() loads it, with V8's compiled code of
- * it kept between runs. Node 22 and later keep it themselves (bin/svc turns their compile cache
- * on); Node 20 has no such cache for files, so here the file runs as a vm.Script whose cached data
- * lives in svc's cache directory, named by the file's path, size and time and the Node version.
+ * it kept between runs: the file runs as a vm.Script whose cached data lives in svc's cache
+ * directory, named by the file's path, size and time and the Node version. The data is made at the
+ * exit of a run, so it holds every function that run compiled, not only the top level (Node 22's
+ * own compile cache, which bin/svc turns on for the ES-module chunks, keeps the top level only:
+ * each run compiled again every undici function a request calls). Node 20 has no cache at all.
  * A cache file V8 rejects (corrupt, another V8) is replaced; one that cannot be read or written
  * is no cache: never an error.
  */
 export function requireWithCodeCache(path: string, env: Record<string, string | undefined> = process.env): unknown {
   const require = createRequire(path);
-  if (hasCompileCache()) return require(path);
   const { size, mtimeMs } = statSync(path);
   // One cache per installed file: two installs of svc (or a build and an install) never evict each other's.
   const prefix = `${basename(path)}-${fnv1a(path)}-`;

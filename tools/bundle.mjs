@@ -133,12 +133,32 @@ const undiciApart = {
   },
 };
 
+/**
+ * undici's env-http-proxy-agent.js requires its ProxyAgent (and that the SOCKS5 agent and client)
+ * as it loads; it constructs one only for a proxy that is set. It gets src/api/undici-proxy-agent.cjs,
+ * which loads the real one on the first construction: a run without a proxy does not run that code.
+ */
+const proxyAgentOnFirstUse = {
+  name: 'proxy-agent-on-first-use',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/proxy-agent$/ }, (args) =>
+      /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]env-http-proxy-agent\.js$/.test(args.importer)
+        ? { path: `${root}/src/api/undici-proxy-agent.cjs` }
+        : undefined,
+    );
+  },
+};
+
 const options = {
   absWorkingDir: root,
   // --jq's worker thread (src/output/jq-worker.mjs) and the ranged download's hashing thread
   // (src/restore/download/prefix-hash-worker.mjs) are started from a file: entries of their own, beside the
   // chunks, where the chunk that starts each finds it as the sources do (./jq-worker.mjs).
-  entryPoints: { svc: 'src/main.ts', 'chunks/jq-worker': 'src/output/jq-worker.mjs', 'chunks/prefix-hash-worker': 'src/restore/download/prefix-hash-worker.mjs' },
+  entryPoints: {
+    svc: 'src/main.ts',
+    'chunks/jq-worker': 'src/output/jq-worker.mjs',
+    'chunks/prefix-hash-worker': 'src/restore/download/prefix-hash-worker.mjs',
+  },
   outdir: staging,
   // Chunks sit two levels below the package root, like src/<dir>/*.ts: import.meta.url-relative
   // paths such as the sandbox's ../../fixtures/ resolve the same from sources and bundle.
@@ -211,7 +231,7 @@ const undiciOptions = {
   format: 'cjs',
   // A CommonJS file gets require() from its wrapper; import.meta is not used there.
   banner: undefined,
-  plugins: [http2OnFirstUseForUndici, httpStandInForUndici, llhttpAsFiles],
+  plugins: [http2OnFirstUseForUndici, httpStandInForUndici, proxyAgentOnFirstUse, llhttpAsFiles],
 };
 const result = await Promise.all([build(options), build(sdkOptions), build(undiciOptions)])
   .then(([main]) => (writeLlhttpFiles(), main))
