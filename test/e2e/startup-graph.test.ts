@@ -15,8 +15,11 @@ import { closedPort } from '../support/loopback-server.js';
 
 const DIST = join(ROOT, 'dist');
 
-/** dist/svc.mjs (or another file of dist/) and every chunk it imports statically, transitively: their text. */
-function staticClosure(start = 'svc.mjs'): Map<string, string> {
+/**
+ * The start script (dist/chunks/start.cjs, which bin/svc runs; it loads every chunk through a
+ * dynamic import) or another file of dist/, and every chunk it imports statically, transitively: their text.
+ */
+function staticClosure(start = 'chunks/start.cjs'): Map<string, string> {
   const seen = new Map<string, string>();
   const visit = (file: string): void => {
     if (seen.has(file)) return;
