@@ -222,8 +222,16 @@ const START_FILE = 'chunks/start.cjs';
 const START_TABLE = "globalThis[Symbol.for('svc.start')]";
 const lazyName = (path) =>
   path.startsWith(`${root}src/`)
-    ? path.slice(`${root}src/`.length).replace(/\.[cm]?[jt]s$/, '').replaceAll('/', '-')
-    : path.replace(/^.*[\\/]node_modules[\\/]/, '').split(/[\\/]/).slice(0, path.includes('/node_modules/@') ? 2 : 1).join('-').replace(/^@/, '');
+    ? path
+        .slice(`${root}src/`.length)
+        .replace(/\.[cm]?[jt]s$/, '')
+        .replaceAll('/', '-')
+    : path
+        .replace(/^.*[\\/]node_modules[\\/]/, '')
+        .split(/[\\/]/)
+        .slice(0, path.includes('/node_modules/@') ? 2 : 1)
+        .join('-')
+        .replace(/^@/, '');
 const lazyEntries = new Map();
 
 function startGraph(closure, shared) {
@@ -283,7 +291,9 @@ const codeCacheFromBin = {
   name: 'code-cache-from-bin',
   setup(b) {
     b.onResolve({ filter: /code-cache\.(ts|js)$/ }, async (args) =>
-      args.path.endsWith(`${root}src/code-cache.ts`) || /^\.{1,2}\/code-cache\.js$/.test(args.path) ? { path: 'code-cache', namespace: 'svc-code-cache' } : undefined,
+      args.path.endsWith(`${root}src/code-cache.ts`) || /^\.{1,2}\/code-cache\.js$/.test(args.path)
+        ? { path: 'code-cache', namespace: 'svc-code-cache' }
+        : undefined,
     );
     b.onResolve({ filter: /^\.\/code-cache\.cjs$/, namespace: 'svc-code-cache' }, (args) => ({ path: args.path, external: true }));
     b.onLoad({ filter: /.*/, namespace: 'svc-code-cache' }, () => ({ contents: "module.exports = require('./code-cache.cjs');", loader: 'js' }));
@@ -300,10 +310,22 @@ const startOptions = {
   // whose import() Node 20 does not serve once its code comes from the cache.
   supported: { 'dynamic-import': false },
 };
-const codeCacheOptions = { ...startOptions, entryPoints: ['src/code-cache.ts'], outfile: `${staging}/chunks/code-cache.cjs`, plugins: [], define: options.define };
+const codeCacheOptions = {
+  ...startOptions,
+  entryPoints: ['src/code-cache.ts'],
+  outfile: `${staging}/chunks/code-cache.cjs`,
+  plugins: [],
+  define: options.define,
+};
 
 const result = await (async () => {
-  const graph = await build({ ...startOptions, entryPoints: ['src/main.ts'], write: false, metafile: true, plugins: [lazyChildProcessForCommander, startGraph()] });
+  const graph = await build({
+    ...startOptions,
+    entryPoints: ['src/main.ts'],
+    write: false,
+    metafile: true,
+    plugins: [lazyChildProcessForCommander, startGraph()],
+  });
   const closure = new Map(
     Object.entries(graph.metafile.inputs)
       .filter(([key]) => !key.includes(':'))

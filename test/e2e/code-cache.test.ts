@@ -77,7 +77,7 @@ describe('the code cache (the built CLI)', () => {
     await list(cache);
   });
 
-  it('`svc --help` alone makes the start script\'s cache, and the next run uses it', async () => {
+  it("`svc --help` alone makes the start script's cache, and the next run uses it", async () => {
     const cache = tempDir('xdg-cache');
     const help = async () => {
       const r = await spawnSvc(['--help'], { env: cleanEnv({ XDG_CACHE_HOME: cache }) });
