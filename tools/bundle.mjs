@@ -1,6 +1,6 @@
 /**
- * `npm run build`: dist/ holds the bundle bin/svc runs and nothing else: dist/svc.mjs plus lazily
- * loaded chunks in dist/chunks/ (each command's work, the sandbox, the restore engine, undici, ora
+ * `npm run build`: dist/ holds the bundle bin/svc runs and nothing else: dist/chunks/start.cjs (see
+ * START_FILE below) plus lazily loaded chunks in dist/chunks/ (each command's work, the sandbox, the restore engine, undici, ora
  * and @clack/prompts load on first use through dynamic import() in the sources). Tests, scripts and
  * the bench run the TypeScript sources (vitest, tsx); nothing here edits emitted text.
  */
@@ -83,8 +83,7 @@ const mcpSdkApart = {
  * dist/chunks/undici-core.cjs, built without splitting, that src/code-cache.ts loads with V8's
  * compiled code kept between runs: Node 20 has no compile cache for ES modules, and every run that
  * sent a request compiled all of undici again. The dynamic import of ./undici-core.js in
- * src/api/undici.ts becomes a chunk that loads that file (it imports src/main.ts as oneStartChunk's
- * entries do, so nothing of the start chunk moves out). The flags of wasm-baseline.ts are set
+ * src/api/undici.ts becomes a chunk that loads that file. The flags of wasm-baseline.ts are set
  * before the file compiles: V8 ties cached code to the flags it was made under.
  */
 const UNDICI_FILE = 'chunks/undici-core.cjs';
