@@ -1,8 +1,8 @@
 /**
  * Row 2, under each Node line (as row 1): `svc databases list --json` against `svc sandbox` (the
  * built CLI, started once, on loopback), wall time against `node -e 0` of the same node binary.
- * The targets: 3x on Node 20 (no compile cache for ES modules: svc keeps the V8 code cache of undici's
- * file itself, src/code-cache.ts), 2.5x on 22 and 24 (their compile cache, turned on by bin/svc).
+ * The targets: 3x on Node 20 (no compile cache for ES modules), 2.5x on 22 and 24 (their compile cache,
+ * turned on by bin/svc); on every line svc keeps the V8 code cache of undici's file itself (src/code-cache.ts).
  * Both sides share one XDG_CACHE_HOME, warmed by the check run before the rounds. NODE_EXTRA_CA_CERTS unset on both sides, as in row 1. Interleaved rounds; medians.
  */
 import { fileURLToPath } from 'node:url';

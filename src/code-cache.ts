@@ -7,19 +7,33 @@ import { cacheDir } from './config/paths.js';
 /** Where V8's compiled code of svc's files is kept (bin/svc names the same directory for Node 22+). */
 export const codeCacheDir = (env: Record<string, string | undefined>) => join(cacheDir(env), 'code-cache');
 
-const hasCompileCache = () => typeof (process.getBuiltinModule('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+/** The V8 flags this process set through setV8Flags, in order. */
+const flagsSet: string[] = [];
+
+/**
+ * Sets V8 flags (`--no-x` or `--x`), remembered here: V8 ties cached code to its flags, so the code
+ * cache of a file compiled before them is made, at exit, with them turned back.
+ */
+export function setV8Flags(...flags: string[]): void {
+  const { setFlagsFromString } = process.getBuiltinModule('node:v8');
+  for (const flag of flags) {
+    setFlagsFromString(flag);
+    flagsSet.push(flag);
+  }
+}
 
 /**
  * The CommonJS file `path` of the bundle, loaded as require() loads it, with V8's compiled code of
- * it kept between runs. Node 22 and later keep it themselves (bin/svc turns their compile cache
- * on); Node 20 has no such cache for files, so here the file runs as a vm.Script whose cached data
- * lives in svc's cache directory, named by the file's path, size and time and the Node version.
+ * it kept between runs: the file runs as a vm.Script whose cached data lives in svc's cache
+ * directory, named by the file's path, size and time and the Node version. The data is made at the
+ * exit of a run, so it holds every function that run compiled, not only the top level (Node 22's
+ * own compile cache, which bin/svc turns on for the ES-module chunks, keeps the top level only:
+ * each run compiled again every undici function a request calls). Node 20 has no cache at all.
  * A cache file V8 rejects (corrupt, another V8) is replaced; one that cannot be read or written
  * is no cache: never an error.
  */
 export function requireWithCodeCache(path: string, env: Record<string, string | undefined> = process.env): unknown {
   const require = createRequire(path);
-  if (hasCompileCache()) return require(path);
   const { size, mtimeMs } = statSync(path);
   // One cache per installed file: two installs of svc (or a build and an install) never evict each other's.
   const prefix = `${basename(path)}-${fnv1a(path)}-`;
@@ -34,7 +48,8 @@ export function requireWithCodeCache(path: string, env: Record<string, string | 
   const module = { exports: {} };
   (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, require, module, path, dirname(path));
   // At exit, the code cache holds the functions this run compiled as well, not only the top level.
-  if (!cachedData || script.cachedDataRejected) process.once('exit', () => keep(script, file, prefix));
+  const setSince = flagsSet.length;
+  if (!cachedData || script.cachedDataRejected) process.once('exit', () => keep(script, file, prefix, flagsSet.slice(setSince)));
   return module.exports;
 }
 
@@ -45,14 +60,19 @@ function fnv1a(text: string): string {
   return h.toString(16).padStart(8, '0');
 }
 
-function keep(script: Script, file: string, prefix: string): void {
+function keep(script: Script, file: string, prefix: string, flagsSince: string[]): void {
+  const { setFlagsFromString } = flagsSince.length ? process.getBuiltinModule('node:v8') : { setFlagsFromString: () => {} };
+  const undo = (flag: string) => (flag.startsWith('--no-') ? `--${flag.slice(5)}` : `--no-${flag.slice(2)}`);
   try {
     const dir = dirname(file);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     // The caches of earlier builds and Node versions of this file go.
     for (const old of readdirSync(dir)) if (old.startsWith(prefix) && join(dir, old) !== file) rmSync(join(dir, old), { force: true });
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+    for (const flag of [...flagsSince].reverse()) setFlagsFromString(undo(flag));
+    const data = script.createCachedData();
+    for (const flag of flagsSince) setFlagsFromString(flag);
+    writeFileSync(tmp, data, { mode: 0o600 });
     renameSync(tmp, file);
   } catch {
     // An unwritable cache directory costs the next run its compile time, nothing else.

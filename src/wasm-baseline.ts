@@ -1,3 +1,5 @@
+import { setV8Flags } from './code-cache.js';
+
 /**
  * Node 20's V8 (11.3) compiles a WebAssembly module a second time, optimised, on a background
  * thread, and a process that exits waits for that to finish: 70-90 ms after the output of every
@@ -8,7 +10,5 @@
  */
 export function baselineWasmOnNode20(): void {
   if (Number(process.versions.node.split('.')[0]) >= 22) return;
-  const { setFlagsFromString } = process.getBuiltinModule('node:v8');
-  setFlagsFromString('--no-wasm-tier-up');
-  setFlagsFromString('--no-wasm-dynamic-tiering');
+  setV8Flags('--no-wasm-tier-up', '--no-wasm-dynamic-tiering');
 }

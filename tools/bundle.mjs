@@ -1,6 +1,6 @@
 /**
- * `npm run build`: dist/ holds the bundle bin/svc runs and nothing else: dist/svc.mjs plus lazily
- * loaded chunks in dist/chunks/ (each command's work, the sandbox, the restore engine, undici, ora
+ * `npm run build`: dist/ holds the bundle bin/svc runs and nothing else: dist/chunks/start.cjs (see
+ * START_FILE below) plus lazily loaded chunks in dist/chunks/ (each command's work, the sandbox, the restore engine, undici, ora
  * and @clack/prompts load on first use through dynamic import() in the sources). Tests, scripts and
  * the bench run the TypeScript sources (vitest, tsx); nothing here edits emitted text.
  */
@@ -65,30 +65,6 @@ const httpStandInForUndici = {
 };
 
 /**
- * With splitting, esbuild puts each module in a chunk by the set of entries (the lazy chunks count)
- * that reach it, so what every start-up loads came out as ten small chunks, each one more file for
- * Node's ES-module loader to resolve (a realpath), read, compile and link: 3-4 ms of every start on
- * Node 20. Every lazy chunk of svc's own sources here also imports src/main.ts (which it runs under
- * anyway), so all that main reaches is reached by every entry alike and lands in one chunk.
- */
-const oneStartChunk = {
-  name: 'one-start-chunk',
-  setup(b) {
-    b.onResolve({ filter: /^\./ }, async (args) => {
-      if (args.kind !== 'dynamic-import' || args.namespace !== 'file' || !args.importer.startsWith(`${root}src/`)) return undefined;
-      const r = await b.resolve(args.path, { kind: 'import-statement', resolveDir: args.resolveDir });
-      if (r.errors.length) return { errors: r.errors };
-      return { path: r.path, namespace: 'svc-lazy-entry' };
-    });
-    b.onLoad({ filter: /.*/, namespace: 'svc-lazy-entry' }, (args) => ({
-      contents: `import ${JSON.stringify(`${root}src/main.ts`)};\nexport * from ${JSON.stringify(args.path)};`,
-      resolveDir: root,
-      loader: 'js',
-    }));
-  },
-};
-
-/**
  * The MCP SDK (src/mcp/sdk.ts, loaded only by `svc mcp serve`) is a file of its own, built without
  * splitting: bundled with the rest, the zod modules it shares with svc's schemas would carry all
  * that the SDK uses of zod into the zod chunk every API command loads (80 KiB more). The dynamic
@@ -107,8 +83,7 @@ const mcpSdkApart = {
  * dist/chunks/undici-core.cjs, built without splitting, that src/code-cache.ts loads with V8's
  * compiled code kept between runs: Node 20 has no compile cache for ES modules, and every run that
  * sent a request compiled all of undici again. The dynamic import of ./undici-core.js in
- * src/api/undici.ts becomes a chunk that loads that file (it imports src/main.ts as oneStartChunk's
- * entries do, so nothing of the start chunk moves out). The flags of wasm-baseline.ts are set
+ * src/api/undici.ts becomes a chunk that loads that file. The flags of wasm-baseline.ts are set
  * before the file compiles: V8 ties cached code to the flags it was made under.
  */
 const UNDICI_FILE = 'chunks/undici-core.cjs';
@@ -120,7 +95,6 @@ const undiciApart = {
     );
     b.onLoad({ filter: /.*/, namespace: 'svc-undici' }, () => ({
       contents: [
-        `import ${JSON.stringify(`${root}src/main.ts`)};`,
         `import { requireWithCodeCache } from ${JSON.stringify(`${root}src/code-cache.ts`)};`,
         `import { baselineWasmOnNode20 } from ${JSON.stringify(`${root}src/wasm-baseline.ts`)};`,
         `import { fileURLToPath } from 'node:url';`,
@@ -133,13 +107,28 @@ const undiciApart = {
   },
 };
 
+/**
+ * undici's env-http-proxy-agent.js requires its ProxyAgent (and that the SOCKS5 agent and client)
+ * as it loads; it constructs one only for a proxy that is set. It gets src/api/undici-proxy-agent.cjs,
+ * which loads the real one on the first construction: a run without a proxy does not run that code.
+ */
+const proxyAgentOnFirstUse = {
+  name: 'proxy-agent-on-first-use',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/proxy-agent$/ }, (args) =>
+      /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]env-http-proxy-agent\.js$/.test(args.importer)
+        ? { path: `${root}/src/api/undici-proxy-agent.cjs` }
+        : undefined,
+    );
+  },
+};
+
 const options = {
   absWorkingDir: root,
   // --jq's worker thread (src/output/jq-worker.mjs) and the ranged download's hashing thread
   // (src/restore/download/prefix-hash-worker.mjs) are started from a file: entries of their own, beside the
   // chunks, where the chunk that starts each finds it as the sources do (./jq-worker.mjs).
   entryPoints: {
-    svc: 'src/main.ts',
     'chunks/jq-worker': 'src/output/jq-worker.mjs',
     'chunks/prefix-hash-worker': 'src/restore/download/prefix-hash-worker.mjs',
   },
@@ -158,7 +147,7 @@ const options = {
   // dependency of pg that pg requires only when it runs on Cloudflare Workers, never on Node: left out,
   // the build does not depend on optional packages being installed (npm ci --omit=optional).
   external: ['keytar', '@napi-rs/keyring', 'jq-web', 'pg-cloudflare'],
-  plugins: [lazyChildProcessForCommander, http2OnFirstUseForUndici, mcpSdkApart, undiciApart, oneStartChunk],
+  plugins: [lazyChildProcessForCommander, http2OnFirstUseForUndici, mcpSdkApart, undiciApart],
   // The shell completion scripts (src/commands/completion/shells/) are imported as their text.
   loader: { '.bash': 'text', '.zsh': 'text', '.fish': 'text', '.ps1': 'text' },
   define: { __SVC_VERSION__: JSON.stringify(version) },
@@ -215,14 +204,148 @@ const undiciOptions = {
   format: 'cjs',
   // A CommonJS file gets require() from its wrapper; import.meta is not used there.
   banner: undefined,
-  plugins: [http2OnFirstUseForUndici, httpStandInForUndici, llhttpAsFiles],
+  plugins: [http2OnFirstUseForUndici, httpStandInForUndici, proxyAgentOnFirstUse, llhttpAsFiles],
 };
-const result = await Promise.all([build(options), build(sdkOptions), build(undiciOptions)])
-  .then(([main]) => (writeLlhttpFiles(), main))
-  .catch((err) => {
-    rmSync(`${root}/${staging}`, { recursive: true, force: true });
-    throw err;
+/**
+ * What every start runs (src/main.ts and all it imports statically: commander, the command tree) is
+ * dist/chunks/start.cjs, a CommonJS script that bin/svc loads through src/code-cache.ts (built on its
+ * own as dist/chunks/code-cache.cjs), so V8's compiled code of it is kept between runs on every Node
+ * line: Node 20 has no compile cache for ES modules, and compiling that chunk was a fifth of `--help`.
+ * Its dynamic imports of svc's sources stay ES-module chunks, built as before with splitting: the
+ * start script require()s them (Node 20.19 and later load an ES module through require). A module
+ * both reach is the start script's: the chunks read it from a table the start script leaves on
+ * globalThis, so nothing loads twice. Three builds: the start graph (to learn which modules it
+ * holds and which of svc's files it loads later), the chunks, then the start script with its table.
+ */
+const START_FILE = 'chunks/start.cjs';
+const START_TABLE = "globalThis[Symbol.for('svc.start')]";
+const lazyName = (path) =>
+  path.startsWith(`${root}src/`)
+    ? path
+        .slice(`${root}src/`.length)
+        .replace(/\.[cm]?[jt]s$/, '')
+        .replaceAll('/', '-')
+    : path
+        .replace(/^.*[\\/]node_modules[\\/]/, '')
+        .split(/[\\/]/)
+        .slice(0, path.includes('/node_modules/@') ? 2 : 1)
+        .join('-')
+        .replace(/^@/, '');
+const lazyEntries = new Map();
+
+function startGraph(closure, shared) {
+  return {
+    name: 'start-graph',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.kind !== 'dynamic-import' || args.namespace !== 'file' || !args.importer.startsWith(`${root}src/`)) return undefined;
+        const r = await b.resolve(args.path, { kind: 'import-statement', resolveDir: args.resolveDir });
+        if (r.errors.length) return { errors: r.errors };
+        if (r.external || r.namespace !== 'file') return undefined;
+        if (closure?.has(r.path)) return undefined;
+        lazyEntries.set(lazyName(r.path), r.path);
+        return { path: `./${lazyName(r.path)}.mjs`, external: true };
+      });
+      if (!shared) return;
+      b.onResolve({ filter: /^svc-start$/ }, () => ({ path: 'svc-start', namespace: 'svc-start-entry' }));
+      b.onLoad({ filter: /.*/, namespace: 'svc-start-entry' }, () => {
+        const lines = [`export * from ${JSON.stringify(`${root}src/main.ts`)};`, 'const table = {};'];
+        [...shared].forEach(([path, format], i) => {
+          // A CommonJS module is its module.exports; an ES module its namespace, marked as one.
+          lines.push(
+            format === 'cjs' ? `import m${i} from ${JSON.stringify(path)};` : `import * as m${i} from ${JSON.stringify(path)};`,
+            format === 'cjs' ? '' : `Object.defineProperty(m${i}, '__esModule', { value: true });`,
+            `table[${JSON.stringify(path)}] = m${i};`,
+          );
+        });
+        lines.push(`${START_TABLE} = table;`);
+        return { contents: lines.join('\n'), resolveDir: root, loader: 'js' };
+      });
+    },
+  };
+}
+
+/** In the chunks, a module of the start script is its entry in the table. */
+function fromStart(closure, shared) {
+  return {
+    name: 'from-start',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData?.fromStart || args.namespace === 'svc-start' || !args.resolveDir) return undefined;
+        const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { fromStart: true } });
+        if (r.errors.length || r.external || r.namespace !== 'file' || !closure.has(r.path)) return undefined;
+        shared.set(r.path, closure.get(r.path));
+        return { path: r.path, namespace: 'svc-start' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'svc-start' }, (args) => ({
+        contents: `module.exports = ${START_TABLE}[${JSON.stringify(args.path)}];`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** src/code-cache.ts is bin/svc's (dist/chunks/code-cache.cjs): the chunks require that file. */
+const codeCacheFromBin = {
+  name: 'code-cache-from-bin',
+  setup(b) {
+    b.onResolve({ filter: /code-cache\.(ts|js)$/ }, async (args) =>
+      args.path.endsWith(`${root}src/code-cache.ts`) || /^\.{1,2}\/code-cache\.js$/.test(args.path)
+        ? { path: 'code-cache', namespace: 'svc-code-cache' }
+        : undefined,
+    );
+    b.onResolve({ filter: /^\.\/code-cache\.cjs$/, namespace: 'svc-code-cache' }, (args) => ({ path: args.path, external: true }));
+    b.onLoad({ filter: /.*/, namespace: 'svc-code-cache' }, () => ({ contents: "module.exports = require('./code-cache.cjs');", loader: 'js' }));
+  },
+};
+
+const startOptions = {
+  ...sdkOptions,
+  outfile: `${staging}/${START_FILE}`,
+  format: 'cjs',
+  banner: { js: "const __svcStartUrl = require('node:url').pathToFileURL(__filename).href;" },
+  define: { ...options.define, 'import.meta.url': '__svcStartUrl' },
+  // The start script's import() of a chunk is a require() of it: the script runs as a vm.Script,
+  // whose import() Node 20 does not serve once its code comes from the cache.
+  supported: { 'dynamic-import': false },
+};
+const codeCacheOptions = {
+  ...startOptions,
+  entryPoints: ['src/code-cache.ts'],
+  outfile: `${staging}/chunks/code-cache.cjs`,
+  plugins: [],
+  define: options.define,
+};
+
+const result = await (async () => {
+  const graph = await build({
+    ...startOptions,
+    entryPoints: ['src/main.ts'],
+    write: false,
+    metafile: true,
+    plugins: [lazyChildProcessForCommander, startGraph()],
   });
+  const closure = new Map(
+    Object.entries(graph.metafile.inputs)
+      .filter(([key]) => !key.includes(':'))
+      .map(([key, input]) => [`${root}${key}`, input.format]),
+  );
+  const shared = new Map();
+  const entryPoints = { ...options.entryPoints };
+  for (const [name, path] of lazyEntries) if (!closure.has(path)) entryPoints[`chunks/${name}`] = path;
+  const [chunks] = await Promise.all([
+    build({ ...options, entryPoints, plugins: [codeCacheFromBin, fromStart(closure, shared), ...options.plugins] }),
+    build(sdkOptions),
+    build(undiciOptions),
+    build(codeCacheOptions),
+  ]);
+  await build({ ...startOptions, entryPoints: ['svc-start'], plugins: [lazyChildProcessForCommander, startGraph(closure, shared)] });
+  writeLlhttpFiles();
+  return chunks;
+})().catch((err) => {
+  rmSync(`${root}/${staging}`, { recursive: true, force: true });
+  throw err;
+});
 
 const retired = `${root}/dist.old-${process.pid}`;
 try {

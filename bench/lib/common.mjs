@@ -58,7 +58,7 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 // bench runs; the copy keeps every row on the one bundle the bench started with.
 
 function snapshotSvc() {
-  if (!existsSync(join(ROOT, 'dist', 'svc.mjs'))) return undefined;
+  if (!existsSync(join(ROOT, 'dist', 'chunks', 'start.cjs'))) return undefined;
   const dir = join(ROOT, '.bench-tmp', `svc-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -78,7 +78,7 @@ function snapshotSvc() {
 export const SVC = snapshotSvc() ?? BUILT_SVC;
 
 export function requireBuilt() {
-  if (SVC === BUILT_SVC) throw new Error('dist/svc.mjs is missing: run npm run build first (npm run bench does)');
+  if (SVC === BUILT_SVC) throw new Error('dist/chunks/start.cjs is missing: run npm run build first (npm run bench does)');
 }
 
 /** process.env without proxy settings: the bench's servers are on loopback, and curl and svc must reach them directly. */

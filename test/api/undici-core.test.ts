@@ -69,3 +69,20 @@ describe('the node:http stand-in the bundle gives undici (src/api/undici-http.ts
     expect([...new Set([...read('dispatcher/client.js').matchAll(/\bhttp\.(\w+)/g)].map((m) => m[1]))]).toEqual(['maxHeaderSize']);
   });
 });
+
+describe('the ProxyAgent stand-in the bundle gives env-http-proxy-agent.js (src/api/undici-proxy-agent.cjs)', () => {
+  it('that file only constructs a ProxyAgent (with new), so a constructor that returns the real one stands in for the class', () => {
+    const source = readFileSync(new URL('../../node_modules/undici/lib/dispatcher/env-http-proxy-agent.js', import.meta.url), 'utf8');
+    expect(source).toMatch(/^const ProxyAgent = require\('\.\/proxy-agent'\)$/m);
+    // Its require, and then only `new ProxyAgent(...)`: no static member, no instanceof.
+    expect(source.match(/\bProxyAgent\b/g)?.length).toBe(1 + (source.match(/\bnew ProxyAgent\(/g)?.length ?? 0));
+  });
+
+  it('what it constructs is undici ProxyAgent', async () => {
+    const { createRequire } = await import('node:module');
+    const StandIn = createRequire(import.meta.url)('../../src/api/undici-proxy-agent.cjs') as new (opts: unknown) => object;
+    const agent = new StandIn({ uri: 'http://127.0.0.1:3128' });
+    expect(agent).toBeInstanceOf(undici.ProxyAgent);
+    await (agent as InstanceType<typeof undici.ProxyAgent>).close();
+  });
+});

@@ -1,9 +1,11 @@
 /**
  * V8's compiled code of svc kept between runs (docs/performance.md): in svc's cache directory
  * ($XDG_CACHE_HOME/svc/code-cache), made by the first run that loads undici, used by the next,
- * replaced when it is damaged, and never a failure when it cannot be written. Node 22 and later
- * keep it themselves (bin/svc turns their compile cache on there); Node 20 has none for files,
- * and svc keeps the cached data of undici's file (dist/chunks/undici-core.cjs) itself.
+ * replaced when it is damaged, and never a failure when it cannot be written. svc keeps the cached
+ * data of its start script (dist/chunks/start.cjs: commander and the command tree, what every run
+ * compiles) and of undici's file (dist/chunks/undici-core.cjs) itself on every Node line, made at
+ * exit so it holds what the run compiled; Node 22 and later also keep the ES-module chunks' (bin/svc
+ * turns their compile cache on there), which Node 20 has no cache for.
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -50,7 +52,10 @@ describe('the code cache (the built CLI)', () => {
     const dir = join(cache, 'svc', 'code-cache');
     const made = files(dir);
     expect(made.size).toBeGreaterThan(0);
-    if (!NODE_CACHES) expect([...made.keys()]).toEqual([expect.stringMatching(/^undici-core\.cjs-[0-9a-f]{8}-v20\.[\d.]+-\w+-\d+-\d+\.bin$/)]);
+    const ours = (name: string) => [...made.keys()].filter((f) => new RegExp(`^${name}\\.cjs-[0-9a-f]{8}-v\\d+\\.[\\d.]+-\\w+-\\d+-\\d+\\.bin$`).test(f));
+    expect(ours('start')).toEqual([expect.stringContaining(`-${process.version}-`)]);
+    expect(ours('undici-core')).toEqual([expect.stringContaining(`-${process.version}-`)]);
+    if (!NODE_CACHES) expect([...made.keys()].sort()).toEqual([...ours('start'), ...ours('undici-core')].sort());
     const times = [...made.keys()].map((f) => statSync(join(dir, f)).mtimeMs);
     await list(cache);
     // Not written again: V8 took the cached code.
@@ -65,11 +70,28 @@ describe('the code cache (the built CLI)', () => {
     const damaged = new Map([...files(dir)].map(([f, bytes]) => [f, randomBytes(bytes.length)]));
     for (const [f, bytes] of damaged) writeFileSync(join(dir, f), bytes);
     await list(cache);
-    if (!NODE_CACHES) {
-      const [file, bytes] = [...damaged][0]!;
+    for (const name of ['start.cjs-', 'undici-core.cjs-']) {
+      const [file, bytes] = [...damaged].find(([f]) => f.startsWith(name))!;
       expect(files(dir).get(file)).not.toEqual(bytes);
     }
     await list(cache);
+  });
+
+  it("`svc --help` alone makes the start script's cache, and the next run uses it", async () => {
+    const cache = tempDir('xdg-cache');
+    const help = async () => {
+      const r = await spawnSvc(['--help'], { env: cleanEnv({ XDG_CACHE_HOME: cache }) });
+      expect(r.exitCode).toBe(0);
+      expect(String(r.stdout)).toContain('Usage: svc [options] [command]');
+      expect(String(r.stderr)).toBe('');
+    };
+    await help();
+    const dir = join(cache, 'svc', 'code-cache');
+    const made = [...files(dir).keys()].filter((f) => f.startsWith('start.cjs-'));
+    expect(made).toHaveLength(1);
+    const time = statSync(join(dir, made[0]!)).mtimeMs;
+    await help();
+    expect(statSync(join(dir, made[0]!)).mtimeMs).toBe(time);
   });
 
   it('a cache directory that cannot be made is no cache, never an error', async () => {

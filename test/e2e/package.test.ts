@@ -53,14 +53,15 @@ describe('npm pack, npm install -g, svc', () => {
     expect(readdirSync(work)).toContain(`svc-${VERSION}.tgz`);
     const outside = files.filter(
       (f) =>
-        !['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'bin/svc', 'man/svc.1'].includes(f) &&
-        !/^dist\/(svc|chunks\/[\w-]+)\.mjs$/.test(f) &&
-        // undici as a file of its own, and llhttp's WebAssembly it reads (tools/bundle.mjs).
-        !/^dist\/chunks\/(undici-core\.cjs|llhttp(_simd)?\.wasm)$/.test(f) &&
+        !['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'bin/svc', 'bin/package.json', 'man/svc.1'].includes(f) &&
+        !/^dist\/chunks\/[\w-]+\.mjs$/.test(f) &&
+        // The start script and the loader of its code cache, undici as a file of its own, and llhttp's
+        // WebAssembly it reads (tools/bundle.mjs).
+        !/^dist\/chunks\/(start\.cjs|code-cache\.cjs|undici-core\.cjs|llhttp(_simd)?\.wasm)$/.test(f) &&
         !/^fixtures\/(api|sandbox|artifacts)\/[\w.-]+$/.test(f),
     );
     expect(outside).toEqual([]);
-    expect(files).toContain('dist/svc.mjs');
+    expect(files).toEqual(expect.arrayContaining(['bin/package.json', 'dist/chunks/start.cjs', 'dist/chunks/code-cache.cjs']));
     expect(files).toEqual(expect.arrayContaining(['dist/chunks/undici-core.cjs', 'dist/chunks/llhttp.wasm', 'dist/chunks/llhttp_simd.wasm']));
     expect(files).toContain('man/svc.1');
     expect(files).toContain('fixtures/artifacts/acme-orders.pgdump');

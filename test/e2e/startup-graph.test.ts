@@ -11,11 +11,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { cleanEnv, cleanupBuiltCli, ensureBuilt, ROOT, spawnSvc, tempDir } from '../support/built-cli.js';
+import { closedPort } from '../support/loopback-server.js';
 
 const DIST = join(ROOT, 'dist');
 
-/** dist/svc.mjs (or another file of dist/) and every chunk it imports statically, transitively: their text. */
-function staticClosure(start = 'svc.mjs'): Map<string, string> {
+/**
+ * The start script (dist/chunks/start.cjs, which bin/svc runs; it loads every chunk through a
+ * dynamic import) or another file of dist/, and every chunk it imports statically, transitively: their text.
+ */
+function staticClosure(start = 'chunks/start.cjs'): Map<string, string> {
   const seen = new Map<string, string>();
   const visit = (file: string): void => {
     if (seen.has(file)) return;
@@ -130,6 +134,36 @@ describe('the token from SVC_API_KEY (the built CLI)', () => {
     const builtins = readFileSync(file, 'utf8').split('\n');
     expect(builtins).toContain('net');
     expect(builtins.filter((m) => /^(_?http|http2|internal\/http2)/.test(m))).toEqual([]);
+  });
+
+  /** The module wrappers of undici-core.cjs (esbuild names each by its path) that ran, by V8's coverage of a run. */
+  async function undiciModulesRun(env: Record<string, string>): Promise<{ code: number | undefined; ran: string[] }> {
+    const dir = tempDir('coverage');
+    const r = await spawnSvc(['databases', 'list', '--json'], {
+      env: cleanEnv({ SVC_BASE_URL: sb.baseUrl, SVC_API_KEY: sb.token('full'), NODE_V8_COVERAGE: dir, ...env }),
+    });
+    const ran = readdirSync(dir)
+      .flatMap(
+        (f) =>
+          (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { result: { url: string; functions: { functionName: string; ranges: { count: number }[] }[] }[] })
+            .result,
+      )
+      .filter((script) => script.url.endsWith('/undici-core.cjs'))
+      .flatMap((script) => script.functions)
+      .filter((fn) => /node_modules\/undici\/lib\/.*\.js$/.test(fn.functionName) && fn.ranges[0]!.count > 0)
+      .map((fn) => fn.functionName.replace(/^.*node_modules\/undici\/lib\//, ''));
+    return { code: r.exitCode, ran };
+  }
+
+  it("a request without a proxy runs none of undici's ProxyAgent or SOCKS5 code; a proxy that is set loads them", async () => {
+    const direct = await undiciModulesRun({});
+    expect(direct.code).toBe(0);
+    expect(direct.ran).toEqual(expect.arrayContaining(['dispatcher/agent.js', 'dispatcher/env-http-proxy-agent.js', 'dispatcher/client-h1.js']));
+    expect(direct.ran.filter((m) => /proxy-agent\.js$|socks5/.test(m) && m !== 'dispatcher/env-http-proxy-agent.js')).toEqual([]);
+    // A proxy nobody listens on: the request fails (exit 9), but the ProxyAgent was made for it.
+    const proxied = await undiciModulesRun({ HTTP_PROXY: `http://127.0.0.1:${await closedPort()}` });
+    expect(proxied.code).toBe(9);
+    expect(proxied.ran).toEqual(expect.arrayContaining(['dispatcher/proxy-agent.js', 'dispatcher/socks5-proxy-agent.js']));
   });
 
   it('a request never loads a keychain binding', async () => {

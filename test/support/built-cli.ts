@@ -14,7 +14,7 @@ import { execa, type ResultPromise } from 'execa';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = join(ROOT, 'bin', 'svc');
-const BUNDLE = join(ROOT, 'dist', 'svc.mjs');
+const BUNDLE = join(ROOT, 'dist', 'chunks', 'start.cjs');
 
 function newestMtime(path: string): number {
   const st = statSync(path);
