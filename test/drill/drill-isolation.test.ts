@@ -127,6 +127,7 @@ describe.skipIf(!!skip)("the scratch cluster cannot see the token's process", { 
     const env = h.env({
       HOME: d.home,
       XDG_CONFIG_HOME: undefined,
+      XDG_CACHE_HOME: undefined,
       TMPDIR: d.tmp,
       SVC_PG_BINDIR: h.cluster.serverBinDir,
       PATH: `${gate.env.PATH.split(':')[0]}:${path ?? h.env().PATH}`,
@@ -234,7 +235,7 @@ describe.skipIf(!!skip)("the scratch cluster cannot see the token's process", { 
     expect(postmasterIn(d.dir)).toBe(orphan);
     const again = execa(process.execPath, [BIN, 'restore', 'drill', DRILLED, '--work-dir', d.dir], {
       cwd: ROOT,
-      env: h.env({ HOME: d.home, XDG_CONFIG_HOME: undefined, TMPDIR: d.tmp, SVC_PG_BINDIR: h.cluster.serverBinDir }),
+      env: h.env({ HOME: d.home, XDG_CONFIG_HOME: undefined, XDG_CACHE_HOME: undefined, TMPDIR: d.tmp, SVC_PG_BINDIR: h.cluster.serverBinDir }),
       extendEnv: false,
       reject: false,
       timeout: 90_000,
@@ -255,7 +256,7 @@ describe.skipIf(!!skip)("the scratch cluster cannot see the token's process", { 
     const d = dirsFor(NOBODY, true);
     const r = await execa(process.execPath, [BIN, 'restore', 'drill', DRILLED, '--work-dir', d.dir, '--keep'], {
       cwd: ROOT,
-      env: h.env({ HOME: d.home, XDG_CONFIG_HOME: undefined, TMPDIR: d.tmp, SVC_PG_BINDIR: h.cluster.serverBinDir }),
+      env: h.env({ HOME: d.home, XDG_CONFIG_HOME: undefined, XDG_CACHE_HOME: undefined, TMPDIR: d.tmp, SVC_PG_BINDIR: h.cluster.serverBinDir }),
       extendEnv: false,
       reject: false,
       timeout: 90_000,
@@ -310,7 +311,7 @@ describe.skipIf(!!skip)("the scratch cluster cannot see the token's process", { 
     const run = (isolation: string) =>
       execa(process.execPath, [BIN, 'restore', 'drill', DRILLED, '--work-dir', d.dir, '--json', '--isolation', isolation], {
         cwd: ROOT,
-        env: h.env({ HOME: d.home, XDG_CONFIG_HOME: undefined, TMPDIR: d.tmp, SVC_PG_BINDIR: h.cluster.serverBinDir, PATH: path }),
+        env: h.env({ HOME: d.home, XDG_CONFIG_HOME: undefined, XDG_CACHE_HOME: undefined, TMPDIR: d.tmp, SVC_PG_BINDIR: h.cluster.serverBinDir, PATH: path }),
         extendEnv: false,
         reject: false,
         timeout: 90_000,

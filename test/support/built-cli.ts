@@ -63,6 +63,15 @@ export async function ensureBuilt(): Promise<void> {
 
 let tempRoot: string | undefined;
 
+/** Set by the run's globalSetup (pg-run-setup.ts): the cache directory its svc processes share. */
+export const CACHE_HOME_ENV = 'SVC_TEST_CACHE_HOME';
+
+/**
+ * The run's shared $XDG_CACHE_HOME (scratch cluster templates, V8's code cache), or undefined outside
+ * a vitest run. It holds no secret; a test of a cache gives its own XDG_CACHE_HOME.
+ */
+export const sharedCacheHome = (): string | undefined => process.env[CACHE_HOME_ENV];
+
 /** A fresh empty directory, removed by cleanupBuiltCli(). */
 export function tempDir(prefix = 'run'): string {
   tempRoot ??= mkdtempSync(join(tmpdir(), 'svc-cli-'));
@@ -80,6 +89,7 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
     PATH: process.env.PATH,
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: sharedCacheHome(),
     TMPDIR: tempDir('tmp'),
     NO_COLOR: '1',
     LANG: 'C.UTF-8',

@@ -22,7 +22,7 @@ import { artifactInfo, describeDatabase, dumpDatabase, quoteIdent, seedDatabase,
 import { startArtifactServer, type ArtifactRequest, type ArtifactServer } from './artifact-server.js';
 import { fixture, FIXTURES_DIR } from './fixtures.js';
 import { LoopbackServer } from './loopback-server.js';
-import { ensureBuilt, spawnSvc } from './built-cli.js';
+import { ensureBuilt, sharedCacheHome, spawnSvc } from './built-cli.js';
 import { runCli, type CliRun, type RunOptions } from './run-cli.js';
 import { expectNoSecretsLeft, leaksIn, needles, type Secrets } from './secret-scan.js';
 
@@ -321,6 +321,7 @@ export class RestoreHarness {
       PATH: `${this.shimDir}:${process.env.PATH ?? '/usr/bin:/bin'}`,
       HOME: join(this.scratch, 'home'),
       XDG_CONFIG_HOME: join(this.scratch, 'config'),
+      XDG_CACHE_HOME: sharedCacheHome(),
       TMPDIR: this.tmp,
       LANG: 'C',
       LC_ALL: 'C',
