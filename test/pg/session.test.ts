@@ -16,7 +16,6 @@ import { isNetworkFailure } from '../../src/restore/target/target-database.js';
 import { SecretScrubber } from '../../src/secrets.js';
 import { CHECK_BOUNDS, firstRows, sessionConfig, withSession, type SessionConfig } from '../../src/pg/session.js';
 import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
-import { workerCluster } from '../support/worker-cluster.js';
 
 const skip = pgSkipReason();
 if (skip) console.warn(`test/pg/session.test.ts skipped: ${skip}`);
@@ -28,7 +27,8 @@ describe.skipIf(!!skip)("svc's own connection (real PostgreSQL)", { timeout: 60_
   const run = (sql: string, limit = 6) => withSession(config, never, (client) => firstRows(client, sql, limit));
 
   beforeAll(async () => {
-    cluster = await workerCluster();
+    // A cluster of its own: its cases leave sessions mid-query and cut connections, which a worker's shared cluster would have to wait out.
+    cluster = await startCluster();
     config = {
       host: cluster.host,
       port: cluster.port,
