@@ -29,6 +29,9 @@ const stateFile = (runDir: string, slot: string) => join(runDir, `worker-${slot}
 
 /** What a fresh cluster has: the files' databases, roles, tablespaces and settings go. Runs on template1. */
 const RESET_SQL = `SET log_statement = 'none';
+-- A reset that waits on something a file left behind fails instead, and the slot's next file starts a fresh cluster.
+SET lock_timeout = '10s';
+SET statement_timeout = '20s';
 SELECT format('DROP DATABASE %I WITH (FORCE)', datname) FROM pg_database WHERE datname NOT IN ('template0', 'template1') \\gexec
 CREATE DATABASE postgres TEMPLATE template0;
 SELECT format('DROP TABLESPACE %I', spcname) FROM pg_tablespace WHERE spcname NOT IN ('pg_default', 'pg_global') \\gexec
