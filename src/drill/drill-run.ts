@@ -8,8 +8,6 @@ import type { DriftLimits } from './drift.js';
 import type { Scratch } from './scratch.js';
 import type { SqlCheck } from './sql-checks.js';
 
-type Env = Record<string, string | undefined>;
-
 /** What every database's drill of one run shares. */
 export interface DrillRun {
   api: ApiClient;
@@ -18,8 +16,6 @@ export interface DrillRun {
   plan: (target: Target) => RestorePlan;
   /** The restore engine's dependencies; its own stderr lines are silenced, the drill says one line per phase. */
   deps: Omit<RestoreDeps, 'onPhase'>;
-  /** The scratch database's environment for the drill's own queries (data check, SQL checks). */
-  pgEnv: (target: Target) => Promise<Env>;
   rule: (databaseId: string) => SelectionRule;
   checks: SqlCheck[];
   maxAgeSeconds: number | undefined;

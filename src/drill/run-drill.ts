@@ -153,7 +153,6 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
     if (opts.dryRun || !scratch) {
       drilled = await mapPool(databases, READS, (db) => dryRunLine(api, db, rule(db.id), host.now()));
     } else {
-      const scratchEnv = await scope.pgEnv(scratch.target('postgres'), env);
       drilled = await mapPool(databases, opts.parallel, async (db) => {
         if (deadlineAt !== undefined && host.now().getTime() >= deadlineAt) {
           const message = `Not started: --deadline ${humanSeconds(opts.deadlineSeconds!)} had passed since the run began.`;
@@ -178,8 +177,6 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
             deps,
             onKept: () => (keptAny = true),
             plan: (target) => scratchPlan(opts, target),
-            // The scratch server's own role for the SQL checks; another role (the owner's) gets its own environment.
-            pgEnv: async (target) => (target.user === scratch.target('postgres').user ? scratchEnv : scope.pgEnv(target, env)),
           },
           db,
         ).finally(() => lines.finish(db.id));
