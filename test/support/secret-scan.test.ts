@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -44,4 +44,30 @@ it('searches files in nested directories, skips allowed files, and reports clean
   expect(await scanForSecrets({ texts: ['all clear'], paths: [join(root, 'receipt.json')] }, secrets)).toEqual([]);
   // A signature svc replaced is no signature.
   expect(await scanForSecrets({ texts: ['?X-Amz-Date=20261123T000000Z&X-Amz-Signature=[redacted]'] }, secrets)).toEqual([]);
+});
+
+it('finds a secret in a binary file, a non-ASCII password by its UTF-8 bytes, and in a link text; does not follow a link out', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'svc-scan-'));
+  const outside = mkdtempSync(join(tmpdir(), 'svc-scan-outside-'));
+  dirs.push(root, outside);
+  const password = 'pässwörd-ß';
+  // Bytes that are not UTF-8 around each secret, as in a PostgreSQL data file.
+  const binary = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe, 0x80, 0x00]), Buffer.from(text, 'utf8'), Buffer.from([0xc3, 0x00, 0xff])]);
+  writeFileSync(join(root, 'page-1'), binary(TOKEN));
+  writeFileSync(join(root, 'page-2'), binary(password));
+  // The same password in Latin-1 is other bytes: not the secret.
+  writeFileSync(join(root, 'latin1'), Buffer.from(password, 'latin1'));
+  symlinkSync(`/tmp/${TOKEN}`, join(root, 'named-link'));
+  writeFileSync(join(outside, 'theirs'), TOKEN);
+  symlinkSync(join(outside, 'theirs'), join(root, 'link-out'));
+  const report = await scanForSecrets({ paths: [root] }, { ...secrets, dsnPasswords: [password] });
+  expect(report.sort()).toEqual(
+    [
+      `${join(root, 'named-link')} (a link): API token (${TOKEN.slice(0, 10)}…)`,
+      `${join(root, 'named-link')} (a link): API token (hex part) (0123456789…)`,
+      `${join(root, 'page-1')}: API token (${TOKEN.slice(0, 10)}…)`,
+      `${join(root, 'page-1')}: API token (hex part) (0123456789…)`,
+      `${join(root, 'page-2')}: DSN password (${password.slice(0, 10)}…)`,
+    ].sort(),
+  );
 });

@@ -4,7 +4,7 @@
  * and the random hex part on its own, which survives a prefix being cut off), lock tokens, presigned
  * URLs (whole, their query string and their signature) and DSN passwords (plain and URI-encoded).
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, readlink, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export interface Secrets {
@@ -45,10 +45,13 @@ export function needles(secrets: Secrets): Array<{ what: string; value: string }
   return out;
 }
 
-/** What of `secrets` `text` holds, plus any presigned signature at all (known to the test or not). */
-export function leaksIn(text: string, secrets: Secrets): string[] {
+/**
+ * What of `secrets` `text` holds, plus any presigned signature at all (known to the test or not).
+ * `holds` says whether a secret is there: in `text`, unless the caller has a better place to look.
+ */
+export function leaksIn(text: string, secrets: Secrets, holds = (value: string) => text.includes(value)): string[] {
   const found = needles(secrets)
-    .filter((n) => text.includes(n.value))
+    .filter((n) => holds(n.value))
     .map((n) => `${n.what} (${n.value.slice(0, 10)}…)`);
   // Any signature at all, known to the test or not; one svc replaced with [redacted] is none.
   if (/X-Amz-Signature=(?!\[redacted\])/i.test(text)) found.push('an X-Amz-Signature query parameter');
@@ -59,20 +62,37 @@ export function leaksIn(text: string, secrets: Secrets): string[] {
   return found;
 }
 
-/** Every regular file under `paths` (files or directories, recursively); missing paths are skipped. */
-async function filesUnder(paths: Iterable<string>): Promise<string[]> {
+/**
+ * leaksIn for a file's bytes, read as Latin-1 (one character per byte), so a data directory's binary
+ * files are not decoded as UTF-8: ASCII secrets and patterns match as in text, other secrets by
+ * their UTF-8 bytes.
+ */
+function leaksInBytes(bytes: Buffer, secrets: Secrets): string[] {
+  const text = bytes.toString('latin1');
+  return leaksIn(text, secrets, (value) => (/[^\x00-\x7f]/.test(value) ? bytes.includes(Buffer.from(value, 'utf8')) : text.includes(value)));
+}
+
+/**
+ * Every regular file under `paths` (files or directories, recursively; missing paths are skipped),
+ * and every symbolic link below them, whose target is not followed: a case's PATH of links to
+ * /usr/bin left nothing in /usr/bin. A link's own text is scanned (`links`).
+ */
+async function filesUnder(paths: Iterable<string>): Promise<{ files: string[]; links: string[] }> {
   const files: string[] = [];
-  const visit = async (path: string): Promise<void> => {
-    const st = await stat(path).catch(() => undefined);
+  const links: string[] = [];
+  const visit = async (path: string, top: boolean): Promise<void> => {
+    const st = await (top ? stat(path) : lstat(path)).catch(() => undefined);
     if (!st) return;
-    if (st.isDirectory()) {
-      for (const entry of await readdir(path).catch(() => [] as string[])) await visit(join(path, entry));
+    if (st.isSymbolicLink()) {
+      links.push(path);
+    } else if (st.isDirectory()) {
+      for (const entry of await readdir(path).catch(() => [] as string[])) await visit(join(path, entry), false);
     } else if (st.isFile() && st.size <= MAX_SCANNED_FILE) {
       files.push(path);
     }
   };
-  for (const p of paths) await visit(p);
-  return files;
+  for (const p of paths) await visit(p, true);
+  return { files, links };
 }
 
 export interface ScanTarget {
@@ -92,14 +112,18 @@ export async function scanForSecrets(target: ScanTarget, secrets: Secrets): Prom
     i += 1;
     for (const leak of leaksIn(text, secrets)) report.push(`output #${i}: ${leak}`);
   }
-  for (const file of await filesUnder(target.paths ?? [])) {
+  const { files, links } = await filesUnder(target.paths ?? []);
+  for (const link of links) {
+    for (const leak of leaksIn(await readlink(link).catch(() => ''), secrets)) report.push(`${link} (a link): ${leak}`);
+  }
+  for (const file of files) {
     if (target.allowed?.(file)) continue;
-    const content = await readFile(file, 'utf8').catch(() => '');
+    const bytes = await readFile(file).catch(() => Buffer.alloc(0));
     // V8's code cache is svc's own compiled code, binary: its string table holds the source's examples
     // (`https://user:pass@proxy...`), which the generic patterns match across binary bytes. Every real
     // secret of the case is still looked for in it.
     const scanned = /\/svc\/code-cache\//.test(file) ? { ...secrets, patterns: [] } : secrets;
-    for (const leak of leaksIn(content, scanned)) report.push(`${file}: ${leak}`);
+    for (const leak of leaksInBytes(bytes, scanned)) report.push(`${file}: ${leak}`);
   }
   return report;
 }
