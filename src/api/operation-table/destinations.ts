@@ -1,14 +1,8 @@
 import { getDestinationResponse, listDestinationsResponse } from '../schemas/destinations.js';
-import { PAGE, type OperationRows } from './row.js';
+import { OPERATION_ROUTES as ROUTES } from '../operation-routes.js';
+import type { OperationRows } from './row.js';
 
 export const destinationRows = {
-  listDestinations: { method: 'GET', path: '/destinations', scope: 'destinations:read', query: PAGE, success: 200, response: listDestinationsResponse },
-  getDestination: {
-    method: 'GET',
-    path: '/destinations/:destinationId',
-    scope: 'destinations:read',
-    query: [],
-    success: 200,
-    response: getDestinationResponse,
-  },
+  listDestinations: { ...ROUTES.listDestinations, response: listDestinationsResponse },
+  getDestination: { ...ROUTES.getDestination, response: getDestinationResponse },
 } as const satisfies OperationRows;

@@ -1,7 +1,8 @@
 import { getEvidenceResponse, listEvidenceResponse } from '../schemas/evidence.js';
-import { PAGE, type OperationRows } from './row.js';
+import { OPERATION_ROUTES as ROUTES } from '../operation-routes.js';
+import type { OperationRows } from './row.js';
 
 export const evidenceRows = {
-  listEvidence: { method: 'GET', path: '/evidence', scope: 'evidence:read', query: ['databaseId', ...PAGE], success: 200, response: listEvidenceResponse },
-  getEvidence: { method: 'GET', path: '/evidence/:backupJobId', scope: 'evidence:read', query: [], success: 200, response: getEvidenceResponse },
+  listEvidence: { ...ROUTES.listEvidence, response: listEvidenceResponse },
+  getEvidence: { ...ROUTES.getEvidence, response: getEvidenceResponse },
 } as const satisfies OperationRows;

@@ -1,6 +1,7 @@
 import { getProfileResponse } from '../schemas/profile.js';
+import { OPERATION_ROUTES as ROUTES } from '../operation-routes.js';
 import type { OperationRows } from './row.js';
 
 export const profileRows = {
-  getProfile: { method: 'GET', path: '/profile', scope: null, query: [], success: 200, response: getProfileResponse },
+  getProfile: { ...ROUTES.getProfile, response: getProfileResponse },
 } as const satisfies OperationRows;

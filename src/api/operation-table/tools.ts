@@ -1,6 +1,7 @@
 import { toolCatalogResponse } from '../schemas/tools.js';
+import { OPERATION_ROUTES as ROUTES } from '../operation-routes.js';
 import type { OperationRows } from './row.js';
 
 export const toolRows = {
-  getMcpToolCatalog: { method: 'GET', path: '/mcp/tools', scope: null, query: [], success: 200, response: toolCatalogResponse },
+  getMcpToolCatalog: { ...ROUTES.getMcpToolCatalog, response: toolCatalogResponse },
 } as const satisfies OperationRows;

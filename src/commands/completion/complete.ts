@@ -4,6 +4,7 @@ import { buildProgram } from '../../program.js';
 import { MAX_CONNECTIONS } from '../../restore/plan.js';
 import { SHELLS } from './shells/names.js';
 import { MCP_CLIENTS } from '../../core/mcp-clients.js';
+import { OPERATION_METHODS, PATHS_WITHOUT_PARAMETERS } from '../../api/operation-routes.js';
 
 export interface CompleteOptions {
   /** The command line after `svc`, as the shell split it; the last word is the one being completed ("" after a space). */
@@ -24,15 +25,15 @@ const FLAG_VALUES: Record<string, readonly string[]> = {
   // restore create/run: parallel ranged download connections, 1..16 (cli-contract 7.4).
   connections: range(1, MAX_CONNECTIONS),
   // svc api -X: the methods of the API v1 operations.
-  method: ['GET', 'POST'],
+  method: OPERATION_METHODS,
 };
 
 /** Values of positional arguments, by command path and argument name. */
 const ARGUMENT_VALUES: Record<string, Record<string, readonly string[]>> = {
   completion: { shell: SHELLS },
   'mcp config': { client: MCP_CLIENTS },
-  // The API v1 paths without an id in them (api-v1.md 4).
-  api: { path: ['/profile', '/databases', '/destinations', '/evidence', '/mcp/tools'] },
+  // The API v1 paths without an id in them (api-v1.md 4), from the operation table's routes.
+  api: { path: PATHS_WITHOUT_PARAMETERS },
 };
 
 const offer = (values: readonly string[]) => (complete: (value: string, description: string) => void) => {

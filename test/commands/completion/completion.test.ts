@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { completionTree, printed } from '../../../src/commands/completion/complete.js';
+import { OPERATION_TABLE } from '../../../src/api/operation-table.js';
 import { buildProgram } from '../../../src/program.js';
 import { expectNoToken, run, useServer } from '../harness.js';
 
@@ -93,6 +94,14 @@ describe('svc complete -- (what a Tab offers)', () => {
     expect(await tab('api', '--method', 'P')).toEqual(['POST']);
     expect(await tab('api', '/d')).toEqual(['/databases', '/destinations']);
     expect(await tab('api', '-')).toEqual(expect.arrayContaining(['-X', '-f']));
+  });
+
+  it('svc api offers every path of the operation table that has no parameter, and every method, once each', async () => {
+    const rows = Object.values(OPERATION_TABLE);
+    const paths = [...new Set(rows.map((r) => r.path).filter((p) => !p.includes(':')))];
+    expect(paths.length).toBeGreaterThan(3);
+    expect((await tab('api', '')).filter((w) => w.startsWith('/')).sort()).toEqual(paths.sort());
+    expect((await tab('api', '-X', '')).sort()).toEqual([...new Set(rows.map((r) => r.method))].sort());
   });
 
   it('-h in the words is a word being completed, not a request for help', async () => {
