@@ -37,3 +37,8 @@ export function quoteLiteral(value: string): string {
   const quoted = `'${value.replaceAll("'", "''").replaceAll('\\', '\\\\')}'`;
   return value.includes('\\') ? `E${quoted}` : quoted;
 }
+
+/** A conninfo value in single quotes (a client tool's `-d dbname=...`), so a name with spaces or '=' stays one value. */
+export function quoteConninfo(value: string): string {
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}

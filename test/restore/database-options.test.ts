@@ -61,14 +61,15 @@ describe("the archive's encoding and locale (the DATABASE entry)", () => {
     expect(databaseOptions(withCreate("CREATE DATABASE src WITH SOMETHING = 'x';"))).toBeUndefined();
   });
 
-  it('passes each option as a psql variable; an option the server is too old for is exit 11', () => {
+  it('quotes each option as a literal (a quote in a value stays in it); an option the server is too old for is exit 11', () => {
     const icu = databaseOptions(
       withCreate("CREATE DATABASE src WITH TEMPLATE = template0 ENCODING = 'UTF8' LOCALE_PROVIDER = icu LOCALE = 'C' ICU_LOCALE = 'de-DE';"),
     )!;
     expect(createClauses(icu, 15, '15.18')).toEqual({
-      sql: "ENCODING :'db_encoding' LOCALE :'db_locale' LOCALE_PROVIDER :'db_locale_provider' ICU_LOCALE :'db_icu_locale'",
-      vars: { db_encoding: 'UTF8', db_locale: 'C', db_locale_provider: 'icu', db_icu_locale: 'de-DE' },
+      sql: "ENCODING 'UTF8' LOCALE 'C' LOCALE_PROVIDER 'icu' ICU_LOCALE 'de-DE'",
     });
+    const quoted = databaseOptions(withCreate("CREATE DATABASE src WITH ENCODING = 'UTF8' LOCALE = 'x''; DROP TABLE t; --\\';"))!;
+    expect(createClauses(quoted, 15, '15.18').sql).toBe("ENCODING 'UTF8' LOCALE E'x''; DROP TABLE t; --\\\\' LOCALE_PROVIDER 'libc'");
     expect(() => createClauses(icu, 14, '14.20')).toThrow(
       expect.objectContaining({
         exitCode: 11,
@@ -76,7 +77,7 @@ describe("the archive's encoding and locale (the DATABASE entry)", () => {
       }),
     );
     // A libc database of pg_dump 15+ says LOCALE_PROVIDER = libc: what a 14 server does anyway.
-    expect(createClauses(databaseOptions(probe)!, 14, '14.20').sql).toBe("ENCODING :'db_encoding' LOCALE :'db_locale'");
+    expect(createClauses(databaseOptions(probe)!, 14, '14.20').sql).toBe("ENCODING 'LATIN1' LOCALE 'C'");
     expect(describeOptions(icu)).toBe('UTF8, icu de-DE (C)');
   });
 

@@ -14,7 +14,7 @@ export interface ArchiveEncoding {
    * The client_encoding of svc's own sessions that exchange the archive's names with a database
    * restored from it. UTF8 where the server converts the archive's encoding to UTF-8 and back; where
    * it cannot (SQL_ASCII: bytes without an encoding) or Node cannot decode it, the archive's own,
-   * and the names travel byte for byte: each byte one character U+0000-U+00FF (see pg-tools.ts).
+   * and the names travel byte for byte: each byte one character U+0000-U+00FF (see pg/psql.ts).
    */
   client: string;
 }

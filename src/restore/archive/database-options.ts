@@ -1,5 +1,6 @@
 import { LocalToolError } from '../../errors.js';
 import { entriesOf, type ArchiveScript } from './archive-script.js';
+import { quoteLiteral } from '../../pg/quote.js';
 import { isWord, statements, tokenize, type SqlToken } from './sql-tokens.js';
 
 /**
@@ -76,12 +77,11 @@ export function describeOptions(o: DatabaseOptions): string {
 }
 
 /**
- * The clauses after `CREATE DATABASE :"target" TEMPLATE template0`, each value a psql variable
- * (interpolated as a literal by psql, never pasted into SQL). An option the target server is too old
+ * The clauses after `CREATE DATABASE "target" TEMPLATE template0`, each value quoted as a literal
+ * (quote.ts), never pasted into SQL as it was read. An option the target server is too old
  * for is exit 11 here, before anything is created.
  */
-export function createClauses(o: DatabaseOptions, serverMajor: number, serverVersion: string): { sql: string; vars: Record<string, string> } {
-  const vars: Record<string, string> = {};
+export function createClauses(o: DatabaseOptions, serverMajor: number, serverVersion: string): { sql: string } {
   const clauses: string[] = [];
   for (const key of KEYS) {
     const value = o[key];
@@ -95,9 +95,7 @@ export function createClauses(o: DatabaseOptions, serverMajor: number, serverVer
         `Restore into a PostgreSQL ${since} or newer server.`,
       );
     }
-    const name = `db_${key.toLowerCase()}`;
-    vars[name] = value;
-    clauses.push(`${key} :'${name}'`);
+    clauses.push(`${key} ${quoteLiteral(value)}`);
   }
-  return { sql: clauses.join(' '), vars };
+  return { sql: clauses.join(' ') };
 }

@@ -2,7 +2,9 @@ import { LocalToolError } from '../../errors.js';
 import type { SecretScrubber } from '../../secrets.js';
 import { entriesOf, type ArchiveScript } from './archive-script.js';
 import type { NotRestored } from '../load/not-restored.js';
-import { psql, PsqlError } from '../target/pg-tools.js';
+import { PgError } from '../../pg/errors.js';
+import { psql } from '../../pg/psql.js';
+import { quoteLiteral } from '../../pg/quote.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -27,11 +29,14 @@ export function publicRevokes(script: ArchiveScript): Routine[] {
  * Each REVOKE is built by the server from its own catalog (`oid::regprocedure`), never from the
  * archive's text, which only says which routine; \gexec runs them. Then the routines it did not find.
  */
-const WANTED = `SELECT r.v->>0 AS nspname, r.v->>1 AS proname, r.v->>2 AS args, r.i FROM json_array_elements(:'routines'::json) WITH ORDINALITY AS r(v, i)`;
+const wanted = (routines: string) =>
+  `SELECT r.v->>0 AS nspname, r.v->>1 AS proname, r.v->>2 AS args, r.i FROM json_array_elements(${quoteLiteral(routines)}::json) WITH ORDINALITY AS r(v, i)`;
 const MATCH =
   'pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = w.nspname AND p.proname = w.proname AND pg_get_function_identity_arguments(p.oid) = w.args';
-const REVOKE_SQL = `SELECT format('REVOKE ALL ON ROUTINE %s FROM PUBLIC', f.oid::regprocedure) FROM (${WANTED}) w CROSS JOIN LATERAL (SELECT p.oid FROM ${MATCH}) f \\gexec
-SELECT coalesce(json_agg(w.i), '[]') FROM (${WANTED}) w WHERE NOT EXISTS (SELECT 1 FROM ${MATCH});`;
+const revokeSql = (
+  routines: string,
+) => `SELECT format('REVOKE ALL ON ROUTINE %s FROM PUBLIC', f.oid::regprocedure) FROM (${wanted(routines)}) w CROSS JOIN LATERAL (SELECT p.oid FROM ${MATCH}) f \\gexec
+SELECT coalesce(json_agg(w.i), '[]') FROM (${wanted(routines)}) w WHERE NOT EXISTS (SELECT 1 FROM ${MATCH});`;
 
 /**
  * The archive's `REVOKE ... FROM PUBLIC` on routines, applied after the restore although privileges
@@ -48,7 +53,7 @@ export async function applyPublicRevokes(
   const routines = publicRevokes(script);
   if (!routines.length) return [];
   try {
-    const out = await psql(REVOKE_SQL, { env, database, vars: { routines: JSON.stringify(routines) }, ...io });
+    const out = await psql(revokeSql(JSON.stringify(routines)), { env, database, ...io });
     const missed = JSON.parse(out.split('\n').at(-1)!) as number[];
     return missed.map((i) => {
       const [schema, name, args] = routines[i - 1]!;
@@ -59,7 +64,7 @@ export async function applyPublicRevokes(
       };
     });
   } catch (err) {
-    if (err instanceof PsqlError) throw new LocalToolError(`Could not take EXECUTE from PUBLIC on the archive's routines that had it revoked: ${err.reason}`);
+    if (err instanceof PgError) throw new LocalToolError(`Could not take EXECUTE from PUBLIC on the archive's routines that had it revoked: ${err.reason}`);
     throw err;
   }
 }

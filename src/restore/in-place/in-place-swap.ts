@@ -13,7 +13,9 @@ import {
   type InPlaceReport,
   type Session,
 } from './in-place.js';
-import { psql, PsqlError } from '../target/pg-tools.js';
+import { PgError } from '../../pg/errors.js';
+import { psql } from '../../pg/psql.js';
+import { quoteIdent, quoteLiteral } from '../../pg/quote.js';
 import type { RestorePlan } from '../plan.js';
 import { onMaintenanceDb } from '../target/target-database.js';
 
@@ -46,30 +48,30 @@ export async function swapIn(
   const carried = await carryOver(names.target, names.fresh, maintenance, env, scrubber, deps.signal, !plan.databaseSettings);
   for (const n of carried.notApplied) ui.warn(`Not carried over from the replaced database: ${n.statement} (${n.reason})`);
 
-  const vars = { target: names.target, fresh: names.fresh, kept: names.kept };
-  const run = (sql: string) => psql(sql, { env, database: maintenance, vars, scrubber, signal: AbortSignal.timeout(SWAP_TIMEOUT_MS) });
-  const sessions = async () => JSON.parse(await run(`SELECT ${sessionsSql(":'target'")};`)) as Session[];
+  const [target, fresh, kept] = [names.target, names.fresh, names.kept].map(quoteIdent);
+  const run = (sql: string) => psql(sql, { env, database: maintenance, scrubber, signal: AbortSignal.timeout(SWAP_TIMEOUT_MS) });
+  const sessions = async () => JSON.parse(await run(`SELECT ${sessionsSql(quoteLiteral(names.target))};`)) as Session[];
   let terminated: Session[] = [];
   // No new session from here on, the application's pool reconnecting included; svc's own run on the maintenance database.
-  await run('ALTER DATABASE :"target" ALLOW_CONNECTIONS false;').catch(refused('stop new connections to'));
+  await run(`ALTER DATABASE ${target} ALLOW_CONNECTIONS false;`).catch(refused('stop new connections to'));
   try {
     const others = await lastingSessions(await sessions(), sessions, deps.signal);
     if (others.length && !plan.terminateConnections)
       throw inUse(names.target, others, 'at the swap; svc swaps the restored database in only once they have ended');
     if (others.length) {
       await run(
-        `SELECT pg_terminate_backend(a.pid, 10000) FROM pg_stat_activity a WHERE a.datname = :'target' AND a.pid <> pg_backend_pid() AND a.backend_type = 'client backend';`,
+        `SELECT pg_terminate_backend(a.pid, 10000) FROM pg_stat_activity a WHERE a.datname = ${quoteLiteral(names.target)} AND a.pid <> pg_backend_pid() AND a.backend_type = 'client backend';`,
       );
       const left = await sessions();
       if (left.length) throw inUse(names.target, left, 'that svc could not end (--terminate-connections)');
       terminated = others;
       ui.info(`Ended ${others.length} other session(s) on "${names.target}": ${others.map(describeSession).join('; ')}.`);
     }
-    await run('BEGIN;\nALTER DATABASE :"target" RENAME TO :"kept";\nALTER DATABASE :"fresh" RENAME TO :"target";\nCOMMIT;').catch(
+    await run(`BEGIN;\nALTER DATABASE ${target} RENAME TO ${kept};\nALTER DATABASE ${fresh} RENAME TO ${target};\nCOMMIT;`).catch(
       refused('swap in the restored database for'),
     );
   } catch (err) {
-    await run('ALTER DATABASE :"target" ALLOW_CONNECTIONS true;').catch(() =>
+    await run(`ALTER DATABASE ${target} ALLOW_CONNECTIONS true;`).catch(() =>
       ui.warn(`"${names.target}" may still refuse new connections: ALTER DATABASE ... ALLOW_CONNECTIONS true failed.`),
     );
     throw err;
@@ -77,14 +79,14 @@ export async function swapIn(
   const report: InPlaceReport = { kept: names.kept, droppedPrevious: false, terminated, carriedOver: carried.applied, notCarriedOver: carried.notApplied };
   if (plan.dropPrevious) {
     try {
-      await run('DROP DATABASE :"kept";');
+      await run(`DROP DATABASE ${kept};`);
       return { ...report, kept: null, droppedPrevious: true };
     } catch (err) {
-      if (!(err instanceof PsqlError)) throw err;
+      if (!(err instanceof PgError)) throw err;
       ui.warn(`The swap succeeded, but dropping the replaced database "${names.kept}" failed (${err.reason}); it is kept.`);
     }
   }
-  await run('ALTER DATABASE :"kept" ALLOW_CONNECTIONS true;').catch(() =>
+  await run(`ALTER DATABASE ${kept} ALLOW_CONNECTIONS true;`).catch(() =>
     ui.warn(`The replaced database "${names.kept}" refuses connections until ALTER DATABASE ... ALLOW_CONNECTIONS true.`),
   );
   return { ...report, commands: inPlaceCommands(plan.target, names, maintenance) };
@@ -92,7 +94,7 @@ export async function swapIn(
 
 function refused(what: string): (err: unknown) => never {
   return (err) => {
-    if (err instanceof PsqlError) throw new LocalToolError(`Could not ${what} the target: ${err.reason}`);
+    if (err instanceof PgError) throw new LocalToolError(`Could not ${what} the target: ${err.reason}`);
     throw err;
   };
 }

@@ -1,7 +1,8 @@
 import { LocalToolError } from '../../errors.js';
 import { mapPool } from '../../pool.js';
 import type { SecretScrubber } from '../../secrets.js';
-import { psql, PsqlError } from '../target/pg-tools.js';
+import { PgError } from '../../pg/errors.js';
+import { psql } from '../../pg/psql.js';
 import { relationEntries, type RelationDesc, type Toc } from '../archive/toc.js';
 
 type Env = Record<string, string | undefined>;
@@ -91,7 +92,7 @@ export async function checkTarget(toc: Toc, database: string, env: Env, scrubber
     // Names as the archive's listing was read: through a client encoding that carries them (archive-encoding.ts).
     catalog = JSON.parse(await psql(CATALOG_SQL, { env, database, scrubber, signal, client: toc.encoding.client }));
   } catch (err) {
-    if (err instanceof PsqlError) throw new LocalToolError(`Could not read the restored database's catalog: ${err.reason}`);
+    if (err instanceof PgError) throw new LocalToolError(`Could not read the restored database's catalog: ${err.reason}`);
     throw err;
   }
   const present = new Map(catalog.relations.map(([schema, name, kind]) => [catalogKey(kind, schema, name), [schema, name] as [string, string]]));
@@ -157,7 +158,7 @@ export async function analyzeTarget(database: string, jobs: number, env: Env, sc
     const groups = analyzeGroups(tables, jobs);
     await mapPool(groups, groups.length, (group) => run(`ANALYZE ${group.join(', ')};`));
   } catch (err) {
-    if (err instanceof PsqlError)
+    if (err instanceof PgError)
       throw new LocalToolError(
         `ANALYZE of the restored database failed: ${err.reason}`,
         'The data is restored; run ANALYZE by hand, or restore again with --no-analyze.',

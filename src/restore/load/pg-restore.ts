@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline';
 import { execa } from 'execa';
 import { InterruptedError, LocalToolError } from '../../errors.js';
 import type { SecretScrubber } from '../../secrets.js';
-import { quoteConninfo } from '../target/pg-tools.js';
+import { quoteConninfo } from '../../pg/quote.js';
 import type { RestorePlan } from '../plan.js';
 import type { EntryErrors } from './refusals.js';
 import { RestoreProgress } from './restore-progress.js';

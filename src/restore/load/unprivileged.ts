@@ -4,8 +4,9 @@ import { rolesNamed, type ArchiveRole } from '../archive/archive-roles.js';
 import { entriesOf, type ArchiveScript } from '../archive/archive-script.js';
 import { extensionComments } from '../archive/extension-comments.js';
 import { archiveSchemas, leftOutIds, type NotRestored } from './not-restored.js';
-import { psql, PsqlError } from '../target/pg-tools.js';
-import { quoteIdent, readIdent } from '../../pg/quote.js';
+import { PgError } from '../../pg/errors.js';
+import { psql } from '../../pg/psql.js';
+import { quoteIdent, quoteLiteral, readIdent } from '../../pg/quote.js';
 import { onEnv } from '../../pg/target-session.js';
 import { redactedDsn, type Target } from '../target/target.js';
 import { onMaintenanceDb } from '../target/target-database.js';
@@ -108,7 +109,7 @@ export async function assertRolesExist(
       signal,
     );
   const have = await (targetExists ? read(target.database) : onMaintenanceDb(read)).catch((err: unknown) => {
-    throw err instanceof PsqlError ? new LocalToolError(`Could not read the roles of ${redactedDsn(target)}: ${err.reason}`) : err;
+    throw err instanceof PgError ? new LocalToolError(`Could not read the roles of ${redactedDsn(target)}: ${err.reason}`) : err;
   });
   const missing = roles.filter((r) => !have.has(r.name));
   if (!missing.length) return;
@@ -139,7 +140,7 @@ export interface Prepared {
  * rows as TABLE DATA with no TABLE entry. USAGE only on a schema the owner cannot use yet: a GRANT on
  * pg_catalog, which everyone may use, would be left in a kept drill database for nothing.
  */
-const GRANTS_SQL = `SELECT set_config('svc.owner', :'owner', false);
+const grantsSql = (owner: string) => `SELECT set_config('svc.owner', ${quoteLiteral(owner)}, false);
 DO $$
 DECLARE r record; owner text := current_setting('svc.owner');
 BEGIN
@@ -187,16 +188,15 @@ export async function prepareAsSuperuser(
     ...extensions.map((e) => `CREATE EXTENSION IF NOT EXISTS ${quoteIdent(e.name)} WITH SCHEMA ${quoteIdent(e.schema)};`),
   ].join('\n');
   // The archive's schema names reach the new database as they were read (archive-encoding.ts).
-  const run = (sql: string, vars?: Record<string, string>) =>
-    psql(sql, { env, database: target.database, vars, scrubber, signal, client: toc.encoding.client });
+  const run = (sql: string) => psql(sql, { env, database: target.database, scrubber, signal, client: toc.encoding.client });
   // The extensions' comments too: the owner may not comment on what it does not own, and a comment runs no code.
   const comments = extensionComments(script);
   try {
     // One psql for all of it: each statement still runs on its own, and the first error stops the rest.
     // Without an extension in the archive there is nothing to grant: template0's only one, plpgsql, has no configuration table.
-    if (extensions.length || comments.sql.length) await run([ddl, GRANTS_SQL, ...comments.sql].filter(Boolean).join('\n'), { owner: roles.owner.name });
+    if (extensions.length || comments.sql.length) await run([ddl, grantsSql(roles.owner.name), ...comments.sql].filter(Boolean).join('\n'));
   } catch (err) {
-    if (err instanceof PsqlError)
+    if (err instanceof PgError)
       throw new LocalToolError(
         `The scratch server's superuser could not create the archive's extensions: ${err.reason}`,
         'The extensions must be installed on the scratch server (pg_available_extensions).',

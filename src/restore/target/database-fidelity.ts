@@ -17,7 +17,7 @@ type Env = Record<string, string | undefined>;
 export interface FidelityPlan {
   /** The archive's encoding and locale, and the CREATE DATABASE clauses that give them (new_database only). */
   options?: DatabaseOptions;
-  create?: { sql: string; vars: Record<string, string>; describe: string };
+  create?: { sql: string; describe: string };
   passes: RestorePass[];
   noTablespaces: boolean;
   tablespaces: string[];

@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CliError, LocalToolError } from '../../errors.js';
 import type { SecretScrubber } from '../../secrets.js';
-import { psql, PsqlError } from './pg-tools.js';
+import { PgError } from '../../pg/errors.js';
+import { psql } from '../../pg/psql.js';
+import { quoteIdent, quoteLiteral } from '../../pg/quote.js';
 import { redactedDsn, type Target } from './target.js';
 
 type Env = Record<string, string | undefined>;
@@ -14,10 +16,10 @@ export async function onMaintenanceDb<T>(query: (database: string) => Promise<T>
   try {
     return await query('postgres');
   } catch (first) {
-    if (!(first instanceof PsqlError)) throw first;
+    if (!(first instanceof PgError)) throw first;
     return query('template1').catch((second: unknown) => {
       // Both refused: the first answer is the one that explains it (unreachable, bad password).
-      throw second instanceof PsqlError ? first : second;
+      throw second instanceof PgError ? first : second;
     });
   }
 }
@@ -27,9 +29,9 @@ const NETWORK =
   /connection refused|could not translate host name|timeout expired|no route to host|network is unreachable|connection timed out|no such file or directory\s+Is the server running/i;
 
 /** psql could not reach the server at all: a network failure, exit 9 as for the service (cli-contract 5). */
-export const isNetworkFailure = (err: PsqlError): boolean => NETWORK.test(err.reason);
+export const isNetworkFailure = (err: PgError): boolean => NETWORK.test(err.reason);
 
-function unreachable(target: Target, err: PsqlError): CliError {
+function unreachable(target: Target, err: PgError): CliError {
   // A network failure is exit 9, as for the service (cli-contract 5); a refused login stays a client-tool failure.
   if (isNetworkFailure(err)) return new CliError('target_unreachable', `Cannot connect to the target ${redactedDsn(target)}: ${err.reason}`);
   return new LocalToolError(
@@ -53,8 +55,8 @@ export interface TargetFacts {
 }
 
 /** One round trip: the target's existence, server version and available extensions, as JSON. */
-const FACTS_SQL = `SELECT json_build_object(
-  'exists', (SELECT count(*) FROM pg_database WHERE datname = :'target') > 0,
+const factsSql = (target: Target) => `SELECT json_build_object(
+  'exists', (SELECT count(*) FROM pg_database WHERE datname = ${quoteLiteral(target.database)}) > 0,
   'version', current_setting('server_version'),
   'versionNum', current_setting('server_version_num')::int,
   'extensions', (SELECT coalesce(json_agg(name ORDER BY name), '[]') FROM pg_available_extensions),
@@ -73,9 +75,9 @@ export async function inspectTarget(
   signal: AbortSignal,
   mustCreate = false,
 ): Promise<TargetFacts> {
-  const query = (sql: string, database: string) => psql(sql, { env, database, vars: { target: target.database }, scrubber, signal });
+  const query = (sql: string, database: string) => psql(sql, { env, database, scrubber, signal });
   const asUnreachable = (err: unknown): never => {
-    throw err instanceof PsqlError ? unreachable(target, err) : err;
+    throw err instanceof PgError ? unreachable(target, err) : err;
   };
   const run = (sql: string, database: string) => query(sql, database).catch(asUnreachable);
   const read = (text: string) => {
@@ -86,8 +88,8 @@ export async function inspectTarget(
     };
   };
 
-  if (mode === 'in_place') return { createDatabase: false, ...read(await run(FACTS_SQL, target.database)).facts };
-  const { exists, facts } = read(await onMaintenanceDb((database) => query(FACTS_SQL, database)).catch(asUnreachable));
+  if (mode === 'in_place') return { createDatabase: false, ...read(await run(factsSql(target), target.database)).facts };
+  const { exists, facts } = read(await onMaintenanceDb((database) => query(factsSql(target), database)).catch(asUnreachable));
   // No such database yet: the restore creates it.
   if (!exists) return { createDatabase: true, ...facts };
   if (mustCreate) {
@@ -117,8 +119,7 @@ export async function inspectTarget(
 
 /**
  * CREATE DATABASE ... TEMPLATE template0, not pg_restore --create (which would use the archive's
- * name). `options`: the archive's encoding and locale clauses (database-options.ts), values as psql
- * variables; `owner`: the role the restore then runs as (a drill's owner role, cli-contract 9.9);
+ * name). `options`: the archive's encoding and locale clauses (database-options.ts), values quoted; `owner`: the role the restore then runs as (a drill's owner role, cli-contract 9.9);
  * `marker`: a drill's owner marker, made the database's comment (cli-contract 9.12).
  */
 export async function createTargetDatabase(
@@ -126,16 +127,16 @@ export async function createTargetDatabase(
   env: Env,
   scrubber: SecretScrubber,
   signal: AbortSignal,
-  opts: { options?: { sql: string; vars: Record<string, string> }; owner?: string; marker?: string; tag?: string } = {},
+  opts: { options?: { sql: string }; owner?: string; marker?: string; tag?: string } = {},
 ): Promise<void> {
   try {
     const { options, owner, marker, tag } = opts;
-    const vars = { ...options?.vars, target: target.database, ...(marker ? { marker } : {}), ...(owner ? { owner } : {}) };
-    const sql = `CREATE DATABASE :"target"${owner ? ' OWNER :"owner"' : ''} TEMPLATE template0${options?.sql ? ` ${options.sql}` : ''};${marker ? ` COMMENT ON DATABASE :"target" IS :'marker';` : ''}`;
+    const name = quoteIdent(target.database);
+    const sql = `CREATE DATABASE ${name}${owner ? ` OWNER ${quoteIdent(owner)}` : ''} TEMPLATE template0${options?.sql ? ` ${options.sql}` : ''};${marker ? ` COMMENT ON DATABASE ${name} IS ${quoteLiteral(marker)};` : ''}`;
     const createEnv = tag === undefined ? env : { ...env, PGAPPNAME: tag };
-    await onMaintenanceDb((database) => psql(sql, { env: createEnv, database, vars, scrubber, signal }));
+    await onMaintenanceDb((database) => psql(sql, { env: createEnv, database, scrubber, signal }));
   } catch (err) {
-    if (err instanceof PsqlError) {
+    if (err instanceof PgError) {
       const hint =
         opts.options && /encoding|locale|collat|LC_/i.test(err.reason)
           ? "The target server refused the archive's encoding or locale: install the locale there, or restore into a server that has it."
@@ -151,16 +152,19 @@ export async function createTargetDatabase(
  * signal too, so it takes no abort signal: it is bounded by its own timeout instead.
  */
 export async function dropCreatedDatabase(target: Target, env: Env, scrubber: SecretScrubber): Promise<void> {
-  const vars = { target: target.database };
   const timeout = AbortSignal.timeout(30_000);
-  await onMaintenanceDb((database) => psql('DROP DATABASE IF EXISTS :"target" WITH (FORCE);', { env, database, vars, scrubber, signal: timeout }));
+  const sql = `DROP DATABASE IF EXISTS ${quoteIdent(target.database)} WITH (FORCE);`;
+  await onMaintenanceDb((database) => psql(sql, { env, database, scrubber, signal: timeout }));
 }
 
 /** The session of a CREATE DATABASE sent under `tag` (its application_name), and whether the database exists. */
-const CREATION_SQL = `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = :'tag' AND pid <> pg_backend_pid();
+const creationSql = (
+  target: Target,
+  tag: string,
+) => `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ${quoteLiteral(tag)} AND pid <> pg_backend_pid();
 SELECT json_build_object(
-  'running', (SELECT count(*) FROM pg_stat_activity WHERE application_name = :'tag' AND pid <> pg_backend_pid()),
-  'exists', EXISTS (SELECT 1 FROM pg_database WHERE datname = :'target'));`;
+  'running', (SELECT count(*) FROM pg_stat_activity WHERE application_name = ${quoteLiteral(tag)} AND pid <> pg_backend_pid()),
+  'exists', EXISTS (SELECT 1 FROM pg_database WHERE datname = ${quoteLiteral(target.database)}));`;
 
 /**
  * Whether a CREATE DATABASE that was sent under `tag` and not seen to finish (a signal stopped its
@@ -170,9 +174,9 @@ SELECT json_build_object(
  */
 export async function createdDatabaseExists(target: Target, env: Env, tag: string, scrubber: SecretScrubber): Promise<boolean> {
   const signal = AbortSignal.timeout(30_000);
-  const vars = { target: target.database, tag };
+  const sql = creationSql(target, tag);
   for (;;) {
-    const answer = await onMaintenanceDb((database) => psql(CREATION_SQL, { env, database, vars, scrubber, signal }));
+    const answer = await onMaintenanceDb((database) => psql(sql, { env, database, scrubber, signal }));
     const state = JSON.parse(answer.split('\n').at(-1) ?? '{}') as { running: number; exists: boolean };
     if (state.running === 0) return state.exists;
     await sleep(100, undefined, { signal });
