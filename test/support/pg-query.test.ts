@@ -66,14 +66,16 @@ describe.skipIf(skip)('cluster.psql() in process answers as psql -A -t did', () 
   });
 
   test('statements that cannot run in a transaction block run as under psql, each on its own', async () => {
-    expect(await cluster.psql('CREATE DATABASE pgq_one; CREATE DATABASE pgq_two TEMPLATE pgq_one; VACUUM pg_class; SELECT count(*) FROM pg_database WHERE datname LIKE $$pgq\\_%$$')).toBe('2');
+    expect(
+      await cluster.psql(
+        'CREATE DATABASE pgq_one; CREATE DATABASE pgq_two TEMPLATE pgq_one; VACUUM pg_class; SELECT count(*) FROM pg_database WHERE datname LIKE $$pgq\\_%$$',
+      ),
+    ).toBe('2');
     expect(await cluster.psql('DROP DATABASE pgq_two; DROP DATABASE pgq_one; SELECT count(*) FROM pg_database WHERE datname LIKE $$pgq\\_%$$')).toBe('0');
   });
 
   test('a failing statement stops the script; those before it stay done, as with ON_ERROR_STOP', async () => {
-    const err = await cluster
-      .psql("CREATE TABLE pgq_done (a int); SELECT no_such_column; CREATE TABLE pgq_never (a int)")
-      .catch((e: unknown) => e);
+    const err = await cluster.psql('CREATE TABLE pgq_done (a int); SELECT no_such_column; CREATE TABLE pgq_never (a int)').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PgClusterError);
     expect((err as Error).message).toMatch(/^psql on database "postgres" \(127\.0\.0\.1:\d+\) failed: ERROR: {2}column "no_such_column" does not exist/);
     expect(await cluster.psql("SELECT string_agg(relname, ',') FROM pg_class WHERE relname LIKE 'pgq\\_%'")).toBe('pgq_done');

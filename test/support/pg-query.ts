@@ -83,7 +83,7 @@ export function psqlStatements(sql: string): string[] | undefined {
     if (content) statements.push(text);
     [start, content] = [at + 1, false];
   };
-  for (let i = 0; i < sql.length; ) {
+  for (let i = 0; i < sql.length;) {
     const c = sql[i]!;
     const next = sql[i + 1] ?? '';
     let after = i + 1;
