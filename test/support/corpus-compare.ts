@@ -18,6 +18,7 @@
  */
 import { execa } from 'execa';
 import { clientEnv, type PgCluster } from './pg-cluster.js';
+import { psqlStatements, runStatements } from './pg-query.js';
 
 /** One database to compare: SQL on it, and how pg_dump reaches it. */
 export interface Db {
@@ -47,6 +48,14 @@ export function keptDb(psqlLine: string, binDir: string): Db {
   return {
     label: args.at(-1)!,
     async psql(sql) {
+      const statements = psqlStatements(sql);
+      if (statements) {
+        const arg = (flag: string) => args[args.indexOf(flag) + 1]!;
+        const target = { host: arg('-h'), port: Number(arg('-p')), user: arg('-U'), database: arg('-d') };
+        return runStatements(target, statements).catch((e: unknown) => {
+          throw new Error(`psql on the kept drill database failed: ${(e as Error).message}`);
+        });
+      }
       const r = await execa(`${binDir}/psql`, [...args, '-X', '-q', '-w', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-f', '-'], {
         input: sql,
         env,

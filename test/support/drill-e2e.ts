@@ -17,6 +17,7 @@ import { expect } from 'vitest';
 import type { DrillDocument } from '../../src/drill/document.js';
 import { cleanupE2e, ensureBuilt, registerSecretPattern, startE2eSandbox, svc, type E2eSandbox, type SvcResult } from '../e2e/helpers.js';
 import type { StartSandboxOptions } from '../../src/sandbox/index.js';
+import { psqlStatements, runStatements } from './pg-query.js';
 
 /** Shapes of a password in text: a conninfo or .pgpass-ish `password=`, a JSON field, a URI's userinfo. */
 export const PASSWORD_SHAPES = [/password\s*=\s*[^\s'"]/i, /"password"\s*:/i, /\b[a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:[^\s/@]+@/i];
@@ -126,12 +127,13 @@ export async function scratchCounts(workDir: string, countSql: string): Promise<
   } catch {
     return false;
   }
-  const r = await execa('psql', ['-X', '-A', '-t', '-h', lines[4]!, '-p', lines[3]!, '-U', 'postgres', '-d', 'postgres', '-c', countSql], {
-    reject: false,
-    env: { PATH: process.env.PATH },
-    extendEnv: false,
-  });
-  return r.exitCode === 0 && r.stdout.trim() !== '0';
+  const statements = psqlStatements(countSql);
+  if (!statements) throw new Error(`scratchCounts takes plain SQL: ${countSql}`);
+  const target = { host: lines[4]!, port: Number(lines[3]), user: 'postgres', database: 'postgres' };
+  return runStatements(target, statements).then(
+    (count) => count !== '0',
+    () => false,
+  );
 }
 
 /** No process of the drill and no file in its work dir. */

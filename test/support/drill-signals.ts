@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { http, HttpResponse } from 'msw';
 import { fixture } from './fixtures.js';
+import { psqlStatements, runStatements } from './pg-query.js';
 import { BACKUP_ID, waitFor, type RestoreHarness } from './restore-harness.js';
 import type { SqlServer } from './restore-signals.js';
 
@@ -145,6 +146,8 @@ export async function autoScratchServer(h: RestoreHarness, workDir: string): Pro
     binDir,
     session,
     async psql(sql, database = 'postgres') {
+      const statements = psqlStatements(sql);
+      if (statements) return runStatements({ host: found.dir, port: found.port, user: 'postgres', database }, statements);
       const s = session(database);
       const r = await execa(join(binDir, 'psql'), ['-X', '-q', '-w', '-A', '-t', '-v', 'ON_ERROR_STOP=1', ...s.args], {
         env: s.env,

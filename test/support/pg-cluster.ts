@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa, execaSync } from 'execa';
+import { psqlStatements, runStatements } from './pg-query.js';
 
 export interface PgCluster {
   readonly host: '127.0.0.1';
@@ -31,8 +32,9 @@ export interface PgCluster {
   /** `postgresql://postgres[:password]@127.0.0.1:<port>/<database>`, components URI-encoded. */
   dsn(database: string, withPassword?: boolean): string;
   /**
-   * Runs SQL (any number of statements, fed on stdin) with `psql -X -q -w -A -t -v ON_ERROR_STOP=1`
-   * over TCP, the password in PGPASSWORD (never argv); returns stdout trimmed.
+   * Runs SQL (any number of statements) as `psql -X -q -w -A -t -v ON_ERROR_STOP=1` over TCP would
+   * and returns its stdout trimmed: in process (pg-query.ts), or for a script only psql can run (a
+   * meta-command, COPY) with psql itself, the password in PGPASSWORD (never argv).
    */
   psql(sql: string, database?: string): Promise<string>;
   /** Fast shutdown, then removes the temp dir. Safe to call twice. */
@@ -399,14 +401,21 @@ export function clusterAt(address: ClusterAddress, stop: () => Promise<void>): R
       return `postgresql://${auth}@127.0.0.1:${a.port}/${encodeURIComponent(database)}`;
     },
     async psql(sql: string, database = 'postgres') {
+      const failed = (why: string) => new PgClusterError(redact(`psql on database "${database}" (127.0.0.1:${a.port}) failed: ${why}`, a.password));
+      const statements = psqlStatements(sql);
+      if (statements) {
+        const target = { host: '127.0.0.1', port: a.port, user: 'postgres', password: a.password, database };
+        return runStatements(target, statements).catch((e: unknown) => {
+          throw failed((e as Error).message);
+        });
+      }
       const r = await execa(
         join(a.binDir, 'psql'),
         ['-X', '-q', '-w', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(a.port), '-U', 'postgres', '-d', database, '-f', '-'],
         { input: sql, env: clientEnv(cluster), extendEnv: false, reject: false, timeout: 300_000 },
       );
       if (r.exitCode !== 0) {
-        const why = String(r.stderr).trim() || (r.timedOut ? 'timed out' : `exit ${r.exitCode ?? r.signal}`);
-        throw new PgClusterError(redact(`psql on database "${database}" (127.0.0.1:${a.port}) failed: ${why}`, a.password));
+        throw failed(String(r.stderr).trim() || (r.timedOut ? 'timed out' : `exit ${r.exitCode ?? r.signal}`));
       }
       return String(r.stdout).trim();
     },
