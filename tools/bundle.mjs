@@ -7,6 +7,7 @@
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -360,6 +361,16 @@ async function chunksAsScripts(metafile) {
       {
         name: 'chunks-as-scripts',
         setup(b) {
+          // Read apart from their .mjs name, whose "node mode" would make each import()'s default export the whole
+          // module: the chunks are ES modules turned CommonJS (marked __esModule), not CommonJS packages.
+          b.onResolve({ filter: /.*/ }, (args) =>
+            args.kind === 'entry-point' ? { path: args.path.replace(/\.mjs$/, '.chunk'), namespace: 'svc-esm-chunk' } : undefined,
+          );
+          b.onLoad({ filter: /.*/, namespace: 'svc-esm-chunk' }, (args) => ({
+            contents: readFileSync(args.path.replace(/\.chunk$/, '.mjs'), 'utf8'),
+            resolveDir: dirname(args.path),
+            loader: 'js',
+          }));
           b.onResolve({ filter: /^\.\/[\w-]+\.mjs$/ }, (args) =>
             names.has(args.path.slice(2)) ? chunkOf(args.path.slice(2).replace(/\.mjs$/, '.cjs'), args.kind) : { path: args.path, external: true },
           );
