@@ -34,7 +34,7 @@ export function setV8Flags(...flags: string[]): void {
  */
 export function requireWithCodeCache(path: string, env: Record<string, string | undefined> = process.env): unknown {
   // Kept in require.cache as require() keeps a file: each file runs once however many chunks load it.
-  const require = createRequire(path);
+  const require = requireIn(dirname(path));
   const known = require.cache[path];
   if (known) return known.exports;
   const { size, mtimeMs } = statSync(path);
@@ -66,6 +66,10 @@ export function requireWithCodeCache(path: string, env: Record<string, string | 
   }
   return module.exports;
 }
+
+/** One require() per directory: the files of dist/chunks resolve the same names, and making one costs a walk of the path. */
+const requires = new Map<string, NodeJS.Require>();
+const requireIn = (dir: string): NodeJS.Require => requires.get(dir) ?? requires.set(dir, createRequire(join(dir, 'index.js'))).get(dir)!;
 
 /** The caches to make at exit: files this run compiled without one. */
 const toKeep: (() => void)[] = [];
