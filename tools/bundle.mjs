@@ -212,11 +212,11 @@ const undiciOptions = {
  * dist/chunks/start.cjs, a CommonJS script that bin/svc loads through src/code-cache.ts (built on its
  * own as dist/chunks/code-cache.cjs), so V8's compiled code of it is kept between runs on every Node
  * line: Node 20 has no compile cache for ES modules, and compiling that chunk was a fifth of `--help`.
- * Its dynamic imports of svc's sources stay ES-module chunks, built as before with splitting: the
- * start script require()s them (Node 20.19 and later load an ES module through require). A module
- * both reach is the start script's: the chunks read it from a table the start script leaves on
- * globalThis, so nothing loads twice. Three builds: the start graph (to learn which modules it
- * holds and which of svc's files it loads later), the chunks, then the start script with its table.
+ * Its dynamic imports of svc's sources are chunks built with splitting, then made CommonJS files
+ * loaded the same way (chunksAsScripts below). A module both reach is the start script's: the chunks
+ * read it from a table the start script leaves on globalThis, so nothing loads twice. Four builds: the
+ * start graph (to learn which modules it holds and which of svc's files it loads later), the chunks,
+ * then the chunks as CommonJS files and the start script with its table.
  */
 const START_FILE = 'chunks/start.cjs';
 const START_TABLE = "globalThis[Symbol.for('svc.start')]";

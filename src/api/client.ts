@@ -246,4 +246,3 @@ function closingError(): Error {
   error.stack = error.message;
   return error;
 }
-
