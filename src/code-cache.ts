@@ -1,5 +1,5 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, Module } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { cacheDir } from './config/paths.js';
@@ -33,7 +33,10 @@ export function setV8Flags(...flags: string[]): void {
  * is no cache: never an error.
  */
 export function requireWithCodeCache(path: string, env: Record<string, string | undefined> = process.env): unknown {
-  const require = createRequire(path);
+  // Kept in require.cache as require() keeps a file: each file runs once however many chunks load it.
+  const require = requireIn(dirname(path));
+  const known = require.cache[path];
+  if (known) return known.exports;
   const { size, mtimeMs } = statSync(path);
   // One cache per installed file: two installs of svc (or a build and an install) never evict each other's.
   const prefix = `${basename(path)}-${fnv1a(path)}-`;
@@ -45,13 +48,40 @@ export function requireWithCodeCache(path: string, env: Record<string, string | 
     // None yet, or none readable: compiled from the source, and kept at exit.
   }
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${readFileSync(path, 'utf8')}\n})`, { filename: path, cachedData });
-  const module = { exports: {} };
-  (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, require, module, path, dirname(path));
-  // At exit, the code cache holds the functions this run compiled as well, not only the top level.
+  const module = Object.assign(new Module(path), { filename: path, loaded: true });
+  // Flags the file sets as it runs (a chunk that loads undici) came after it compiled: turned back for its cache.
   const setSince = flagsSet.length;
-  if (!cachedData || script.cachedDataRejected) process.once('exit', () => keep(script, file, prefix, flagsSet.slice(setSince)));
+  require.cache[path] = module;
+  try {
+    (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, require, module, path, dirname(path));
+  } catch (err) {
+    delete require.cache[path];
+    throw err;
+  }
+  // At exit, the code cache holds the functions this run compiled as well, not only the top level.
+  if (!cachedData || script.cachedDataRejected) {
+    // One exit listener for all the files of a run (a verb loads a few dozen chunks).
+    if (!toKeep.length) process.once('exit', () => toKeep.forEach((k) => k()));
+    toKeep.push(() => keep(script, file, prefix, flagsSet.slice(setSince)));
+  }
   return module.exports;
 }
+
+/** One require() per directory: the files of dist/chunks resolve the same names, and making one costs a walk of the path. */
+const requires = new Map<string, NodeJS.Require>();
+const requireIn = (dir: string): NodeJS.Require => requires.get(dir) ?? requires.set(dir, createRequire(join(dir, 'index.js'))).get(dir)!;
+
+/** The caches to make at exit: files this run compiled without one. */
+const toKeep: (() => void)[] = [];
+
+/**
+ * The chunk `name` of the bundle in `dir` (the target of an import in the sources, which the build
+ * makes a CommonJS file of: tools/bundle.mjs), loaded through requireWithCodeCache.
+ */
+export const requireChunk = (dir: string, name: string): unknown => requireWithCodeCache(join(dir, name));
+
+/** requireChunk, named apart for the target of a dynamic import(), which loads on first use (test/e2e/startup-graph.test.ts tells them apart). */
+export const importChunk = requireChunk;
 
 /** FNV-1a, 32 bits, in hex: a short name for a path (node:crypto is not loaded for it). */
 function fnv1a(text: string): string {

@@ -7,6 +7,7 @@
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -211,11 +212,11 @@ const undiciOptions = {
  * dist/chunks/start.cjs, a CommonJS script that bin/svc loads through src/code-cache.ts (built on its
  * own as dist/chunks/code-cache.cjs), so V8's compiled code of it is kept between runs on every Node
  * line: Node 20 has no compile cache for ES modules, and compiling that chunk was a fifth of `--help`.
- * Its dynamic imports of svc's sources stay ES-module chunks, built as before with splitting: the
- * start script require()s them (Node 20.19 and later load an ES module through require). A module
- * both reach is the start script's: the chunks read it from a table the start script leaves on
- * globalThis, so nothing loads twice. Three builds: the start graph (to learn which modules it
- * holds and which of svc's files it loads later), the chunks, then the start script with its table.
+ * Its dynamic imports of svc's sources are chunks built with splitting, then made CommonJS files
+ * loaded the same way (chunksAsScripts below). A module both reach is the start script's: the chunks
+ * read it from a table the start script leaves on globalThis, so nothing loads twice. Four builds: the
+ * start graph (to learn which modules it holds and which of svc's files it loads later), the chunks,
+ * then the chunks as CommonJS files and the start script with its table.
  */
 const START_FILE = 'chunks/start.cjs';
 const START_TABLE = "globalThis[Symbol.for('svc.start')]";
@@ -244,8 +245,9 @@ function startGraph(closure, shared) {
         if (r.external || r.namespace !== 'file') return undefined;
         if (closure?.has(r.path)) return undefined;
         lazyEntries.set(lazyName(r.path), r.path);
-        return { path: `./${lazyName(r.path)}.mjs`, external: true };
+        return chunkOf(`${lazyName(r.path)}.cjs`, args.kind);
       });
+      chunkLoader(b);
       if (!shared) return;
       b.onResolve({ filter: /^svc-start$/ }, () => ({ path: 'svc-start', namespace: 'svc-start-entry' }));
       b.onLoad({ filter: /.*/, namespace: 'svc-start-entry' }, () => {
@@ -263,6 +265,20 @@ function startGraph(closure, shared) {
       });
     },
   };
+}
+
+/**
+ * An import of the chunk `name` (a CommonJS file of dist/chunks) from a CommonJS file of the
+ * bundle: the chunk runs through src/code-cache.ts (dist/chunks/code-cache.cjs, bin/svc's), with
+ * its V8 code cache, once however many files import it. A dynamic import() loads it on first use.
+ */
+const chunkOf = (name, kind) => ({ path: name, namespace: 'svc-chunk', pluginData: { dynamic: kind === 'dynamic-import' } });
+function chunkLoader(b) {
+  b.onResolve({ filter: /^\.\/code-cache\.cjs$/, namespace: 'svc-chunk' }, (args) => ({ path: args.path, external: true }));
+  b.onLoad({ filter: /.*/, namespace: 'svc-chunk' }, (args) => ({
+    contents: `module.exports = require('./code-cache.cjs').${args.pluginData.dynamic ? 'importChunk' : 'requireChunk'}(__dirname, ${JSON.stringify(args.path)});`,
+    loader: 'js',
+  }));
 }
 
 /** In the chunks, a module of the start script is its entry in the table. */
@@ -317,6 +333,55 @@ const codeCacheOptions = {
   define: options.define,
 };
 
+/**
+ * The chunks of the sources' dynamic imports are built as ES modules with splitting (esbuild cannot
+ * split a CommonJS bundle), then each is made a CommonJS file of its own by a second build, in
+ * which an import of another chunk is a requireChunk (importChunk for an import()) of
+ * src/code-cache.ts: on every Node line each chunk runs as a vm.Script with V8's cached data, and
+ * Node 20 no longer resolves and compiles a verb's chunks through its ES-module loader on every run
+ * (a fifth of `svc databases list`). The worker threads' entries and the MCP SDK's file stay ES
+ * modules: they import no chunk.
+ */
+const ESM_FILES = new Set(['chunks/jq-worker.mjs', 'chunks/prefix-hash-worker.mjs', MCP_SDK_FILE]);
+async function chunksAsScripts(metafile) {
+  const files = Object.keys(metafile.outputs)
+    .map((f) => f.slice(`${staging}/`.length))
+    .filter((f) => f.endsWith('.mjs') && !ESM_FILES.has(f));
+  const names = new Set(files.map((f) => f.slice('chunks/'.length)));
+  await build({
+    ...startOptions,
+    entryPoints: Object.fromEntries(files.map((f) => [f.replace(/\.mjs$/, ''), `${root}/${staging}/${f}`])),
+    outfile: undefined,
+    outdir: staging,
+    outExtension: { '.js': '.cjs' },
+    packages: 'external',
+    banner: { js: "const __svcChunkUrl = require('node:url').pathToFileURL(__filename).href;" },
+    define: { 'import.meta.url': '__svcChunkUrl' },
+    plugins: [
+      {
+        name: 'chunks-as-scripts',
+        setup(b) {
+          // Read apart from their .mjs name, whose "node mode" would make each import()'s default export the whole
+          // module: the chunks are ES modules turned CommonJS (marked __esModule), not CommonJS packages.
+          b.onResolve({ filter: /.*/ }, (args) =>
+            args.kind === 'entry-point' ? { path: args.path.replace(/\.mjs$/, '.chunk'), namespace: 'svc-esm-chunk' } : undefined,
+          );
+          b.onLoad({ filter: /.*/, namespace: 'svc-esm-chunk' }, (args) => ({
+            contents: readFileSync(args.path.replace(/\.chunk$/, '.mjs'), 'utf8'),
+            resolveDir: dirname(args.path),
+            loader: 'js',
+          }));
+          b.onResolve({ filter: /^\.\/[\w-]+\.mjs$/ }, (args) =>
+            names.has(args.path.slice(2)) ? chunkOf(args.path.slice(2).replace(/\.mjs$/, '.cjs'), args.kind) : { path: args.path, external: true },
+          );
+          chunkLoader(b);
+        },
+      },
+    ],
+  });
+  for (const f of files) rmSync(`${root}/${staging}/${f}`);
+}
+
 const result = await (async () => {
   const graph = await build({
     ...startOptions,
@@ -334,12 +399,15 @@ const result = await (async () => {
   const entryPoints = { ...options.entryPoints };
   for (const [name, path] of lazyEntries) if (!closure.has(path)) entryPoints[`chunks/${name}`] = path;
   const [chunks] = await Promise.all([
-    build({ ...options, entryPoints, plugins: [codeCacheFromBin, fromStart(closure, shared), ...options.plugins] }),
+    build({ ...options, entryPoints, metafile: true, plugins: [codeCacheFromBin, fromStart(closure, shared), ...options.plugins] }),
     build(sdkOptions),
     build(undiciOptions),
     build(codeCacheOptions),
   ]);
-  await build({ ...startOptions, entryPoints: ['svc-start'], plugins: [lazyChildProcessForCommander, startGraph(closure, shared)] });
+  await Promise.all([
+    chunksAsScripts(chunks.metafile),
+    build({ ...startOptions, entryPoints: ['svc-start'], plugins: [lazyChildProcessForCommander, startGraph(closure, shared)] }),
+  ]);
   writeLlhttpFiles();
   return chunks;
 })().catch((err) => {
@@ -356,7 +424,7 @@ try {
 renameSync(`${root}/${staging}`, `${root}/dist`);
 rmSync(retired, { recursive: true, force: true });
 
-if (result.metafile) {
+if (options.metafile) {
   for (const [file, out] of Object.entries(result.metafile.outputs)) {
     if (file.endsWith('.map')) continue;
     const inputs = Object.entries(out.inputs).sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput);

@@ -3,7 +3,7 @@ import { readProxySettings } from './proxy-settings.js';
 
 type Env = Record<string, string | undefined>;
 
-export type HttpDispatcher = Dispatcher & { close(): Promise<void>; destroy(): Promise<void> };
+export type HttpDispatcher = Dispatcher & { close(): Promise<void>; destroy(error?: Error): Promise<void> };
 
 export type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path'> & { dispatcher: Dispatcher };
 

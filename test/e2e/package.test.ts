@@ -54,7 +54,7 @@ describe('npm pack, npm install -g, svc', () => {
     const outside = files.filter(
       (f) =>
         !['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'bin/svc', 'bin/package.json', 'man/svc.1'].includes(f) &&
-        !/^dist\/chunks\/[\w-]+\.mjs$/.test(f) &&
+        !/^dist\/chunks\/[\w-]+\.[mc]js$/.test(f) &&
         // The start script and the loader of its code cache, undici as a file of its own, and llhttp's
         // WebAssembly it reads (tools/bundle.mjs).
         !/^dist\/chunks\/(start\.cjs|code-cache\.cjs|undici-core\.cjs|llhttp(_simd)?\.wasm)$/.test(f) &&

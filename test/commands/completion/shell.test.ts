@@ -81,7 +81,7 @@ export async function load(url, context, next) {
     const env = { SVC_BASE_URL: server.baseUrl, SVC_API_KEY: TOKEN };
     const { modules, code } = await loaded(['complete', '--', 'databases', ''], env);
     expect(code).toBe(0);
-    expect(modules.some((m) => /\/chunks\/(?:commands-completion-)?complete(?:-[\w-]+)?\.mjs$/.test(m))).toBe(true);
+    expect(modules.some((m) => /\/chunks\/(?:commands-completion-)?complete(?:-[\w-]+)?\.[mc]js$/.test(m))).toBe(true);
     expect(modules.filter((m) => FORBIDDEN.test(m))).toEqual([]);
     const script = await loaded(['completion', 'zsh'], env);
     expect(script.modules.filter((m) => FORBIDDEN.test(m))).toEqual([]);
@@ -96,7 +96,7 @@ export async function load(url, context, next) {
 
   it('jq (output/jq.ts, which requires jq-web) loads only with --jq', async () => {
     const env = { SVC_BASE_URL: `http://127.0.0.1:${await closedPort()}`, SVC_API_KEY: TOKEN };
-    const jqChunk = (modules: string[]) => modules.some((m) => /\/chunks\/jq-[\w-]+\.mjs$/.test(m));
+    const jqChunk = (modules: string[]) => modules.some((m) => /\/chunks\/jq-[\w-]+\.[mc]js$/.test(m));
     expect(jqChunk((await loaded(['profile', '--json', '--max-retries', '0'], env)).modules)).toBe(false);
     expect(jqChunk((await loaded(['profile', '--jq', '.profile', '--max-retries', '0'], env)).modules)).toBe(true);
   });
