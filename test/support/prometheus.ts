@@ -4,7 +4,7 @@
  * removed). Skips with a reason where the packages are missing, and fails under CI=true.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,7 +42,37 @@ export interface Daemon {
   stop(): Promise<void>;
 }
 
+/**
+ * Whether process `pid` holds the socket listening on 127.0.0.1:`port`: freePort's port can be taken
+ * by another test's server before the daemon binds it, and then the ready check would be answered by
+ * that other server (a Prometheus with another run's series).
+ */
+function listensOn(pid: number, port: number): boolean {
+  const hex = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  const inodes = readFileSync('/proc/net/tcp', 'utf8')
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter((f) => f[1] === hex && f[3] === '0A')
+    .map((f) => `socket:[${f[9]}]`);
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => inodes.includes(readlinkSync(`/proc/${pid}/fd/${fd}`, { encoding: 'utf8' })));
+  } catch {
+    return false;
+  }
+}
+
+/** Starts the daemon on a free port; on a port another server took first, again on another, up to three times. */
 async function startDaemon(bin: string, args: (port: number, dir: string) => string[], ready: string): Promise<Daemon> {
+  for (let attempt = 1; ; attempt++) {
+    const daemon = await startOnce(bin, args, ready);
+    if (daemon !== 'port taken' || attempt === 3) {
+      if (daemon === 'port taken') throw new Error(`${bin}: another server took its port three times`);
+      return daemon;
+    }
+  }
+}
+
+async function startOnce(bin: string, args: (port: number, dir: string) => string[], ready: string): Promise<Daemon | 'port taken'> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-prom-'));
   const port = await freePort();
   const child: ChildProcess = spawn(bin, args(port, dir), { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -63,7 +93,11 @@ async function startDaemon(bin: string, args: (port: number, dir: string) => str
       (r) => r.ok,
       () => false,
     );
-    if (ok) return { url, pid: child.pid!, stop };
+    if (ok && listensOn(child.pid!, port)) return { url, pid: child.pid!, stop };
+    if (ok) {
+      await stop();
+      return 'port taken';
+    }
     await sleep(100);
   }
   await stop();
