@@ -101,11 +101,15 @@ export class SecretScrubber {
         const child = record[key];
         return (SECRET_FIELDS as readonly string[]).includes(key) && typeof child === 'string' ? '[redacted]' : walk(child);
       };
-      const keys = Object.keys(record);
-      const changed = keys.findIndex((key) => scrubbed(key) !== record[key]);
-      if (changed < 0) return v;
+      // Each child walked once; the entries are made from the first one that changed on.
+      let entries: [string, unknown][] | undefined;
+      Object.keys(record).forEach((key, i, keys) => {
+        const next = scrubbed(key);
+        if (entries) entries.push([key, next]);
+        else if (next !== record[key]) entries = [...keys.slice(0, i).map((k): [string, unknown] => [k, record[k]]), [key, next]];
+      });
       // fromEntries defines each key as its own property: a "__proto__" key stays data.
-      return Object.fromEntries(keys.map((key) => [key, scrubbed(key)]));
+      return entries ? Object.fromEntries(entries) : v;
     };
     return walk(value) as T;
   }

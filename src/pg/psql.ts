@@ -19,7 +19,7 @@ export interface PsqlOptions {
   signal?: AbortSignal;
   /**
    * The session's client_encoding (an archive's `client`, archive-encoding.ts); UTF8 by default.
-   * Any other: the script, the variables and psql's answers go byte for byte, one character
+   * Any other: the script and psql's answers go byte for byte, one character
    * U+0000-U+00FF a byte, as the archive's names were read.
    */
   client?: string;
@@ -38,11 +38,10 @@ export async function psql(script: string, opts: PsqlOptions): Promise<string> {
   const client = opts.client ?? 'UTF8';
   const bytes = client !== 'UTF8';
   const args = ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-w'];
-  const input = script;
   if (opts.database) args.push('-d', `dbname=${quoteConninfo(opts.database)}`);
   try {
     const { stdout } = await execa('psql', args, {
-      input: bytes ? Buffer.from(input, 'latin1') : input,
+      input: bytes ? Buffer.from(script, 'latin1') : script,
       // svc writes its scripts and reads psql's answers as UTF-8 whatever the database's encoding (in a
       // LATIN1 database a schema named "café" must come back as the name svc quotes again), or byte for byte.
       env: { ...opts.env, PGCLIENTENCODING: client },

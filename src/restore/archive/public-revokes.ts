@@ -33,10 +33,11 @@ const wanted = (routines: string) =>
   `SELECT r.v->>0 AS nspname, r.v->>1 AS proname, r.v->>2 AS args, r.i FROM json_array_elements(${quoteLiteral(routines)}::json) WITH ORDINALITY AS r(v, i)`;
 const MATCH =
   'pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = w.nspname AND p.proname = w.proname AND pg_get_function_identity_arguments(p.oid) = w.args';
-const revokeSql = (
-  routines: string,
-) => `SELECT format('REVOKE ALL ON ROUTINE %s FROM PUBLIC', f.oid::regprocedure) FROM (${wanted(routines)}) w CROSS JOIN LATERAL (SELECT p.oid FROM ${MATCH}) f \\gexec
-SELECT coalesce(json_agg(w.i), '[]') FROM (${wanted(routines)}) w WHERE NOT EXISTS (SELECT 1 FROM ${MATCH});`;
+const revokeSql = (routines: string) => {
+  const w = wanted(routines);
+  return `SELECT format('REVOKE ALL ON ROUTINE %s FROM PUBLIC', f.oid::regprocedure) FROM (${w}) w CROSS JOIN LATERAL (SELECT p.oid FROM ${MATCH}) f \\gexec
+SELECT coalesce(json_agg(w.i), '[]') FROM (${w}) w WHERE NOT EXISTS (SELECT 1 FROM ${MATCH});`;
+};
 
 /**
  * The archive's `REVOKE ... FROM PUBLIC` on routines, applied after the restore although privileges
