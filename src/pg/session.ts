@@ -32,6 +32,8 @@ export interface SessionConfig {
   options?: string;
   /** What one message from the server may cost (a SQL check's answers); null for svc's own queries, whose answers it needs whole. */
   bounds: MessageBounds | null;
+  /** The session's application_name; `svc` where none is given. */
+  applicationName?: string;
 }
 
 /** A value keeps this many bytes, enough for 200 characters and one more (4 bytes each at most). */
@@ -69,8 +71,8 @@ interface Opened {
  * A connected client. pg gets the connection's bytes from BoundedWire through its public `stream`
  * option and is told `ssl: false`: the wire does the SSLRequest and TLS itself, beneath the bound.
  */
-async function open(config: SessionConfig): Promise<Opened> {
-  const { ssl, plainFallback, options, bounds, connectTimeoutMs, ...rest } = config;
+async function open(config: SessionConfig, signal?: AbortSignal): Promise<Opened> {
+  const { ssl, plainFallback, options, bounds, connectTimeoutMs, applicationName, ...rest } = config;
   const wire = new BoundedWire({ ssl, plainFallback }, bounds);
   const client = new pg.Client({
     ...rest,
@@ -79,12 +81,20 @@ async function open(config: SessionConfig): Promise<Opened> {
     ssl: false,
     stream: () => wire,
     connectionTimeoutMillis: connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
-    application_name: 'svc',
+    application_name: applicationName ?? 'svc',
     ...(options ? { options } : {}),
   } as pg.ClientConfig);
   // A connection that breaks is reported to the query that is running; pg emits it here too.
   client.on('error', () => undefined);
-  await client.connect();
+  // A signal while connecting (a server that accepts and never answers) ends the attempt at once, not at the connect timeout.
+  const abort = () => wire.destroy();
+  signal?.addEventListener('abort', abort, { once: true });
+  try {
+    signal?.throwIfAborted();
+    await client.connect();
+  } finally {
+    signal?.removeEventListener('abort', abort);
+  }
   return { client, wire };
 }
 
@@ -113,7 +123,7 @@ function cancelOnServer(config: SessionConfig, client: pg.Client): void {
 
 /** Runs `fn` with a fresh session, closed after it whatever happens; a signal cancels what runs and breaks the connection. */
 export async function withSession<T>(config: SessionConfig, signal: AbortSignal, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const { client, wire } = await open(config);
+  const { client, wire } = await open(config, signal);
   const abort = () => {
     cancelOnServer(config, client);
     wire.destroy();

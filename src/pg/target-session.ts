@@ -19,13 +19,15 @@ export interface TargetSessionOptions {
    * names resolve in pg_catalog only, so no function or operator an archive planted runs as this role.
    */
   catalogOnly?: boolean;
+  /** The session's application_name (a tag another session can find it by in pg_stat_activity); `svc` by default. */
+  applicationName?: string;
 }
 
 /** How libpq would reach `database` on `target`'s server: the password from the URI, else PGPASSWORD, else the password file. */
-export function targetConfig(target: Target, opts: Pick<TargetSessionOptions, 'env' | 'database' | 'catalogOnly'>): SessionConfig {
+export function targetConfig(target: Target, opts: Pick<TargetSessionOptions, 'env' | 'database' | 'catalogOnly' | 'applicationName'>): SessionConfig {
   const base = sessionConfig(target, opts.env, target.user, target.password, opts.database);
   const options = [target.params.PGOPTIONS ?? opts.env.PGOPTIONS, opts.catalogOnly ? '-c search_path=pg_catalog' : ''].filter(Boolean).join(' ');
-  return { ...base, bounds: null, ...(options ? { options } : {}) };
+  return { ...base, bounds: null, ...(options ? { options } : {}), ...(opts.applicationName ? { applicationName: opts.applicationName } : {}) };
 }
 
 /** Once connected, a failure of the server or the connection (not of svc's own code, nor an error svc threw in `fn`). */

@@ -258,10 +258,31 @@ export function drillSignalPhases(part: SignalPhasesPart): void {
           },
         };
       },
-      /** Every check passed; the DROP DATABASE of the scratch database waits at a psql gate, let go after the signal (svc never cancels a clean-up). */
+      /**
+       * Every check passed; the DROP DATABASE of the scratch database (svc's own session) waits for a lock on
+       * pg_database, taken once the object check's query has run and let go after the signal (svc never
+       * cancels a clean-up).
+       */
       async dropping() {
-        const gate = await psqlGate(h, 'DROP DATABASE');
-        return { env: gate.env, tool: true, reached: () => gate.reached(), afterSignal: () => gate.go() };
+        const gate = await psqlGate(h, "'relations'", { after: true });
+        let lock: { release(): Promise<void> } | undefined;
+        return {
+          env: gate.env,
+          async reached({ server }) {
+            await gate.reached();
+            const s = await server();
+            lock = await holdLock(s, 'postgres', 'LOCK TABLE pg_catalog.pg_database IN SHARE MODE;', 'pg_catalog.pg_database');
+            await gate.go();
+            await waitFor(
+              'DROP DATABASE waiting for the lock on pg_database',
+              async () =>
+                (await s.psql(
+                  "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'DROP DATABASE%' AND pid <> pg_backend_pid()",
+                )) === '1' || undefined,
+            );
+          },
+          afterSignal: () => lock!.release(),
+        };
       },
     };
 

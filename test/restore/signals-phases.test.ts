@@ -7,7 +7,7 @@ import { pgSkipReason } from '../support/pg-cluster.js';
 import { spawnSvc } from '../support/built-cli.js';
 import { hang, json } from '../support/loopback-server.js';
 import { BACKUP_ID, processesMentioning, useRestoreHarness, waitFor } from '../support/restore-harness.js';
-import { blackHole, holdLock, lockWaiter, psqlGate, releaseAll } from '../support/restore-signals.js';
+import { blackHole, holdLock, lockWaiter, psqlGate, releaseAll, wireGate } from '../support/restore-signals.js';
 
 const skip = pgSkipReason();
 if (skip) console.warn(`test/restore/signals-phases.test.ts skipped: ${skip}`);
@@ -60,7 +60,7 @@ describe.skipIf(!!skip)('a signal in each phase of a restore (built CLI as a sub
   }
 
   const PHASES: Record<string, (db: string, workDir: string) => Promise<Caught>> = {
-    /** psql connects to a server that accepts TCP and never answers. */
+    /** svc's target check connects to a server that accepts TCP and never answers. */
     async preflight(db) {
       const server = await blackHole();
       const dsn = h.dsn(db, true).replace(`:${h.cluster.port}/`, `:${server.port}/`);
@@ -69,8 +69,8 @@ describe.skipIf(!!skip)('a signal in each phase of a restore (built CLI as a sub
         reached: server.accepted,
         says: [notTouched(`postgresql://postgres@127.0.0.1:${server.port}/${db}`)],
         async after() {
-          // psql was stopped, not left to its 10 s connect timeout: its connection is closed.
-          await waitFor('psql gone from the black-hole server', () => server.open() === 0 || undefined, 5_000);
+          // The connection attempt was stopped, not left to its 10 s connect timeout: its connection is closed.
+          await waitFor('svc gone from the black-hole server', () => server.open() === 0 || undefined, 5_000);
           expect(h.api.exchanges).toEqual([]);
         },
       };
@@ -249,12 +249,16 @@ describe.skipIf(!!skip)('a signal in each phase of a restore (built CLI as a sub
 
   /**
    * Ctrl-C while the new database is being created (cli-contract 4, v5): svc looks before it speaks.
-   * `before`: psql is held before CREATE DATABASE reaches the server, so no database exists and svc
-   * says so, with no dropdb to run. `after`: the server created it and psql has not exited, so svc
-   * finds it, and drops it as a partial database of its own.
+   * `before`: CREATE DATABASE is held on the wire before it reaches the server, so no database exists
+   * and svc says so, with no dropdb to run. `after`: the server created it and its answer is held, so
+   * svc has not heard; svc finds it, and drops it as a partial database of its own.
    */
   it.each([
-    { when: 'before', exists: false, says: (db: string) => `No database was created: "${db}" does not exist at ${h.redacted(db)}.` },
+    {
+      when: 'before',
+      exists: false,
+      says: (db: string, port: number) => `No database was created: "${db}" does not exist at postgresql://postgres@127.0.0.1:${port}/${db}.`,
+    },
     {
       when: 'after',
       exists: false,
@@ -263,10 +267,11 @@ describe.skipIf(!!skip)('a signal in each phase of a restore (built CLI as a sub
   ] as const)('SIGINT while CREATE DATABASE is sent ($when it ran): the report says what svc found', async ({ when, exists, says }) => {
     const db = `sig_creating_${when}`;
     await h.dropDatabase(db);
-    const gate = await psqlGate(h, 'CREATE DATABASE', { after: when === 'after' });
+    const gate = await wireGate(h, 'CREATE DATABASE', when);
+    gates.push(gate.go);
     const workDir = await h.workDir();
     const child = spawnSvc(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', workDir], {
-      env: h.env({ SVC_TARGET_DSN: h.dsn(db, true), ...gate.env }),
+      env: h.env({ SVC_TARGET_DSN: h.dsn(db, true).replace(`:${h.cluster.port}/`, `:${gate.port}/`) }),
     });
     await gate.reached();
     expect(await h.databaseExists(db)).toBe(when === 'after');
@@ -275,7 +280,7 @@ describe.skipIf(!!skip)('a signal in each phase of a restore (built CLI as a sub
     h.record(String(r.stdout), String(r.stderr));
 
     expect(r.exitCode, String(r.stderr)).toBe(130);
-    expect(r.stderr).toContain(says(db));
+    expect(r.stderr).toContain(says(db, gate.port));
     expect(r.stderr).not.toContain('dropdb');
     expect(await h.databaseExists(db)).toBe(exists);
     expect(await readdir(workDir)).toEqual([]);

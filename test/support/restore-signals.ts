@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer, type Server, type Socket } from 'node:net';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import type { PgCluster } from './pg-cluster.js';
@@ -67,12 +67,14 @@ export async function holdLock(on: RestoreHarness | SqlServer, database: string,
   });
   holders.add(holder);
   holder.stdin!.write(`BEGIN;\n${sql}\n`);
-  // A catalog's oid is the same in every database: checked from `postgres`, which the lock cannot block.
+  // A catalog's oid is the same in every database: checked from `postgres`, which the lock cannot block. A shared
+  // catalog's lock (pg_database) is in no database.
   const granted = lockedRelation.startsWith('pg_catalog.')
     ? () =>
         server.psql(
-          `SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database
-           WHERE d.datname = '${database}' AND l.granted AND l.mode = 'AccessExclusiveLock' AND l.relation = '${lockedRelation}'::regclass`,
+          `SELECT count(*) FROM pg_locks l LEFT JOIN pg_database d ON d.oid = l.database
+           WHERE (d.datname = '${database}' OR l.database = 0) AND l.granted AND l.mode IN ('AccessExclusiveLock', 'ShareLock')
+             AND l.pid <> pg_backend_pid() AND l.relation = '${lockedRelation}'::regclass`,
         )
     : () =>
         server.psql(
@@ -142,6 +144,58 @@ export async function psqlGate(
     env: { PATH: `${bin}:${h.env().PATH}` },
     reached: () => waitFor(`psql reaching a script with ${when}`, () => existsSync(join(dir, opts.after ? 'ran' : 'reached')) || undefined),
     go: () => writeFile(join(dir, 'go'), ''),
+  };
+}
+
+/**
+ * A TCP relay on 127.0.0.1 in front of the harness's cluster, for a statement svc sends through a
+ * session of its own (node-postgres: no client tool to put a shim in front of). It passes every
+ * byte both ways, until a client sends a message holding `text`: `before`, that message and the rest
+ * of that connection wait until go(), so the server has not seen the statement; `after`, the message
+ * goes on and the server's answer waits, so the statement ran but svc has not heard so.
+ * The TLS-less loopback cluster of the harness is what makes the text visible on the wire.
+ */
+export async function wireGate(h: RestoreHarness, text: string, when: 'before' | 'after'): Promise<{ port: number; reached(): Promise<true>; go(): void }> {
+  const sockets = new Set<Socket>();
+  let seen = false;
+  let answered = false;
+  let open = false;
+  const held: Array<() => void> = [];
+  const hold = (fn: () => void) => (open ? fn() : held.push(fn));
+  const server = createServer((client) => {
+    const upstream = createConnection(h.cluster.port, '127.0.0.1');
+    let gated = false;
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', () => {});
+      s.on('close', () => {
+        sockets.delete(s);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.on('data', (chunk: Buffer) => {
+      if (!seen && chunk.includes(text)) seen = gated = true;
+      if (gated && when === 'before') hold(() => upstream.write(chunk));
+      else upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      if (!gated || when === 'before') return void client.write(chunk);
+      answered = true;
+      hold(() => client.write(chunk));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.add({ server, sockets });
+  const { port } = server.address() as { port: number };
+  return {
+    port,
+    // `after`: once the server's answer is held, so the statement has run.
+    reached: () => waitFor(`a session sending ${text}`, () => (when === 'before' ? seen : answered) || undefined),
+    go() {
+      open = true;
+      for (const fn of held.splice(0)) fn();
+    },
   };
 }
 

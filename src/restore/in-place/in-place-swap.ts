@@ -14,8 +14,8 @@ import {
   type Session,
 } from './in-place.js';
 import { PgError } from '../../pg/errors.js';
-import { psql } from '../../pg/psql.js';
-import { quoteIdent, quoteLiteral } from '../../pg/quote.js';
+import { quoteIdent } from '../../pg/quote.js';
+import { onEnv } from '../../pg/target-session.js';
 import type { RestorePlan } from '../plan.js';
 import { onMaintenanceDb } from '../target/target-database.js';
 
@@ -39,18 +39,21 @@ export async function swapIn(
   deps: { reporter: Reporter; scrubber: SecretScrubber; signal: AbortSignal },
 ): Promise<InPlaceReport> {
   const { scrubber, reporter: ui } = deps;
-  const maintenance = await onMaintenanceDb(async (database) => {
-    await psql('SELECT 1;', { env, database, scrubber, signal: deps.signal });
-    return database;
-  });
-  const taken = await psql('SELECT datname FROM pg_database;', { env, database: maintenance, scrubber, signal: deps.signal });
-  const names = { ...planned, kept: freeKeptName(planned, new Set(taken.split('\n'))) };
+  const { maintenance, taken } = await onMaintenanceDb((database) =>
+    onEnv({ env, database, scrubber, signal: deps.signal }, async (client) => ({
+      maintenance: database,
+      taken: (await client.query<{ datname: string }>('SELECT datname FROM pg_database')).rows.map((r) => r.datname),
+    })),
+  );
+  const names = { ...planned, kept: freeKeptName(planned, new Set(taken)) };
   const carried = await carryOver(names.target, names.fresh, maintenance, env, scrubber, deps.signal, !plan.databaseSettings);
   for (const n of carried.notApplied) ui.warn(`Not carried over from the replaced database: ${n.statement} (${n.reason})`);
 
   const [target, fresh, kept] = [names.target, names.fresh, names.kept].map(quoteIdent);
-  const run = (sql: string) => psql(sql, { env, database: maintenance, scrubber, signal: AbortSignal.timeout(SWAP_TIMEOUT_MS) });
-  const sessions = async () => JSON.parse(await run(`SELECT ${sessionsSql(quoteLiteral(names.target))};`)) as Session[];
+  // A session per statement, each bounded on its own: the one that turns connections back on must not depend on an earlier one.
+  const run = async <R extends object = object>(sql: string, params?: unknown[]) =>
+    (await onEnv({ env, database: maintenance, scrubber, signal: AbortSignal.timeout(SWAP_TIMEOUT_MS) }, (client) => client.query<R>(sql, params))).rows;
+  const sessions = async () => (await run<{ s: Session[] }>(`SELECT ${sessionsSql('$1')} AS s`, [names.target]))[0]!.s;
   let terminated: Session[] = [];
   // No new session from here on, the application's pool reconnecting included; svc's own run on the maintenance database.
   await run(`ALTER DATABASE ${target} ALLOW_CONNECTIONS false;`).catch(refused('stop new connections to'));
@@ -60,7 +63,8 @@ export async function swapIn(
       throw inUse(names.target, others, 'at the swap; svc swaps the restored database in only once they have ended');
     if (others.length) {
       await run(
-        `SELECT pg_terminate_backend(a.pid, 10000) FROM pg_stat_activity a WHERE a.datname = ${quoteLiteral(names.target)} AND a.pid <> pg_backend_pid() AND a.backend_type = 'client backend';`,
+        `SELECT pg_terminate_backend(a.pid, 10000) FROM pg_stat_activity a WHERE a.datname = $1 AND a.pid <> pg_backend_pid() AND a.backend_type = 'client backend'`,
+        [names.target],
       );
       const left = await sessions();
       if (left.length) throw inUse(names.target, left, 'that svc could not end (--terminate-connections)');

@@ -115,7 +115,7 @@ export function describeSession(s: Session): string {
   return `pid ${s.pid} (${parts.join(', ')})`;
 }
 
-/** Other client sessions on the database `name` holds ($1, or a psql variable), as a JSON array; autovacuum is not a client and gives way to a rename. */
+/** Other client sessions on the database named by `name` (a parameter, $1), as a JSON array; autovacuum is not a client and gives way to a rename. */
 export const sessionsSql = (
   name: string,
 ) => `(SELECT coalesce(json_agg(json_build_object('pid', a.pid, 'user', a.usename, 'application', nullif(a.application_name, ''),

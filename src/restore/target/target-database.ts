@@ -2,8 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CliError, LocalToolError } from '../../errors.js';
 import type { SecretScrubber } from '../../secrets.js';
 import { PgError } from '../../pg/errors.js';
-import { psql } from '../../pg/psql.js';
 import { quoteIdent, quoteLiteral } from '../../pg/quote.js';
+import { onEnv } from '../../pg/target-session.js';
 import { redactedDsn, type Target } from './target.js';
 
 type Env = Record<string, string | undefined>;
@@ -28,14 +28,14 @@ export async function onMaintenanceDb<T>(query: (database: string) => Promise<T>
 const NETWORK =
   /connection refused|could not translate host name|timeout expired|no route to host|network is unreachable|connection timed out|no such file or directory\s+Is the server running/i;
 
-/** psql could not reach the server at all: a network failure, exit 9 as for the service (cli-contract 5). */
+/** svc could not reach the server at all: a network failure, exit 9 as for the service (cli-contract 5). */
 export const isNetworkFailure = (err: PgError): boolean => NETWORK.test(err.reason);
 
 function unreachable(target: Target, err: PgError): CliError {
   // A network failure is exit 9, as for the service (cli-contract 5); a refused login stays a client-tool failure.
   if (isNetworkFailure(err)) return new CliError('target_unreachable', `Cannot connect to the target ${redactedDsn(target)}: ${err.reason}`);
   return new LocalToolError(
-    `Cannot connect to the target ${redactedDsn(target)}: ${err.reason || 'psql failed'}`,
+    `Cannot connect to the target ${redactedDsn(target)}: ${err.reason || 'the connection failed'}`,
     'Check host, port, user and password (SVC_TARGET_DSN, PGPASSWORD or ~/.pgpass), and that the server accepts connections from here.',
   );
 }
@@ -54,13 +54,21 @@ export interface TargetFacts {
   superuser: boolean;
 }
 
-/** One round trip: the target's existence, server version and available extensions, as JSON. */
-const factsSql = (target: Target) => `SELECT json_build_object(
-  'exists', (SELECT count(*) FROM pg_database WHERE datname = ${quoteLiteral(target.database)}) > 0,
+/** One round trip: the target's existence ($1), server version and available extensions. */
+const FACTS_SQL = `SELECT json_build_object(
+  'exists', (SELECT count(*) FROM pg_database WHERE datname = $1) > 0,
   'version', current_setting('server_version'),
   'versionNum', current_setting('server_version_num')::int,
   'extensions', (SELECT coalesce(json_agg(name ORDER BY name), '[]') FROM pg_available_extensions),
-  'superuser', (SELECT rolsuper FROM pg_roles WHERE rolname = current_user));`;
+  'superuser', (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)) AS facts`;
+
+interface RawFacts {
+  exists: boolean;
+  version: string;
+  versionNum: number;
+  extensions: string[];
+  superuser: boolean | null;
+}
 
 /**
  * Connects to the target and says whether a new_database restore must create it. An in-place
@@ -75,21 +83,21 @@ export async function inspectTarget(
   signal: AbortSignal,
   mustCreate = false,
 ): Promise<TargetFacts> {
-  const query = (sql: string, database: string) => psql(sql, { env, database, scrubber, signal });
   const asUnreachable = (err: unknown): never => {
     throw err instanceof PgError ? unreachable(target, err) : err;
   };
-  const run = (sql: string, database: string) => query(sql, database).catch(asUnreachable);
-  const read = (text: string) => {
-    const raw = JSON.parse(text) as { exists: boolean; version: string; versionNum: number; extensions: string[]; superuser: boolean | null };
+  const query = async <R extends object>(sql: string, database: string, params?: unknown[]) =>
+    (await onEnv({ env, database, scrubber, signal }, (client) => client.query<R>(sql, params))).rows[0]!;
+  const factsIn = async (database: string) => {
+    const raw = (await query<{ facts: RawFacts }>(FACTS_SQL, database, [target.database])).facts;
     return {
       exists: raw.exists,
       facts: { serverVersion: raw.version, serverMajor: Math.floor(raw.versionNum / 10_000), extensions: raw.extensions, superuser: raw.superuser === true },
     };
   };
 
-  if (mode === 'in_place') return { createDatabase: false, ...read(await run(factsSql(target), target.database)).facts };
-  const { exists, facts } = read(await onMaintenanceDb((database) => query(factsSql(target), database)).catch(asUnreachable));
+  if (mode === 'in_place') return { createDatabase: false, ...(await factsIn(target.database).catch(asUnreachable)).facts };
+  const { exists, facts } = await onMaintenanceDb(factsIn).catch(asUnreachable);
   // No such database yet: the restore creates it.
   if (!exists) return { createDatabase: true, ...facts };
   if (mustCreate) {
@@ -98,16 +106,16 @@ export async function inspectTarget(
     });
   }
   // Anything user-made counts: relations, functions, types and schemas beyond the default public one.
-  const objects = await run(
+  const { objects } = await query<{ objects: string }>(
     `WITH user_ns AS (
        SELECT oid, nspname FROM pg_namespace
        WHERE nspname NOT IN ('pg_catalog', 'information_schema') AND nspname NOT LIKE 'pg\\_%')
      SELECT (SELECT count(*) FROM pg_class c JOIN user_ns n ON n.oid = c.relnamespace)
           + (SELECT count(*) FROM pg_proc p JOIN user_ns n ON n.oid = p.pronamespace)
           + (SELECT count(*) FROM pg_type t JOIN user_ns n ON n.oid = t.typnamespace WHERE t.typtype IN ('e', 'd', 'r', 'm', 'c') AND t.typrelid = 0)
-          + (SELECT count(*) FROM user_ns WHERE nspname <> 'public');`,
+          + (SELECT count(*) FROM user_ns WHERE nspname <> 'public') AS objects`,
     target.database,
-  );
+  ).catch(asUnreachable);
   if (objects !== '0') {
     throw new CliError(
       'target_exists',
@@ -132,9 +140,14 @@ export async function createTargetDatabase(
   try {
     const { options, owner, marker, tag } = opts;
     const name = quoteIdent(target.database);
-    const sql = `CREATE DATABASE ${name}${owner ? ` OWNER ${quoteIdent(owner)}` : ''} TEMPLATE template0${options?.sql ? ` ${options.sql}` : ''};${marker ? ` COMMENT ON DATABASE ${name} IS ${quoteLiteral(marker)};` : ''}`;
-    const createEnv = tag === undefined ? env : { ...env, PGAPPNAME: tag };
-    await onMaintenanceDb((database) => psql(sql, { env: createEnv, database, scrubber, signal }));
+    const create = `CREATE DATABASE ${name}${owner ? ` OWNER ${quoteIdent(owner)}` : ''} TEMPLATE template0${options?.sql ? ` ${options.sql}` : ''}`;
+    // Two statements, two queries: CREATE DATABASE may not share a query message (an implicit transaction block) with another.
+    await onMaintenanceDb((database) =>
+      onEnv({ env, database, scrubber, signal, ...(tag === undefined ? {} : { applicationName: tag }) }, async (client) => {
+        await client.query(create);
+        if (marker) await client.query(`COMMENT ON DATABASE ${name} IS ${quoteLiteral(marker)}`);
+      }),
+    );
   } catch (err) {
     if (err instanceof PgError) {
       const hint =
@@ -152,33 +165,33 @@ export async function createTargetDatabase(
  * signal too, so it takes no abort signal: it is bounded by its own timeout instead.
  */
 export async function dropCreatedDatabase(target: Target, env: Env, scrubber: SecretScrubber): Promise<void> {
-  const timeout = AbortSignal.timeout(30_000);
-  const sql = `DROP DATABASE IF EXISTS ${quoteIdent(target.database)} WITH (FORCE);`;
-  await onMaintenanceDb((database) => psql(sql, { env, database, scrubber, signal: timeout }));
+  const signal = AbortSignal.timeout(30_000);
+  const sql = `DROP DATABASE IF EXISTS ${quoteIdent(target.database)} WITH (FORCE)`;
+  await onMaintenanceDb((database) => onEnv({ env, database, scrubber, signal }, (client) => client.query(sql)));
 }
 
-/** The session of a CREATE DATABASE sent under `tag` (its application_name), and whether the database exists. */
-const creationSql = (
-  target: Target,
-  tag: string,
-) => `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ${quoteLiteral(tag)} AND pid <> pg_backend_pid();
-SELECT json_build_object(
-  'running', (SELECT count(*) FROM pg_stat_activity WHERE application_name = ${quoteLiteral(tag)} AND pid <> pg_backend_pid()),
-  'exists', EXISTS (SELECT 1 FROM pg_database WHERE datname = ${quoteLiteral(target.database)}));`;
+/** Ends the session of a CREATE DATABASE sent under the application_name $1. */
+const TERMINATE_SQL = 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()';
+/** Whether that session is still there, and whether the database $2 exists. */
+const CREATION_SQL = `SELECT (SELECT count(*) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid())::int AS running,
+  EXISTS (SELECT 1 FROM pg_database WHERE datname = $2) AS exists`;
 
 /**
- * Whether a CREATE DATABASE that was sent under `tag` and not seen to finish (a signal stopped its
- * psql) left the database behind. The server may still be running it: its session is ended first
+ * Whether a CREATE DATABASE that was sent under `tag` and not seen to finish (a signal ended its
+ * session) left the database behind. The server may still be running it: its session is ended first
  * and waited for, so the answer is the server's last word, not a guess (cli-contract 4, v5). Runs
  * after a signal, so it is bounded by its own timeout rather than the run's abort signal.
  */
 export async function createdDatabaseExists(target: Target, env: Env, tag: string, scrubber: SecretScrubber): Promise<boolean> {
   const signal = AbortSignal.timeout(30_000);
-  const sql = creationSql(target, tag);
-  for (;;) {
-    const answer = await onMaintenanceDb((database) => psql(sql, { env, database, scrubber, signal }));
-    const state = JSON.parse(answer.split('\n').at(-1) ?? '{}') as { running: number; exists: boolean };
-    if (state.running === 0) return state.exists;
-    await sleep(100, undefined, { signal });
-  }
+  return onMaintenanceDb((database) =>
+    onEnv({ env, database, scrubber, signal }, async (client) => {
+      for (;;) {
+        await client.query(TERMINATE_SQL, [tag]);
+        const state = (await client.query<{ running: number; exists: boolean }>(CREATION_SQL, [tag, target.database])).rows[0]!;
+        if (state.running === 0) return state.exists;
+        await sleep(100, undefined, { signal });
+      }
+    }),
+  );
 }
