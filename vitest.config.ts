@@ -121,8 +121,8 @@ const SHARED_WORKER_FILES = [
   'test/ui/progress.test.ts',
 ];
 
-/** Shared by both projects: the root config's test options are not inherited by its projects. */
-const project = (test: TestProjectInlineConfiguration['test']): TestProjectInlineConfiguration => ({
+/** Shared by every project (vitest.majors.config.ts's too): the root config's test options are not inherited by its projects. */
+export const project = (test: TestProjectInlineConfiguration['test']): TestProjectInlineConfiguration => ({
   plugins: [completionScriptsAsText],
   test: {
     // Room for test files running side by side on a loaded machine: a drill reaching a gate can take 20 s and more.
@@ -132,13 +132,9 @@ const project = (test: TestProjectInlineConfiguration['test']): TestProjectInlin
   },
 });
 
-export default defineConfig({
-  test: {
-    projects: [
-      project({ name: 'isolated', include: ['test/**/*.test.ts'], exclude: SHARED_WORKER_FILES, pool: 'forks' }),
-      project({ name: 'shared', include: SHARED_WORKER_FILES, pool: 'forks', isolate: false }),
-    ],
-    // The run's initdb'd data dir and one PostgreSQL cluster per worker slot (test/support/worker-cluster.ts).
+/** The run's own options, beside its projects (vitest.majors.config.ts runs with them too). */
+export const runOptions = {
+  // The run's initdb'd data dir and one PostgreSQL cluster per worker slot (test/support/worker-cluster.ts).
     globalSetup: ['test/support/pg-run-setup.ts'],
     // The slow files first, though a clean clone has no durations in vitest's cache.
     sequence: { sequencer: DurationSequencer },
@@ -147,6 +143,15 @@ export default defineConfig({
      * most test time is waiting on PostgreSQL, child processes and timers, not the CPU. Every file
      * already brings its own cluster, ports, temp dirs and HOME, and the bundle build takes a lock.
      */
-    maxWorkers: Math.max(2, availableParallelism() * 2),
+  maxWorkers: Math.max(2, availableParallelism() * 2),
+};
+
+export default defineConfig({
+  test: {
+    projects: [
+      project({ name: 'isolated', include: ['test/**/*.test.ts'], exclude: SHARED_WORKER_FILES, pool: 'forks' }),
+      project({ name: 'shared', include: SHARED_WORKER_FILES, pool: 'forks', isolate: false }),
+    ],
+    ...runOptions,
   },
 });
