@@ -123,7 +123,7 @@ export const sessionsSql = (
    FROM pg_stat_activity a WHERE a.datname = ${name} AND a.pid <> pg_backend_pid() AND a.backend_type = 'client backend')`;
 
 /**
- * The target's other sessions that stay: a client that has just disconnected (svc's own psql of a
+ * The target's other sessions that stay: a client that has just disconnected (a session of svc's own of a
  * moment ago among them) keeps its backend, and its row in pg_stat_activity, for a few milliseconds
  * more, so sessions are looked at again for up to two seconds before any is named.
  */
