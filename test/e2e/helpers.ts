@@ -118,10 +118,20 @@ export function spawnSvc(args: string[], opts: SvcOptions): ReturnType<typeof sp
 /**
  * `svc ...args` in this process (test/support/run-cli.ts: run(argv, ctx) with the real clock), for a
  * test where no process boundary is under test; the same env, the same secret checks as svc().
- * With `sleeps`, svc's waits (a --wait's polls) are recorded there instead of waited out.
+ * With `sleeps`, svc's waits (a --wait's polls) are recorded there instead of waited out. svc
+ * finds its temp dir through os.tmpdir(), which reads this process's TMPDIR: during the run that
+ * is the run's, so a restore's password file lands where the scan looks.
  */
 export async function svcInProcess(args: string[], opts: SvcOptions & { sleeps?: number[] }): Promise<SvcResult> {
-  const result = await runCli(args, { env: opts.env, stdin: opts.input, realTime: true, sleeps: opts.sleeps });
+  const saved = process.env.TMPDIR;
+  if (opts.env.TMPDIR) process.env.TMPDIR = opts.env.TMPDIR;
+  let result: SvcResult;
+  try {
+    result = await runCli(args, { env: opts.env, stdin: opts.input, realTime: true, sleeps: opts.sleeps });
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
   if (!opts.printsSecrets) await expectRunLeftNoSecrets(args, opts, result);
   return result;
 }
