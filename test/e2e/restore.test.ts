@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgSkipReason, type PgCluster } from '../support/pg-cluster.js';
 import { workerCluster } from '../support/worker-cluster.js';
 import { describeDatabase } from '../support/seed.js';
-import { cleanupE2e, ensureBuilt, errorEnvelope, registerSecret, startE2eSandbox, svc as svcChild, svcInProcess as svc, type E2eSandbox } from './helpers.js';
+import { cleanupE2e, ensureBuilt, errorEnvelope, registerSecret, startE2eSandbox, svc as svcChild, svcInProcess, type E2eSandbox, type SvcOptions } from './helpers.js';
 
 const skip = pgSkipReason();
 if (skip) console.warn(`test/e2e/restore.test.ts skipped: ${skip}`);
@@ -64,6 +64,9 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     registerSecret(body.execution.presignedS3Url, 'presignedUrls');
     return body;
   }
+
+  /** In-process, with the run's own TMPDIR (the password file goes there, and the secret scan looks there). */
+  const svc = (args: string[], opts: SvcOptions) => svcInProcess(args, { ...opts, ownTmpdir: true });
 
   const key = `e2e-restore-${randomUUID()}`;
 
