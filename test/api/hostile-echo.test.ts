@@ -16,8 +16,12 @@ const FOREIGN_LOCK = 'lk_0123456789abcdef0123456789abcdef';
 
 const hostile = hostileService();
 
-/** The scan searches for the token whole and for its hex part alone. */
-const svc = (args: string[], secrets: Secrets = {}) => svcAgainst(hostile, TOKEN, args, { secrets });
+/**
+ * The scan searches for the token whole and for its hex part alone. What is tested is what svc
+ * prints, so most runs are in-process; `child` runs the built CLI, for what only a whole process
+ * shows (anything written past the context's streams): each output mode once, and `restore get`.
+ */
+const svc = (args: string[], secrets: Secrets = {}, child = false) => svcAgainst(hostile, TOKEN, args, { secrets, inProcess: !child });
 
 describe('an error that echoes the token in every field and header', () => {
   const modes = [
@@ -37,7 +41,7 @@ describe('an error that echoes the token in every field and header', () => {
     'HTTP %i (exit %i), %s: neither the token nor its hex part is printed',
     async (status, exit, mode, flags) => {
       hostile.api('GET', '/databases', echoingError(status));
-      const r = await svc(['databases', 'list', '--max-retries', '1', ...flags]);
+      const r = await svc(['databases', 'list', '--max-retries', '1', ...flags], {}, status === 401);
       expect(r.code).toBe(exit);
       expect(hostile.requestsTo('/databases')).toHaveLength(status === 500 ? 2 : 1);
       expect(r.stdout).toBe('');
@@ -75,7 +79,7 @@ describe('a restore job echoing a lock token and a presigned URL this run never 
 
   it('svc restore get: the key/value block shows the error without the URL signature', async () => {
     hostile.api('GET', '/restores/rj_0001', json(200, restoreGot({ lockToken: FOREIGN_LOCK, presignedS3Url: hostile.presignedUrl() })));
-    const r = await svc(['restore', 'get', 'rj_0001'], secrets());
+    const r = await svc(['restore', 'get', 'rj_0001'], secrets(), true);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/error: +download_failed: worker failed \(lock lk_\w+ from http:\/\/127\.0\.0\.1:\d+\/artifacts\/acme-orders\.pgdump\?/);
     expect(r.stdout).toContain('&X-Amz-Signature=[redacted])');

@@ -118,12 +118,28 @@ export function spawnSvc(args: string[], opts: SvcOptions): ReturnType<typeof sp
 /**
  * `svc ...args` in this process (test/support/run-cli.ts: run(argv, ctx) with the real clock), for a
  * test where no process boundary is under test; the same env, the same secret checks as svc().
- * With `sleeps`, svc's waits (a --wait's polls) are recorded there instead of waited out.
+ * With `sleeps`, svc's waits (a --wait's polls) are recorded there instead of waited out. svc
+ * finds its temp dir through os.tmpdir(), which reads this process's TMPDIR: with `ownTmpdir`
+ * that is the run's env.TMPDIR while it runs, so a restore's password file lands where the scan
+ * looks (process-wide: not for runs side by side, as in a describe.concurrent).
  */
-export async function svcInProcess(args: string[], opts: SvcOptions & { sleeps?: number[] }): Promise<SvcResult> {
-  const result = await runCli(args, { env: opts.env, stdin: opts.input, realTime: true, sleeps: opts.sleeps });
+export async function svcInProcess(args: string[], opts: SvcOptions & { sleeps?: number[]; ownTmpdir?: boolean }): Promise<SvcResult> {
+  const run = () => runCli(args, { env: opts.env, stdin: opts.input, realTime: true, sleeps: opts.sleeps });
+  const result = opts.ownTmpdir && opts.env.TMPDIR ? await withTmpdir(opts.env.TMPDIR, run) : await run();
   if (!opts.printsSecrets) await expectRunLeftNoSecrets(args, opts, result);
   return result;
+}
+
+/** `fn` with this process's TMPDIR set to `dir`, then put back. */
+async function withTmpdir<T>(dir: string, fn: () => Promise<T>): Promise<T> {
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = dir;
+  try {
+    return await fn();
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
 }
 
 /** Runs `svc ...args` to the end and checks that nothing it printed holds a secret. */

@@ -1,6 +1,8 @@
 /**
- * restore create / restore run through the built bin/svc: createRestore against the sandbox, the
- * presigned download from it, and pg_restore into one throwaway PostgreSQL cluster shared by the file.
+ * restore create / restore run end to end: createRestore against the sandbox, the presigned
+ * download from it, and pg_restore into one throwaway PostgreSQL cluster shared by the file. The
+ * human restore and the unusable TMPDIRs run the built bin/svc; the rest run in-process (the same
+ * env, TMPDIR and secret scan), as no process boundary is under test there.
  * Exit codes here: 0, 2 (non-empty target, unusable TMPDIR), 6 (same idempotency key, other target), 7 (backup not
  * completed), 10 (tampered expectedSha256). Skips without a PostgreSQL server, except under CI.
  */
@@ -13,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgSkipReason, type PgCluster } from '../support/pg-cluster.js';
 import { workerCluster } from '../support/worker-cluster.js';
 import { describeDatabase } from '../support/seed.js';
-import { cleanupE2e, ensureBuilt, errorEnvelope, registerSecret, startE2eSandbox, svc, type E2eSandbox } from './helpers.js';
+import { cleanupE2e, ensureBuilt, errorEnvelope, registerSecret, startE2eSandbox, svc as svcChild, svcInProcess, type E2eSandbox, type SvcOptions } from './helpers.js';
 
 const skip = pgSkipReason();
 if (skip) console.warn(`test/e2e/restore.test.ts skipped: ${skip}`);
@@ -63,10 +65,13 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     return body;
   }
 
+  /** In-process, with the run's own TMPDIR (the password file goes there, and the secret scan looks there). */
+  const svc = (args: string[], opts: SvcOptions) => svcInProcess(args, { ...opts, ownTmpdir: true });
+
   const key = `e2e-restore-${randomUUID()}`;
 
   it("restore create (human, password in SVC_TARGET_DSN): a new database with exactly the artifact's rows", async () => {
-    const r = await svc(['restore', 'create', '--backup', 'bj_0007', '--idempotency-key', key], { env: env(withPassword('e2e_human')) });
+    const r = await svcChild(['restore', 'create', '--backup', 'bj_0007', '--idempotency-key', key], { env: env(withPassword('e2e_human')) });
     expect(r.code, r.stderr).toBe(0);
     const target = cluster.dsn('e2e_human');
     const esc = (t: string) => t.replaceAll('.', '\\.');
@@ -158,7 +163,7 @@ describe.skipIf(!!skip)('restore into a throwaway PostgreSQL cluster', () => {
     try {
       const restoresBefore = sb.requests.filter((e) => e.path === '/api/v1/restores').length;
       const unusable = tmp(dir);
-      const r = await svc(['restore', 'create', '--backup', 'bj_0007'], { env: env({ ...withPassword(db), TMPDIR: unusable }) });
+      const r = await svcChild(['restore', 'create', '--backup', 'bj_0007'], { env: env({ ...withPassword(db), TMPDIR: unusable }) });
       expect(r).toMatchObject({ code: 2, stdout: '' });
       expect(r.stderr).toMatch(
         new RegExp(`^error: Could not write the password file for the restore under ${unusable} \\(EN\\w+\\); nothing was restored\\.$`, 'm'),

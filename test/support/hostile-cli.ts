@@ -34,23 +34,31 @@ export interface HostileRun {
 /**
  * `svc ...args` with `token` against `hostile`. The spawn timeout is a hang detector, not a speed
  * test. Its stdout (unless `onStdout` takes it), stderr, HOME and TMPDIR are searched for the token
- * and `secrets`.
+ * and `secrets`. `inProcess`: run(argv, ctx) in this process (test/support/run-cli.ts, the real
+ * clock, svc's waits recorded instead of waited out), where the output is what is tested and not
+ * the process; a file keeps some runs as children for what only the process shows.
  */
 export async function svcAgainst(
   hostile: HostileServer,
   token: string,
   args: string[],
-  opts: { timeoutMs?: number; rss?: boolean; secrets?: Secrets; onStdout?: (chunk: Buffer) => void } = {},
+  opts: { timeoutMs?: number; rss?: boolean; secrets?: Secrets; onStdout?: (chunk: Buffer) => void; inProcess?: boolean } = {},
 ): Promise<HostileRun> {
   const env = cleanEnv({ SVC_API_KEY: token, SVC_BASE_URL: hostile.baseUrl });
+  const scan = (texts: string[]) =>
+    expectNoSecretsLeft({ texts, paths: [env.HOME!, env.TMPDIR!] }, { ...opts.secrets, tokens: [token, ...(opts.secrets?.tokens ?? [])] });
+  if (opts.inProcess) {
+    // Imported here: src/ is evaluated only in the files that run svc in-process.
+    const { runCli } = await import('./run-cli.js');
+    const r = await runCli(args, { env, realTime: true, sleeps: [] });
+    await scan([r.stdout, r.stderr]);
+    return r;
+  }
   const rss = opts.rss ? measurePeakRss(env) : undefined;
   const r = await spawnSvc(args, { env: rss?.env ?? env, timeoutMs: opts.timeoutMs ?? 60_000, onStdout: opts.onStdout });
   expect(r.timedOut, `svc ${args.join(' ')} did not end`).toBe(false);
   // With onStdout, the caller saw stdout; what is left to search here is stderr and the files.
   const [stdout, stderr] = [opts.onStdout ? '' : String(r.stdout), String(r.stderr)];
-  await expectNoSecretsLeft(
-    { texts: [stdout, stderr], paths: [env.HOME!, env.TMPDIR!] },
-    { ...opts.secrets, tokens: [token, ...(opts.secrets?.tokens ?? [])] },
-  );
+  await scan([stdout, stderr]);
   return { code: r.exitCode, stdout, stderr, peakMiB: rss?.mib() };
 }

@@ -337,7 +337,8 @@ export function pageItemsJson(listFixture: string, itemsKey: string, n: number):
 /**
  * A list page answered with a fresh nextCursor every time (cur_1, cur_2, ...): `perPage` items (0
  * for empty pages; a function of the 1-based page number for a mix; see pageItemsJson). Each page
- * size is serialised once; only the cursor changes, so the server stays cheap over 10,000 pages.
+ * size is serialised and encoded once and written as it is, and only the cursor changes, so the
+ * server stays cheap over 10,000 pages and over 2 MiB pages (a string body was encoded again on every write).
  * With `lastPage`, that page ends the list (nextCursor null).
  */
 export function freshCursorPages(
@@ -346,20 +347,30 @@ export function freshCursorPages(
   perPage: number | ((page: number) => number),
   opts: { lastPage?: number } = {},
 ): (exchange: Exchange) => Reply {
-  const serialised = new Map<number, string>();
+  const encoded = new Map<number, Buffer>();
   const items = (n: number) => {
-    if (!serialised.has(n)) serialised.set(n, pageItemsJson(listFixture, itemsKey, n));
-    return serialised.get(n)!;
+    if (!encoded.has(n)) encoded.set(n, Buffer.from(pageItemsJson(listFixture, itemsKey, n)));
+    return encoded.get(n)!;
   };
+  const head = Buffer.from(`{"${itemsKey}":`);
   let served = 0;
   return () => {
     served += 1;
-    const n = typeof perPage === 'number' ? perPage : perPage(served);
+    const page = served;
+    const body = items(typeof perPage === 'number' ? perPage : perPage(page));
+    const tail = Buffer.from(`,"nextCursor":${page === opts.lastPage ? 'null' : `"cur_${page}"`}}`);
     return {
-      kind: 'respond',
-      status: 200,
-      headers: { 'content-type': 'application/json', 'x-request-id': `req_page_${served}` },
-      body: `{"${itemsKey}":${items(n)},"nextCursor":${served === opts.lastPage ? 'null' : `"cur_${served}"`}}`,
+      kind: 'custom',
+      handle: (_req, res) => {
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'content-length': String(head.length + body.length + tail.length),
+          'x-request-id': `req_page_${page}`,
+        });
+        res.write(head);
+        res.write(body);
+        res.end(tail);
+      },
     };
   };
 }
