@@ -92,6 +92,23 @@ describe('what an API command loads of undici (the built bundle)', () => {
     // Nothing of stream(), pipeline() or upgrade(): svc sends requests and, through a proxy, connect().
     expect(undici).not.toMatch(/node_modules\/undici\/lib\/api\/api-(stream|pipeline|upgrade)\.js/);
   });
+
+  it("undici's files get a stand-in for node:assert, and call nothing of it but assert(value[, message])", () => {
+    const undici = readFileSync(join(DIST, 'chunks', 'undici-core.cjs'), 'utf8');
+    // Only the stand-in (src/api/undici-assert.cjs) requires node:assert, on a failed assertion.
+    expect(undici.match(/require\("node:assert"\)/g)).toHaveLength(1);
+    expect(undici).toMatch(
+      /"src\/api\/undici-assert\.cjs"\(exports2?, ?module2?\)\{"use strict";module2?\.exports=function(\s\w+)?\(\.\.\.args\)\{args\[0\]\|\|require\("node:assert"\)\(\.\.\.args\)\}/,
+    );
+    const bundled = [...undici.matchAll(/"[^"]*node_modules\/undici\/(lib\/[\w/.-]+\.js)"/g)].map((m) => m[1]!);
+    const asserting = bundled.filter((file) => /require\('node:assert'\)/.test(readFileSync(join(ROOT, 'node_modules', 'undici', file), 'utf8')));
+    expect(asserting.length).toBeGreaterThan(5);
+    for (const file of asserting) {
+      const source = readFileSync(join(ROOT, 'node_modules', 'undici', file), 'utf8');
+      expect(source, file).toMatch(/^const assert = require\('node:assert'\)$/m);
+      expect(source.replace(/^const assert = require\('node:assert'\)$/m, '').match(/\bassert\b(?!\()/g), file).toBeNull();
+    }
+  });
 });
 
 describe('the token from SVC_API_KEY (the built CLI)', () => {
