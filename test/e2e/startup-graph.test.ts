@@ -158,7 +158,7 @@ describe('the token from SVC_API_KEY (the built CLI)', () => {
     expect(builtins.filter((m) => /^(_?http|http2|internal\/http2)/.test(m))).toEqual([]);
   });
 
-  it("a request loads none of node:assert (undici's invariants), node:fs/promises with readline (the config files) or perf_hooks (the request's clock)", async () => {
+  it("a request loads none of node:assert (undici's invariants), node:fs/promises with readline (the config files), perf_hooks (the request's clock) or node:os (the home directory, from HOME)", async () => {
     const file = join(tempDir('loaded'), 'builtins.txt');
     const preload = join(ROOT, 'test', 'support', 'loaded-builtins.cjs');
     const home = tempDir('home');
@@ -178,7 +178,9 @@ describe('the token from SVC_API_KEY (the built CLI)', () => {
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout).databases.length).toBeGreaterThan(0);
     const builtins = readFileSync(file, 'utf8').split('\n');
-    expect(builtins.filter((m) => /^(assert|fs\/promises|readline|perf_hooks)$|^internal\/(assert|readline)\/|^internal\/fs\/promises$/.test(m))).toEqual([]);
+    expect(builtins.filter((m) => /^(assert|fs\/promises|readline|perf_hooks|os)$|^internal\/(assert|readline)\/|^internal\/fs\/promises$/.test(m))).toEqual(
+      [],
+    );
   });
 
   /** The module wrappers of undici-core.cjs (esbuild names each by its path) that ran, by V8's coverage of a run. */
