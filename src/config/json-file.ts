@@ -1,4 +1,4 @@
-// Not node:fs/promises: every command reads these files, and on Node 20 loading it loads readline too.
+// Not node:fs/promises: every command reads these files, and loading it loads readline too.
 // Writes reach fs.promises (a getter) only when they run.
 import { promises as fs, readFile } from 'node:fs';
 import { dirname } from 'node:path';
