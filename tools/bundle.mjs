@@ -109,6 +109,19 @@ const undiciApart = {
 };
 
 /**
+ * undici's files require node:assert as undici loads, only to call assert(value): they get
+ * src/api/undici-assert.cjs, which loads node:assert when a value is falsy.
+ */
+const assertOnFailureForUndici = {
+  name: 'assert-on-failure-for-undici',
+  setup(b) {
+    b.onResolve({ filter: /^node:assert$/ }, (args) =>
+      /[\\/]node_modules[\\/]undici[\\/]/.test(args.importer) ? { path: `${root}/src/api/undici-assert.cjs` } : undefined,
+    );
+  },
+};
+
+/**
  * undici's env-http-proxy-agent.js requires its ProxyAgent (and that the SOCKS5 agent and client)
  * as it loads; it constructs one only for a proxy that is set. It gets src/api/undici-proxy-agent.cjs,
  * which loads the real one on the first construction: a run without a proxy does not run that code.
@@ -205,7 +218,7 @@ const undiciOptions = {
   format: 'cjs',
   // A CommonJS file gets require() from its wrapper; import.meta is not used there.
   banner: undefined,
-  plugins: [http2OnFirstUseForUndici, httpStandInForUndici, proxyAgentOnFirstUse, llhttpAsFiles],
+  plugins: [http2OnFirstUseForUndici, httpStandInForUndici, assertOnFailureForUndici, proxyAgentOnFirstUse, llhttpAsFiles],
 };
 /**
  * What every start runs (src/main.ts and all it imports statically: commander, the command tree) is

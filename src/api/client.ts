@@ -5,7 +5,7 @@ import { USER_AGENT } from '../version.js';
 import { API_BODY_LIMIT, BodyTooLarge, ERROR_BODY_LIMIT, readBounded } from './body.js';
 import { parseResponse } from './contract.js';
 import type { HintAudience, HintContext, NotFound } from './error-hints.js';
-import { exchangeLine, header, type Headers } from './exchange-log.js';
+import { exchangeLine, header, monotonicMs, type Headers } from './exchange-log.js';
 import { networkFailure } from './network-failure.js';
 import type { Operation } from './operation.js';
 import { RateBudget } from './pacing.js';
@@ -182,8 +182,8 @@ export class ApiClient {
     const signal = this.#config.signal ? AbortSignal.any([timeout, this.#config.signal]) : timeout;
     // Outside the try: failing to load the transport is a bug to report, not a network error to retry.
     const { dispatcher, request } = await this.#connect();
-    const started = performance.now();
-    const ms = () => Math.round(performance.now() - started);
+    const started = monotonicMs();
+    const ms = () => Math.round(monotonicMs() - started);
     let status = 0;
     let resHeaders: Headers = {};
     try {

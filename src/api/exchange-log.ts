@@ -7,6 +7,9 @@ export function header(headers: Headers, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** The clock of an exchange's duration: process.hrtime, not performance.now(), whose global loads perf_hooks (every request paid for it). */
+export const monotonicMs = (): number => Number(process.hrtime.bigint()) / 1e6;
+
 /** The --verbose line of one HTTP exchange: method, path, status, duration, request id, rate-limit headers. */
 export function exchangeLine(
   method: string,

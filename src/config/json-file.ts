@@ -1,4 +1,6 @@
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+// Not node:fs/promises: every command reads these files, and loading it loads readline too.
+// Writes reach fs.promises (a getter) only when they run.
+import { promises as fs, readFile } from 'node:fs';
 import { dirname } from 'node:path';
 import { CliError } from '../errors.js';
 import { shellCommand } from '../output/shell-quote.js';
@@ -11,7 +13,7 @@ import { withFileLock } from './lock.js';
 export async function readJsonFile(path: string): Promise<Record<string, unknown> | undefined> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await new Promise<string>((resolve, reject) => readFile(path, 'utf8', (err, data) => (err ? reject(err) : resolve(data))));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
@@ -33,11 +35,11 @@ export async function writeJsonFile(path: string, value: unknown, mode: number):
   const { randomBytes } = await import('node:crypto');
   const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    await writeFile(tmp, `${JSON.stringify(value, null, 2)}\n`, { mode, flag: 'wx' });
-    await chmod(tmp, mode);
-    await rename(tmp, path);
+    await fs.writeFile(tmp, `${JSON.stringify(value, null, 2)}\n`, { mode, flag: 'wx' });
+    await fs.chmod(tmp, mode);
+    await fs.rename(tmp, path);
   } catch (err) {
-    await rm(tmp, { force: true });
+    await fs.rm(tmp, { force: true });
     throw err;
   }
 }
@@ -51,10 +53,10 @@ export async function updateJsonFile(
   mode: number,
   update: (current: Record<string, unknown>) => Record<string, unknown> | undefined,
 ): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  await fs.mkdir(dirname(path), { recursive: true, mode: 0o700 });
   await withFileLock(`${dirname(path)}/.lock`, async () => {
     const next = update((await readJsonFile(path)) ?? {});
-    if (next === undefined) await rm(path, { force: true });
+    if (next === undefined) await fs.rm(path, { force: true });
     else await writeJsonFile(path, next, mode);
   });
 }

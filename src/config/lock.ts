@@ -1,4 +1,5 @@
-import { open, rm, stat } from 'node:fs/promises';
+// fs.promises (a getter), not node:fs/promises: the files that import this one are read by every command.
+import { promises as fs } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CliError } from '../errors.js';
 import { shellCommand } from '../output/shell-quote.js';
@@ -15,14 +16,14 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>): P
   const deadline = Date.now() + WAIT_MS;
   for (let attempt = 0; ; attempt++) {
     try {
-      const handle = await open(lockPath, 'wx', 0o600);
+      const handle = await fs.open(lockPath, 'wx', 0o600);
       await handle.writeFile(String(process.pid));
       await handle.close();
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const held = await stat(lockPath).catch(() => undefined);
-      if (held && Date.now() - held.mtimeMs > STALE_MS) await rm(lockPath, { force: true });
+      const held = await fs.stat(lockPath).catch(() => undefined);
+      if (held && Date.now() - held.mtimeMs > STALE_MS) await fs.rm(lockPath, { force: true });
       if (Date.now() > deadline) {
         throw new CliError('bad_config', `Another svc process holds ${lockPath} and did not release it within ${WAIT_MS / 1000}s.`, {
           hint: `If no other svc is running, remove the lock: ${shellCommand(['rm', lockPath])}`,
@@ -34,6 +35,6 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>): P
   try {
     return await fn();
   } finally {
-    await rm(lockPath, { force: true });
+    await fs.rm(lockPath, { force: true });
   }
 }

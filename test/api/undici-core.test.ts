@@ -86,3 +86,24 @@ describe('the ProxyAgent stand-in the bundle gives env-http-proxy-agent.js (src/
     await (agent as InstanceType<typeof undici.ProxyAgent>).close();
   });
 });
+
+describe('the node:assert stand-in the bundle gives undici (src/api/undici-assert.cjs)', () => {
+  const standIn = async () => {
+    const { createRequire } = await import('node:module');
+    return createRequire(import.meta.url)('../../src/api/undici-assert.cjs') as (...args: unknown[]) => void;
+  };
+
+  it('lets a value that holds pass', async () => {
+    const assert = await standIn();
+    expect(assert(true)).toBeUndefined();
+    expect(assert(1, 'one')).toBeUndefined();
+  });
+
+  it("throws node:assert's own AssertionError, message and all, for one that does not", async () => {
+    const assert = await standIn();
+    const { AssertionError } = await import('node:assert');
+    expect(() => assert(false, 'the invariant')).toThrow(AssertionError);
+    expect(() => assert(null, 'the invariant')).toThrow(expect.objectContaining({ code: 'ERR_ASSERTION', message: 'the invariant' }));
+    expect(() => assert()).toThrow(expect.objectContaining({ code: 'ERR_ASSERTION', message: 'No value argument passed to `assert.ok()`' }));
+  });
+});

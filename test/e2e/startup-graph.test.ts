@@ -5,7 +5,7 @@
  * would be compiled on every run (the bench measures the time; this keeps the shape). And a run
  * whose token comes from SVC_API_KEY never loads a keychain binding.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,6 +92,23 @@ describe('what an API command loads of undici (the built bundle)', () => {
     // Nothing of stream(), pipeline() or upgrade(): svc sends requests and, through a proxy, connect().
     expect(undici).not.toMatch(/node_modules\/undici\/lib\/api\/api-(stream|pipeline|upgrade)\.js/);
   });
+
+  it("undici's files get a stand-in for node:assert, and call nothing of it but assert(value[, message])", () => {
+    const undici = readFileSync(join(DIST, 'chunks', 'undici-core.cjs'), 'utf8');
+    // Only the stand-in (src/api/undici-assert.cjs) requires node:assert, on a failed assertion.
+    expect(undici.match(/require\("node:assert"\)/g)).toHaveLength(1);
+    expect(undici).toMatch(
+      /"src\/api\/undici-assert\.cjs"\(exports2?, ?module2?\)\{"use strict";module2?\.exports=function(\s\w+)?\(\.\.\.args\)\{args\[0\]\|\|require\("node:assert"\)\(\.\.\.args\)\}/,
+    );
+    const bundled = [...undici.matchAll(/"[^"]*node_modules\/undici\/(lib\/[\w/.-]+\.js)"/g)].map((m) => m[1]!);
+    const asserting = bundled.filter((file) => /require\('node:assert'\)/.test(readFileSync(join(ROOT, 'node_modules', 'undici', file), 'utf8')));
+    expect(asserting.length).toBeGreaterThan(5);
+    for (const file of asserting) {
+      const source = readFileSync(join(ROOT, 'node_modules', 'undici', file), 'utf8');
+      expect(source, file).toMatch(/^const assert = require\('node:assert'\)$/m);
+      expect(source.replace(/^const assert = require\('node:assert'\)$/m, '').match(/\bassert\b(?!\()/g), file).toBeNull();
+    }
+  });
 });
 
 describe('the token from SVC_API_KEY (the built CLI)', () => {
@@ -139,6 +156,31 @@ describe('the token from SVC_API_KEY (the built CLI)', () => {
     const builtins = readFileSync(file, 'utf8').split('\n');
     expect(builtins).toContain('net');
     expect(builtins.filter((m) => /^(_?http|http2|internal\/http2)/.test(m))).toEqual([]);
+  });
+
+  it("a request loads none of node:assert (undici's invariants), node:fs/promises with readline (the config files), perf_hooks (the request's clock) or node:os (the home directory, from HOME)", async () => {
+    const file = join(tempDir('loaded'), 'builtins.txt');
+    const preload = join(ROOT, 'test', 'support', 'loaded-builtins.cjs');
+    const home = tempDir('home');
+    // A config file and a credentials file to read, as a logged-in user has them.
+    mkdirSync(join(home, '.config', 'svc'), { recursive: true });
+    writeFileSync(join(home, '.config', 'svc', 'config.json'), '{}\n');
+    writeFileSync(join(home, '.config', 'svc', 'credentials.json'), '{}\n', { mode: 0o600 });
+    const r = await spawnSvc(['databases', 'list', '--json'], {
+      env: cleanEnv({
+        HOME: home,
+        SVC_BASE_URL: sb.baseUrl,
+        SVC_API_KEY: sb.token('full'),
+        NODE_OPTIONS: `--require ${preload}`,
+        SVC_TEST_LOADED_FILE: file,
+      }),
+    });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).databases.length).toBeGreaterThan(0);
+    const builtins = readFileSync(file, 'utf8').split('\n');
+    expect(builtins.filter((m) => /^(assert|fs\/promises|readline|perf_hooks|os)$|^internal\/(assert|readline)\/|^internal\/fs\/promises$/.test(m))).toEqual(
+      [],
+    );
   });
 
   /** The module wrappers of undici-core.cjs (esbuild names each by its path) that ran, by V8's coverage of a run. */
