@@ -30,14 +30,10 @@ export async function verifyPhase(ctx: RunContext, path: string, pre: PreflightR
   ctx.facts.pgRestoreVersion = pgRestore.text;
   // The two listings at once: the table of contents is decoded in the encoding the script names.
   const reading = readArchiveScript(path, pgRestore.path, deps.env, scrubber, signal);
-  const listing = readToc(
-    path,
-    pgRestore.path,
-    deps.env,
-    scrubber,
-    signal,
-    reading.then((s) => s.encoding),
-  );
+  const encoding = reading.then((s) => s.encoding);
+  // Awaited only once the listing is done: a failed script read is thrown below, never left unhandled meanwhile.
+  encoding.catch(() => {});
+  const listing = readToc(path, pgRestore.path, deps.env, scrubber, signal, encoding);
   const [read, listed] = await Promise.allSettled([reading, listing]);
   if (read.status === 'rejected') throw read.reason;
   if (listed.status === 'rejected') throw listed.reason;
