@@ -123,7 +123,7 @@ export async function startScratchCluster(
         pid = started.pid;
         cluster.port = port;
         await recordCluster(dir, pid);
-        await setPassword(binaries, socket.path, port, password, env, abort);
+        await setPassword(socket.path, port, password, abort);
         return cluster;
       }
       if (started.exited && fromTemplate) {
