@@ -2,18 +2,16 @@
  * The scratch cluster's data directory and superuser: initdb (or the template it saves), and the
  * run's own password, set once the server is up.
  */
-import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { InterruptedError, LocalToolError } from '../errors.js';
+import { quoteIdent, quoteLiteral } from '../pg/quote.js';
+import { withSession, type SessionConfig } from '../pg/session.js';
 import type { OsUser } from './os-user.js';
-import type { ServerBinaries } from './server-binaries.js';
 import type { Server } from './server-start.js';
+import { scramVerifier } from './scram.js';
 import { noSpace, SPACE_HINT } from './space.js';
 import { saveTemplate } from './template.js';
-
-type Env = Record<string, string | undefined>;
 
 export const SUPERUSER = 'postgres';
 
@@ -59,23 +57,26 @@ async function initdb(server: Server, dataDir: string, user: OsUser | undefined,
 }
 
 /**
- * The run's random password for TCP connections, set over the private socket (trust there): on
- * psql's stdin, never its argv. The server's own psql where its directory has one, else PATH's.
+ * The run's random password for TCP connections, set over the private socket (trust there) in a
+ * session of svc's own: no psql to start, and the server is sent the password's SCRAM verifier, never
+ * the password.
  */
-export async function setPassword(binaries: ServerBinaries, socketDir: string, port: number, password: string, env: Env, abort: AbortSignal): Promise<void> {
-  const own = join(binaries.dir, 'psql');
-  const r = await execa(
-    existsSync(own) ? own : 'psql',
-    ['-X', '-q', '-w', '-v', 'ON_ERROR_STOP=1', '-h', socketDir, '-p', String(port), '-U', SUPERUSER, '-d', 'postgres'],
-    {
-      input: `ALTER ROLE ${SUPERUSER} PASSWORD '${password}';\n`,
-      env: { PATH: env.PATH, LC_ALL: 'C' },
-      extendEnv: false,
-      reject: false,
-      cancelSignal: abort,
-    },
-  );
-  if (abort.aborted) throw new InterruptedError('Interrupted while the scratch cluster was starting.');
-  if (r.exitCode !== 0)
-    throw new LocalToolError(`The scratch cluster started, but its password could not be set: ${String(r.stderr).trim().split('\n')[0] ?? ''}`);
+export async function setPassword(socketDir: string, port: number, password: string, abort: AbortSignal): Promise<void> {
+  const config: SessionConfig = {
+    host: socketDir,
+    port,
+    user: SUPERUSER,
+    database: 'postgres',
+    password: undefined,
+    ssl: false,
+    plainFallback: false,
+    bounds: null,
+  };
+  try {
+    await withSession(config, abort, (client) => client.query(`ALTER ROLE ${quoteIdent(SUPERUSER)} PASSWORD ${quoteLiteral(scramVerifier(password))}`));
+  } catch (err) {
+    if (abort.aborted) throw new InterruptedError('Interrupted while the scratch cluster was starting.');
+    const reason = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    throw new LocalToolError(`The scratch cluster started, but its password could not be set: ${reason}`);
+  }
 }

@@ -62,6 +62,8 @@ export async function startScratchCluster(
   env: Env,
   abort: AbortSignal,
   isolation: Isolation,
+  /** Told once the data directory's copy (or initdb) runs: a child process, which the caller's own work need not wait behind. */
+  copying?: () => void,
 ): Promise<ScratchCluster> {
   const user = serverUser();
   const dir = await mkdtemp(join(workDir, 'svc-drill-'));
@@ -102,7 +104,10 @@ export async function startScratchCluster(
     if (user) await chown(dir, user.uid, user.gid);
     socket = await socketDir(dir);
     const template = templatePath(binaries, user, env);
-    let fromTemplate = await copyTemplate(template, dataDir);
+    // copyTemplate starts cp before it returns.
+    const copied = copyTemplate(template, dataDir);
+    copying?.();
+    let fromTemplate = await copied;
     if (!fromTemplate) await initdbAndSave(server, dataDir, template, user, workDir, abort);
     for (let attempt = 1; ; attempt++) {
       const port = confine ? SOCKET_PORT : await freePort();
@@ -118,7 +123,7 @@ export async function startScratchCluster(
         pid = started.pid;
         cluster.port = port;
         await recordCluster(dir, pid);
-        await setPassword(binaries, socket.path, port, password, env, abort);
+        await setPassword(socket.path, port, password, abort);
         return cluster;
       }
       if (started.exited && fromTemplate) {

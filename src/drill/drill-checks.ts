@@ -46,7 +46,7 @@ interface Need {
 export interface CheckDefinition {
   name: DrillCheck['name'];
   /** Whether this run reports the check at all (no_drift with --baseline, max_age with --max-age); default: always. */
-  included?: (run: DrillRun) => boolean;
+  included?: (run: Omit<DrillRun, 'scratch'>) => boolean;
   /** Checked in order: the first one not met skips the check, saying why. */
   needs: Need[];
   run: (s: CheckState) => Verdict | Promise<Verdict>;
@@ -199,6 +199,6 @@ function sqlCheck(check: SqlCheck): CheckDefinition {
 }
 
 /** This run's checks after backup_selected, in the order the document lists them: the built-in ones it reports, then the SQL checks. */
-export function drillChecks(run: DrillRun): CheckDefinition[] {
+export function drillChecks(run: Omit<DrillRun, 'scratch'>): CheckDefinition[] {
   return [...BUILT_IN.filter((c) => c.included?.(run) ?? true), ...run.checks.map(sqlCheck)];
 }

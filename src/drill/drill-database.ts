@@ -6,14 +6,14 @@ import { CheckRecorder } from './check-runner.js';
 import { DataSession } from './data-session.js';
 import { blankDrill, type DatabaseDrill } from './document.js';
 import { drillChecks, wasRestored, type CheckState } from './drill-checks.js';
-import type { DrillRun } from './drill-run.js';
+import type { DrillRun, StartingRun } from './drill-run.js';
 import { humanSeconds } from './duration.js';
 import { keepScratch } from './keep.js';
 import { targetConfig } from '../pg/target-session.js';
 import { scratchName } from './scratch.js';
 import { restoreIntoScratch } from './scratch-restore.js';
 
-export type { DrillRun } from './drill-run.js';
+export type { DrillRun, StartingRun } from './drill-run.js';
 
 /**
  * One database's drill (cli-contract 9, steps 3 to 6): the backup chosen, the restore engine run into
@@ -21,16 +21,17 @@ export type { DrillRun } from './drill-run.js';
  * again (unless --keep). A failure is recorded, never thrown: the other databases go on. Only an
  * interruption (SIGINT, SIGTERM, SIGHUP) is thrown, after this database's clean-up.
  */
-export async function drillDatabase(run: DrillRun, db: { id: string; name: string | null }): Promise<DatabaseDrill> {
+export async function drillDatabase(starting: StartingRun, db: { id: string; name: string | null }): Promise<DatabaseDrill> {
   const { id } = db;
   const result: DatabaseDrill = blankDrill({ id, name: db.name }, 'passed');
   const checks = new CheckRecorder(result);
-  const service = serviceView(run.api, id).catch(() => null);
-  const selected = await selectBackup(run, id, checks);
+  const service = serviceView(starting.api, id).catch(() => null);
+  const selected = await selectBackup(starting, id, checks);
   if (!selected) {
     result.service = await service;
     return result;
   }
+  const run: DrillRun = { ...starting, scratch: await starting.scratch };
 
   const name = scratchName(id);
   const target = run.scratch.target(name);
@@ -80,7 +81,7 @@ export async function drillDatabase(run: DrillRun, db: { id: string; name: strin
 }
 
 /** backup_selected: the backup the rule chooses, its facts in the document; where there is none, every other check skipped. */
-async function selectBackup(run: DrillRun, id: string, checks: CheckRecorder): Promise<SelectedBackup | undefined> {
+async function selectBackup(run: StartingRun, id: string, checks: CheckRecorder): Promise<SelectedBackup | undefined> {
   const selecting = performance.now();
   let selected: SelectedBackup;
   try {

@@ -33,3 +33,9 @@ export interface DrillRun {
   /** Told when a database is kept (--keep): the cluster is kept only where one is. */
   onKept?: (databaseId: string) => void;
 }
+
+/**
+ * A run whose scratch server may still be starting: a database's backup is chosen meanwhile (the
+ * service's answers and the cluster's start wait for neither), and its drill waits for the server after.
+ */
+export type StartingRun = Omit<DrillRun, 'scratch'> & { scratch: Promise<Scratch> };

@@ -120,12 +120,14 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
   // What killed runs left (cli-contract 9.12) goes before this run starts its own; a dry run touches nothing.
   const reaped = opts.dryRun ? Promise.resolve() : reapOrphans(opts, depsForScratch, host.note);
   const where = opts.scratch;
+  let copying = () => {};
+  const copyStarted = new Promise<void>((resolve) => (copying = resolve));
   const starting: Promise<Scratch> | undefined =
     where.kind === 'dsn'
       ? reaped.then(() => dsnScratch(where.server, depsForScratch))
       : opts.dryRun
         ? undefined
-        : reaped.then(() => autoScratch(binaries!, isolation!, opts.workDir, depsForScratch));
+        : reaped.then(() => autoScratch(binaries!, isolation!, opts.workDir, { ...depsForScratch, copying }));
   starting?.catch(() => {});
   // What a signal leaves for the report (cli-contract 9.18): every database, those finished with their results.
   let databases: Array<{ id: string; name: string | null }> = [];
@@ -140,19 +142,34 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
     isolation: isolation?.level ?? null,
   });
   try {
+    // The cluster's files are copied by a child process: it starts before this one loads the API client.
+    if (where.kind === 'auto' && starting)
+      await Promise.race([
+        copyStarted,
+        starting.then(
+          () => undefined,
+          () => undefined,
+        ),
+      ]);
     // The client tools, while the cluster starts: both are needed before any createRestore.
     await findClientTools(env);
     const api = await host.api();
     await assertMayRestore(api);
     databases = await databasesOf(api, opts);
     const { rule } = opts;
-    const scratch = await starting;
-    serverVersion = scratch?.serverVersion ?? serverVersion;
-    if (scratch?.privilegeNote && !opts.dryRun) host.note(scratch.privilegeNote);
     let drilled: DatabaseDrill[];
-    if (opts.dryRun || !scratch) {
+    if (opts.dryRun || !starting) {
+      const scratch = await starting;
+      serverVersion = scratch?.serverVersion ?? serverVersion;
       drilled = await mapPool(databases, READS, (db) => dryRunLine(api, db, rule(db.id), host.now()));
     } else {
+      // The first databases' backups are chosen while the server starts; each drill then waits for it.
+      const scratch = starting.then((ready) => {
+        serverVersion = ready.serverVersion;
+        if (ready.privilegeNote) host.note(ready.privilegeNote);
+        return ready;
+      });
+      scratch.catch(() => {});
       drilled = await mapPool(databases, opts.parallel, async (db) => {
         if (deadlineAt !== undefined && host.now().getTime() >= deadlineAt) {
           const message = `Not started: --deadline ${humanSeconds(opts.deadlineSeconds!)} had passed since the run began.`;
@@ -183,6 +200,8 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
         finished.set(db.id, drilled);
         return drilled;
       });
+      // A server that did not start fails the run as before, also where no database got as far as needing it.
+      await scratch;
     }
     // A signal that came while the last scratch database was dropped (or a dry run's selection, which
     // records it as that database's failure) ends the run all the same, as interrupted.

@@ -4,7 +4,7 @@ import { ExitCode } from '../exit-codes.js';
 import type { RestoreRoles } from '../restore/load/unprivileged.js';
 import type { Phase } from '../restore/plan.js';
 import type { Receipt } from '../restore/receipt.js';
-import { runRestore, type RestoreOutcome, type RestoreResult } from '../restore/run.js';
+import { runRestore, type RestoreOutcome, type RestoreResult, type ScratchRestore } from '../restore/run.js';
 import type { SelectedBackup } from '../restore/select/backup-selection.js';
 import type { Target } from '../restore/target/target.js';
 import type { DrillRun } from './drill-run.js';
@@ -61,14 +61,21 @@ export async function restoreIntoScratch(run: DrillRun, id: string, selected: Se
   const { backupJobId } = selected.selection;
   let createdAt: number | undefined;
   let roles: RestoreRoles | undefined;
+  // The scratch server's superuser only sets up; this database is restored as an owner role of its own (9.9),
+  // made while the engine's preflight looks at the server, and known to the engine before createRestore.
+  const creating = run.scratch.roles?.();
+  creating?.catch(() => {});
+  const options: ScratchRestore = { marker: drillMarker(), countArchiveRows: run.rowsCheck };
   try {
-    // The scratch server's superuser only sets up; this database is restored as an owner role of its own (9.9).
-    const created = await run.scratch.roles?.();
-    roles = created && { ...created, say: (text: string) => run.progress(id, text) };
     const restored = await runRestore(
       run.plan(target),
       {
-        check: async () => ({ selection: selected.selection, artifactBytes: selected.backup?.artifact?.sizeBytes }),
+        check: async () => {
+          const created = await creating;
+          roles = created && { ...created, say: (text: string) => run.progress(id, text) };
+          if (roles) options.roles = roles;
+          return { selection: selected.selection, artifactBytes: selected.backup?.artifact?.sizeBytes };
+        },
         create: async (targetRedactedDsn) =>
           (await run.api.send(createRestore({ backupJobId, targetRedactedDsn, mode: 'new_database', confirmDestructive: false }))).data,
       },
@@ -79,12 +86,12 @@ export async function restoreIntoScratch(run: DrillRun, id: string, selected: Se
           if (phase !== 'preflight') run.progress(id, phase === 'restore' ? `restore into ${target.database}` : phase);
         },
       },
-      { marker: drillMarker(), countArchiveRows: run.rowsCheck, ...(roles ? { roles } : {}) },
+      options,
     );
     return { ...scratchRestored(restored, run.deps.signal), roles, createdAt };
   } catch (err) {
     if (run.deps.signal.aborted) throw err;
-    // The owner role could not be made: nothing was restored, and there is no receipt.
+    // The engine could not even start (its failures, an owner role that could not be made included, come back with a receipt).
     const exitCode = isCliError(err) ? err.exitCode : ExitCode.unexpected;
     const message = err instanceof Error ? err.message : String(err);
     return {

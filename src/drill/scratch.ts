@@ -56,6 +56,8 @@ interface Deps {
   signal: AbortSignal;
   /** A line on stderr, said once. */
   note: (text: string) => void;
+  /** Told once the cluster's data directory is being made (cluster.ts). */
+  copying?: () => void;
 }
 
 function dropper(base: Target, pgEnv: Env, deps: Deps): (database: string) => Promise<string | undefined> {
@@ -71,7 +73,7 @@ function dropper(base: Target, pgEnv: Env, deps: Deps): (database: string) => Pr
 
 /** A throwaway local cluster, started once per run under the work dir. */
 export async function autoScratch(binaries: ServerBinaries, isolation: Isolation, workDir: string, deps: Deps): Promise<Scratch> {
-  const cluster: ScratchCluster = await startScratchCluster(binaries, workDir, deps.env, deps.signal, isolation);
+  const cluster: ScratchCluster = await startScratchCluster(binaries, workDir, deps.env, deps.signal, isolation, deps.copying);
   try {
     const pgEnv = await deps.scope.pgEnv(cluster.target('postgres'), deps.env);
     // Its own cluster (on loopback, or its socket) has no TLS: not even tried, whatever PGSSLMODE the environment holds.

@@ -109,18 +109,21 @@ export function drillSignalPhases(part: SignalPhasesPart): void {
     }
     const pgpassLeftovers = async (tmp: string) => (await readdir(tmp)).filter((n) => n.startsWith('svc-pgpass-'));
 
-    const PHASES: Record<string, (scratch: Scratch, dir: string) => Promise<Caught>> = {
+    const PHASES: Record<string, (scratch: Scratch, dir: string, tmp: string) => Promise<Caught>> = {
       /** initdb of the scratch cluster waits at a gate. */
       async cluster() {
         const bindir = await serverBindir(h, { initdb: true });
         return { env: { SVC_PG_BINDIR: bindir.dir }, reached: () => bindir.initdb!.reached() };
       },
-      /** listDatabaseBackups never answers. */
-      async selection() {
+      /** listDatabaseBackups never answers; the backup is chosen while the cluster starts, so the signal waits for both. */
+      async selection(scratch, _dir, tmp) {
         const path = `/api/v1/databases/${DRILLED}/backups`;
         h.api.use(http.get(`*${path}`, () => new Promise<never>(() => {})));
         return {
-          reached: () => waitFor('the listDatabaseBackups request', () => requestsTo(h, 'GET', path).length === 1 || undefined),
+          reached: async () => {
+            await waitFor('the listDatabaseBackups request', () => requestsTo(h, 'GET', path).length === 1 || undefined);
+            if (scratch === 'auto') await waitFor("the scratch cluster's password", () => scratchPassword(tmp), 60_000);
+          },
           async after() {
             expect(h.createRestoreRequests()).toEqual([]);
           },
@@ -303,7 +306,7 @@ export function drillSignalPhases(part: SignalPhasesPart): void {
         const dir = await workDir();
         // This run's own TMPDIR: its PGPASSFILEs, and through them its child processes, are told apart from any other run's.
         const tmp = await mkdtemp(join(h.scratch, 'tmp-'));
-        const caught = await PHASES[phase]!(scratch, dir);
+        const caught = await PHASES[phase]!(scratch, dir, tmp);
         const scratchArgs = scratch === 'dsn' ? ['--scratch', h.dsn('postgres', true)] : [];
         const child = drill([...scratchArgs, ...(caught.args ?? [])], dir, tmp, { SVC_PG_BINDIR: h.cluster.serverBinDir, ...caught.env });
         let stderr = '';

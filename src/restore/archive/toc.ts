@@ -147,19 +147,23 @@ export function hasTableData(toc: Toc): boolean {
   return toc.entries.some((e) => e.tableoid === 0 && e.desc === 'TABLE DATA');
 }
 
-/** `pg_restore -l` of the verified archive, read once per run, in the archive's encoding (archive-script.ts reads it). */
+/**
+ * `pg_restore -l` of the verified archive, read once per run, in the archive's encoding (archive-script.ts
+ * reads it: the listing may run while it does, and is decoded once it is known).
+ */
 export async function readToc(
   archivePath: string,
   pgRestore: string,
   env: Env,
   scrubber: SecretScrubber,
   signal: AbortSignal,
-  encoding: ArchiveEncoding,
+  encodingOf: ArchiveEncoding | Promise<ArchiveEncoding>,
 ): Promise<Toc> {
   const r = await execa(pgRestore, ['-l', archivePath], { env, extendEnv: false, reject: false, stdin: 'ignore', cancelSignal: signal, encoding: 'buffer' });
   if (signal.aborted) throw new InterruptedError("Interrupted while reading the archive's table of contents.");
   if (r.exitCode !== 0) {
     throw new LocalToolError(`pg_restore -l could not list the archive: ${scrubber.scrub(Buffer.from(r.stderr).toString('utf8').trim().split('\n')[0] ?? '')}`);
   }
+  const encoding = await encodingOf;
   return parseTocListing(encoding.decode(r.stdout), encoding);
 }

@@ -28,8 +28,16 @@ export async function verifyPhase(ctx: RunContext, path: string, pre: PreflightR
   const header = await readArchiveHeader(path);
   const pgRestore = await pgRestoreFor(header, pre.pgRestore, deps.env);
   ctx.facts.pgRestoreVersion = pgRestore.text;
-  const script = await readArchiveScript(path, pgRestore.path, deps.env, scrubber, signal);
-  const toc = await readToc(path, pgRestore.path, deps.env, scrubber, signal, script.encoding);
+  // The two listings at once: the table of contents is decoded in the encoding the script names.
+  const reading = readArchiveScript(path, pgRestore.path, deps.env, scrubber, signal);
+  const encoding = reading.then((s) => s.encoding);
+  // Awaited only once the listing is done: a failed script read is thrown below, never left unhandled meanwhile.
+  encoding.catch(() => {});
+  const listing = readToc(path, pgRestore.path, deps.env, scrubber, signal, encoding);
+  const [read, listed] = await Promise.allSettled([reading, listing]);
+  if (read.status === 'rejected') throw read.reason;
+  if (listed.status === 'rejected') throw listed.reason;
+  const [script, toc] = [read.value, listed.value];
   assertArchiveFits(toc, header, pre, plan.target, ctx.scratch ? 'fail' : 'warn', (m) => deps.reporter.warn(m));
   const facts = { ...pre, createDatabase: pre.createDatabase || !!names };
   const fidelity = await planFidelity({ script, toc, header, plan: ctx.into, facts, pgEnv: ctx.pgEnv }, deps);

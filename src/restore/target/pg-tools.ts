@@ -1,6 +1,9 @@
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { execa } from 'execa';
 import { LocalToolError } from '../../errors.js';
 import { isMissing, PG_CLIENT_INSTALL_HINT } from '../../pg/psql.js';
+import { pathDirs } from './pg-install.js';
 
 export interface PgToolVersion {
   major: number;
@@ -8,8 +11,32 @@ export interface PgToolVersion {
   text: string;
 }
 
-/** `psql --version` → "psql (PostgreSQL) 15.18 (Debian 15.18-0+deb12u1)". */
-export async function toolVersion(tool: 'psql', env: Record<string, string | undefined>): Promise<PgToolVersion> {
+type Env = Record<string, string | undefined>;
+
+/**
+ * Answers already had in this process, by PATH and the file found first on it (and its modification
+ * time): a drill restores many databases, and each restore's preflight asks again.
+ */
+const probed = new Map<string, Promise<PgToolVersion>>();
+
+/** `psql --version` → "psql (PostgreSQL) 15.18 (Debian 15.18-0+deb12u1)", asked once per PATH and file. */
+export function toolVersion(tool: 'psql', env: Env): Promise<PgToolVersion> {
+  const first = pathDirs(env)
+    .map((dir) => join(dir, tool))
+    .find((file) => existsSync(file));
+  if (first === undefined) return probe(tool, env);
+  const key = `${env.PATH}\0${first}\0${statSync(first, { throwIfNoEntry: false })?.mtimeMs ?? 0}`;
+  let found = probed.get(key);
+  if (!found) {
+    found = probe(tool, env);
+    probed.set(key, found);
+    // A failure is not kept: the next restore asks again, and says why again.
+    found.catch(() => probed.delete(key));
+  }
+  return found;
+}
+
+async function probe(tool: 'psql', env: Env): Promise<PgToolVersion> {
   try {
     const { stdout } = await execa(tool, ['--version'], { env, extendEnv: false });
     const match = /(\d+)(?:\.(\d+))?/.exec(stdout);
