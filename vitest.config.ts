@@ -135,14 +135,14 @@ export const project = (test: TestProjectInlineConfiguration['test']): TestProje
 /** The run's own options, beside its projects (vitest.majors.config.ts runs with them too). */
 export const runOptions = {
   // The run's initdb'd data dir and one PostgreSQL cluster per worker slot (test/support/worker-cluster.ts).
-    globalSetup: ['test/support/pg-run-setup.ts'],
-    // The slow files first, though a clean clone has no durations in vitest's cache.
-    sequence: { sequencer: DurationSequencer },
-    /*
-     * Two test files per core. vitest's default (cores - 1) is one worker on a 2-core machine, yet
-     * most test time is waiting on PostgreSQL, child processes and timers, not the CPU. Every file
-     * already brings its own cluster, ports, temp dirs and HOME, and the bundle build takes a lock.
-     */
+  globalSetup: ['test/support/pg-run-setup.ts'],
+  // The slow files first, though a clean clone has no durations in vitest's cache.
+  sequence: { sequencer: DurationSequencer },
+  /*
+   * Two test files per core. vitest's default (cores - 1) is one worker on a 2-core machine, yet
+   * most test time is waiting on PostgreSQL, child processes and timers, not the CPU. Every file
+   * already brings its own cluster, ports, temp dirs and HOME, and the bundle build takes a lock.
+   */
   maxWorkers: Math.max(2, availableParallelism() * 2),
 };
 

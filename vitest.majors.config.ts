@@ -25,9 +25,7 @@ if (!majors.length) throw new Error('vitest.majors.config.ts: set SVC_TEST_PG_MA
 
 export default defineConfig({
   test: {
-    projects: majors.map(([major, bindir]) =>
-      project({ name: `pg${major}`, include: PG_MAJOR_TESTS, pool: 'forks', env: { SVC_TEST_PG_BINDIR: bindir } }),
-    ),
+    projects: majors.map(([major, bindir]) => project({ name: `pg${major}`, include: PG_MAJOR_TESTS, pool: 'forks', env: { SVC_TEST_PG_BINDIR: bindir } })),
     ...runOptions,
   },
 });

@@ -15,7 +15,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgSkipReason, type PgCluster } from '../support/pg-cluster.js';
 import { workerCluster } from '../support/worker-cluster.js';
 import { describeDatabase } from '../support/seed.js';
-import { cleanupE2e, ensureBuilt, errorEnvelope, registerSecret, startE2eSandbox, svc as svcChild, svcInProcess, type E2eSandbox, type SvcOptions } from './helpers.js';
+import {
+  cleanupE2e,
+  ensureBuilt,
+  errorEnvelope,
+  registerSecret,
+  startE2eSandbox,
+  svc as svcChild,
+  svcInProcess,
+  type E2eSandbox,
+  type SvcOptions,
+} from './helpers.js';
 
 const skip = pgSkipReason();
 if (skip) console.warn(`test/e2e/restore.test.ts skipped: ${skip}`);
