@@ -33,7 +33,9 @@ it('on a clean clone, starts the measured files first, the slowest first, and th
   expect([...order.slice(0, slow.length)].sort()).toEqual([...slow].sort());
   const seconds = order.slice(0, slow.length).map((file) => measured[file]!);
   expect(seconds).toEqual([...seconds].sort((a, b) => b - a));
-  expect(order.slice(0, 3)).toEqual(['test/api/hostile-paging.test.ts', 'test/drill/drill-isolation.test.ts', 'test/e2e/screens-operator-restore.test.ts']);
+  // The table's three slowest files, whichever they are after a refresh (tools/test-durations.mjs).
+  const slowest = slow.sort((a, b) => measured[b]! - measured[a]!).slice(0, 3);
+  expect(order.slice(0, 3)).toEqual(slowest);
   // The small but slow signal files: by size alone they were started last and ran alone at the end of the run.
   for (const signal of ['sighup', 'sigint', 'sigterm']) {
     expect(order.indexOf(`test/drill/drill-signals-phases-${signal}.test.ts`)).toBeLessThan(20);
