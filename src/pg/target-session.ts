@@ -80,3 +80,8 @@ export function envTarget(env: Env): Target {
 export function onEnv<T>(opts: TargetSessionOptions, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   return onTarget(envTarget(opts.env), opts, fn);
 }
+
+/** queryTarget on the server `opts.env` names. */
+export function queryEnv<R extends pg.QueryResultRow = Record<string, unknown>>(opts: TargetSessionOptions, sql: string, params?: unknown[]): Promise<R[]> {
+  return queryTarget<R>(envTarget(opts.env), opts, sql, params);
+}

@@ -15,7 +15,7 @@ import {
 } from './in-place.js';
 import { PgError } from '../../pg/errors.js';
 import { quoteIdent } from '../../pg/quote.js';
-import { onEnv } from '../../pg/target-session.js';
+import { onEnv, queryEnv } from '../../pg/target-session.js';
 import type { RestorePlan } from '../plan.js';
 import { onMaintenanceDb } from '../target/target-database.js';
 
@@ -51,8 +51,8 @@ export async function swapIn(
 
   const [target, fresh, kept] = [names.target, names.fresh, names.kept].map(quoteIdent);
   // A session per statement, each bounded on its own: the one that turns connections back on must not depend on an earlier one.
-  const run = async <R extends object = object>(sql: string, params?: unknown[]) =>
-    (await onEnv({ env, database: maintenance, scrubber, signal: AbortSignal.timeout(SWAP_TIMEOUT_MS) }, (client) => client.query<R>(sql, params))).rows;
+  const run = <R extends object = object>(sql: string, params?: unknown[]) =>
+    queryEnv<R>({ env, database: maintenance, scrubber, signal: AbortSignal.timeout(SWAP_TIMEOUT_MS) }, sql, params);
   const sessions = async () => (await run<{ s: Session[] }>(`SELECT ${sessionsSql('$1')} AS s`, [names.target]))[0]!.s;
   let terminated: Session[] = [];
   // No new session from here on, the application's pool reconnecting included; svc's own run on the maintenance database.

@@ -1,9 +1,8 @@
-import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
 import { execa } from 'execa';
 import { LocalToolError } from '../../errors.js';
 import { isMissing, PG_CLIENT_INSTALL_HINT } from '../../pg/psql.js';
-import { pathDirs } from './pg-install.js';
+import { pathDirs, programsIn } from './pg-install.js';
 
 export interface PgToolVersion {
   major: number;
@@ -21,9 +20,7 @@ const probed = new Map<string, Promise<PgToolVersion>>();
 
 /** `psql --version` → "psql (PostgreSQL) 15.18 (Debian 15.18-0+deb12u1)", asked once per PATH and file. */
 export function toolVersion(tool: 'psql', env: Env): Promise<PgToolVersion> {
-  const first = pathDirs(env)
-    .map((dir) => join(dir, tool))
-    .find((file) => existsSync(file));
+  const [first] = programsIn(tool, pathDirs(env));
   if (first === undefined) return probe(tool, env);
   const key = `${env.PATH}\0${first}\0${statSync(first, { throwIfNoEntry: false })?.mtimeMs ?? 0}`;
   let found = probed.get(key);

@@ -3,7 +3,7 @@ import { CliError, LocalToolError } from '../../errors.js';
 import type { SecretScrubber } from '../../secrets.js';
 import { PgError } from '../../pg/errors.js';
 import { quoteIdent, quoteLiteral } from '../../pg/quote.js';
-import { onEnv } from '../../pg/target-session.js';
+import { onEnv, queryEnv } from '../../pg/target-session.js';
 import { redactedDsn, type Target } from './target.js';
 
 type Env = Record<string, string | undefined>;
@@ -87,7 +87,7 @@ export async function inspectTarget(
     throw err instanceof PgError ? unreachable(target, err) : err;
   };
   const query = async <R extends object>(sql: string, database: string, params?: unknown[]) =>
-    (await onEnv({ env, database, scrubber, signal }, (client) => client.query<R>(sql, params))).rows[0]!;
+    (await queryEnv<R>({ env, database, scrubber, signal }, sql, params))[0]!;
   const factsIn = async (database: string) => {
     const raw = (await query<{ facts: RawFacts }>(FACTS_SQL, database, [target.database])).facts;
     return {
@@ -167,7 +167,7 @@ export async function createTargetDatabase(
 export async function dropCreatedDatabase(target: Target, env: Env, scrubber: SecretScrubber): Promise<void> {
   const signal = AbortSignal.timeout(30_000);
   const sql = `DROP DATABASE IF EXISTS ${quoteIdent(target.database)} WITH (FORCE)`;
-  await onMaintenanceDb((database) => onEnv({ env, database, scrubber, signal }, (client) => client.query(sql)));
+  await onMaintenanceDb((database) => queryEnv({ env, database, scrubber, signal }, sql));
 }
 
 /** Ends the session of a CREATE DATABASE sent under the application_name $1. */
