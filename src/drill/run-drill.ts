@@ -132,6 +132,7 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
   // What a signal leaves for the report (cli-contract 9.18): every database, those finished with their results.
   let databases: Array<{ id: string; name: string | null }> = [];
   const finished = new Map<string, DatabaseDrill>();
+  let interrupted: DrillInterrupted | undefined;
   let serverVersion: string | null = binaries?.version ?? null;
   const facts = () => ({
     startedAt,
@@ -209,6 +210,20 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
     return drillDocument(facts(), drilled);
   } catch (err) {
     if (!host.deps.signal.aborted) throw err;
+    throw interruptedRun();
+  } finally {
+    lines.stop();
+    // A cluster that started is stopped, even when the run failed before it was needed.
+    const scratch = await starting?.catch(() => undefined);
+    // --keep keeps the cluster of the databases it kept; one that holds none is of no use to anyone.
+    await scratch?.dispose(keptAny && !host.deps.signal.aborted);
+    await scope.dispose();
+    // A signal handled only once the work was done, as the cluster stopped (it can be sent while the last
+    // drop runs and still be read after it): the run ends as interrupted all the same, its clean-up done.
+    if (host.deps.signal.aborted && !interrupted) throw interruptedRun();
+  }
+
+  function interruptedRun(): DrillInterrupted {
     const signal = String(host.deps.signal.reason);
     const message = `Interrupted (${signal}) before this database's drill finished.`;
     const code = exitCodeForSignal(host.deps.signal.reason);
@@ -217,13 +232,7 @@ export async function runDrill(opts: DrillOptions, host: DrillHost): Promise<Dri
       databases.map((db) => finished.get(db.id) ?? notRun(db, 'interrupted', 'interrupted', code, message)),
     );
     const cleanUp = opts.scratch.kind === 'auto' ? 'the scratch cluster was stopped and removed' : "this run's svc_drill_* databases were dropped";
-    throw new DrillInterrupted(`The drill was interrupted; ${cleanUp} (a database that could not be dropped is named above).`, doc);
-  } finally {
-    lines.stop();
-    // A cluster that started is stopped, even when the run failed before it was needed.
-    const scratch = await starting?.catch(() => undefined);
-    // --keep keeps the cluster of the databases it kept; one that holds none is of no use to anyone.
-    await scratch?.dispose(keptAny && !host.deps.signal.aborted);
-    await scope.dispose();
+    interrupted = new DrillInterrupted(`The drill was interrupted; ${cleanUp} (a database that could not be dropped is named above).`, doc);
+    return interrupted;
   }
 }

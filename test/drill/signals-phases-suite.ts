@@ -381,6 +381,26 @@ export function drillSignalPhases(part: SignalPhasesPart): void {
         },
       );
 
+      it('SIGTERM once the drill passed, while the scratch cluster stops: exit 143 all the same, and no postmaster left', async () => {
+        const dir = await workDir();
+        const tmp = await mkdtemp(join(h.scratch, 'tmp-'));
+        const bindir = await serverBindir(h, { stop: true });
+        const child = drill([], dir, tmp, { SVC_PG_BINDIR: bindir.dir });
+        // `pg_ctl stop` runs only in the run's last clean-up, after every database's drill and its drop.
+        await bindir.stop!.reached();
+        child.kill('SIGTERM');
+        await bindir.stop!.go();
+        const r = await child;
+        h.record(String(r.stdout), String(r.stderr));
+
+        expect(String(r.stderr)).toMatch(/: passed: recovery time/);
+        expect(r.exitCode, String(r.stderr)).toBe(143);
+        expect(String(r.stderr)).toContain('The drill was interrupted; the scratch cluster was stopped and removed');
+        expect(drillProcesses(dir, tmp)).toEqual([]);
+        expect(await readdir(dir)).toEqual([]);
+        expect(await pgpassLeftovers(tmp)).toEqual([]);
+      });
+
       it('--dry-run, SIGTERM while a backup is being selected: exit 143, and no plan printed as if it were whole', async () => {
         const dir = await workDir();
         const tmp = await mkdtemp(join(h.scratch, 'tmp-'));
