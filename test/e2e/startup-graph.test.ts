@@ -74,6 +74,24 @@ describe('what an API command loads (the built bundle)', () => {
     expect(holding).toEqual([]);
     expect(readFileSync(join(DIST, 'chunks', 'mcp-sdk.mjs'), 'utf8')).toMatch(/\btoJSONSchema\b/);
   });
+
+  it("reads each chunk's exports where they are: no file copies another's exports or its own as it loads, or makes its URL before it is read", () => {
+    const files = readdirSync(join(DIST, 'chunks')).filter((f) => f.endsWith('.cjs'));
+    const copying: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(join(DIST, 'chunks', file), 'utf8');
+      // esbuild's interop: __toESM makes an object with a getter for every export of the chunk imported, __toCommonJS a second copy of the file's own.
+      const wrappers = [...text.matchAll(/var (require_[\w$]+)=__commonJS\(\{"svc-chunk:/g)].map((m) => m[1]!);
+      if (wrappers.some((w) => text.includes(`__toESM(${w}())`))) copying.push(`${file}: __toESM of a chunk`);
+      if (/module\.exports=__toCommonJS\(/.test(text)) copying.push(`${file}: __toCommonJS`);
+      if (/^const \w+ = require\('node:url'\)\.pathToFileURL\(__filename\)/m.test(text)) copying.push(`${file}: its URL made as it loads`);
+    }
+    expect(files.length).toBeGreaterThan(20);
+    expect(copying).toEqual([]);
+    // The verb's chunk imports others, and reads their exports through the chunks' own objects.
+    const verb = files.find((f) => readFileSync(join(DIST, 'chunks', f), 'utf8').includes('No protected databases'))!;
+    expect(readFileSync(join(DIST, 'chunks', verb), 'utf8')).toMatch(/=require_chunk_[\w$]+\(\)/);
+  });
 });
 
 describe('what an API command loads of undici (the built bundle)', () => {
