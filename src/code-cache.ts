@@ -71,7 +71,7 @@ export function requireWithCodeCache(path: string, env: Record<string, string | 
 let lastDir: { xdg?: string; home?: string; dir: string } | undefined;
 function dirOf(env: Record<string, string | undefined>): string {
   const { XDG_CACHE_HOME: xdg, HOME: home } = env;
-  if (lastDir?.xdg !== xdg || lastDir.home !== home) lastDir = { xdg, home, dir: codeCacheDir(env) };
+  if (!lastDir || lastDir.xdg !== xdg || lastDir.home !== home) lastDir = { xdg, home, dir: codeCacheDir(env) };
   return lastDir.dir;
 }
 
