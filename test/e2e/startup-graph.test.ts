@@ -275,7 +275,7 @@ describe('the token from SVC_API_KEY (the built CLI)', () => {
     expect(missing.built).toEqual(['errorBody']);
   });
 
-  it("loads the database-name fallback (a name where an id was expected) only for a verb given a database id: list loads none of it", async () => {
+  it('loads the database-name fallback (a name where an id was expected) only for a verb given a database id: list loads none of it', async () => {
     const holding = readdirSync(join(DIST, 'chunks')).filter((f) => readFileSync(join(DIST, 'chunks', f), 'utf8').includes('databases are named so'));
     expect(holding).toHaveLength(1);
     const isIt = (m: string) => m.endsWith(`/dist/chunks/${holding[0]!}`);
