@@ -331,8 +331,8 @@ const codeCacheFromBin = {
 };
 
 /**
- * import.meta.url in a CommonJS file of the bundle, made on first read: four of the chunks read it, and
- * each file that made its URL as it loaded (a path resolve and a URL parse) cost `list` some thirty of them.
+ * import.meta.url in a CommonJS file of the bundle, made on first read: five files read it, and each file
+ * making its URL as it loaded (a path resolve and a URL parse) cost `list` one for each of its 27 files.
  */
 const IMPORT_META_BANNER = "const __svcImportMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };";
 
