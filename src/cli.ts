@@ -123,9 +123,11 @@ export async function run(argv: string[], rawCtx: Context): Promise<number> {
       const opts = verb.options(cmd.processedArgs as string[], ownFlags(cmd, flags), ctx.env);
       session = await Session.open(ctx, flags, scrubber);
       try {
-        // A database's name where its id was expected: resolved here, once for every verb.
-        const { withDatabaseName } = await import('./commands/shared/database-name.js');
-        await withDatabaseName(opts, session, (o) => verb.run(o, session!));
+        // A database's name where its id was expected: resolved here, once for every verb that takes one.
+        if (typeof (opts as { databaseId?: unknown }).databaseId === 'string') {
+          const { withDatabaseName } = await import('./commands/shared/database-name.js');
+          await withDatabaseName(opts, session, (o) => verb.run(o, session!));
+        } else await verb.run(opts, session);
       } finally {
         // --jq's lines are written as its thread answers: the run ends once they are, and a jq
         // failure, which came at the render, is the run's outcome even if the verb failed after it.

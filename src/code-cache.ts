@@ -40,7 +40,7 @@ export function requireWithCodeCache(path: string, env: Record<string, string | 
   const { size, mtimeMs } = statSync(path);
   // One cache per installed file: two installs of svc (or a build and an install) never evict each other's.
   const prefix = `${basename(path)}-${fnv1a(path)}-`;
-  const file = join(codeCacheDir(env), `${prefix}${process.version}-${process.arch}-${size}-${Math.trunc(mtimeMs)}.bin`);
+  const file = join(dirOf(env), `${prefix}${process.version}-${process.arch}-${size}-${Math.trunc(mtimeMs)}.bin`);
   let cachedData: Buffer | undefined;
   try {
     cachedData = readFileSync(file);
@@ -65,6 +65,14 @@ export function requireWithCodeCache(path: string, env: Record<string, string | 
     toKeep.push(() => keep(script, file, prefix, flagsSet.slice(setSince)));
   }
   return module.exports;
+}
+
+/** The cache directory, worked out once per run, not for each of the thirty files a verb loads. */
+let lastDir: { xdg?: string; home?: string; dir: string } | undefined;
+function dirOf(env: Record<string, string | undefined>): string {
+  const { XDG_CACHE_HOME: xdg, HOME: home } = env;
+  if (!lastDir || lastDir.xdg !== xdg || lastDir.home !== home) lastDir = { xdg, home, dir: codeCacheDir(env) };
+  return lastDir.dir;
 }
 
 /** One require() per directory: the files of dist/chunks resolve the same names, and making one costs a walk of the path. */

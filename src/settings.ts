@@ -32,11 +32,16 @@ export interface Settings {
 }
 
 /** Plain decimals only (no hex or exponents); whole milliseconds, since timers take integers. */
-const timeoutSeconds = z.pipe(
-  z.pipe(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/)), z.transform(Number)), z.number().check(z.positive(), z.maximum(3600))),
-  z.transform((s: number) => Math.max(1, Math.round(s * 1000))),
+const timeoutSeconds = z.lazySchema(() =>
+  z.pipe(
+    z.pipe(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/)), z.transform(Number)), z.number().check(z.positive(), z.maximum(3600))),
+    z.transform((s: number) => Math.max(1, Math.round(s * 1000))),
+  ),
 );
-const retries = z.pipe(z.pipe(z.string().check(z.regex(/^\d+$/)), z.transform(Number)), z.int().check(z.minimum(0), z.maximum(20)));
+const retries = z.lazySchema(() => z.pipe(z.pipe(z.string().check(z.regex(/^\d+$/)), z.transform(Number)), z.int().check(z.minimum(0), z.maximum(20))));
+/** What --timeout and --max-retries are when neither they nor SVC_TIMEOUT is given: nothing to check, so no schema is built. */
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_RETRIES = 4;
 
 function numberOption<T>(schema: z.ZodMiniType<T>, raw: string, flag: string, rule: string): T {
   const parsed = schema.safeParse(raw);
@@ -45,16 +50,16 @@ function numberOption<T>(schema: z.ZodMiniType<T>, raw: string, flag: string, ru
 }
 
 export function resolveSettings(flags: GlobalFlags, env: Record<string, string | undefined>): Settings {
-  const timeout = flags.timeout ?? env.SVC_TIMEOUT ?? '30';
-  const where = flags.timeout !== undefined ? '--timeout' : env.SVC_TIMEOUT !== undefined ? 'SVC_TIMEOUT' : '--timeout';
+  const timeout = flags.timeout ?? env.SVC_TIMEOUT;
+  const where = flags.timeout !== undefined ? '--timeout' : 'SVC_TIMEOUT';
   return {
     profile: profileName(flags.profile ?? env.SVC_PROFILE),
     json: flags.json === true || flags.jq !== undefined,
     jq: flags.jq,
     quiet: flags.quiet === true,
     verbose: flags.verbose === true || env.SVC_DEBUG === '1',
-    timeoutMs: numberOption(timeoutSeconds, timeout, where, 'a positive number of seconds, at most 3600'),
-    maxRetries: numberOption(retries, flags.maxRetries ?? '4', '--max-retries', 'a whole number from 0 to 20'),
+    timeoutMs: timeout === undefined ? DEFAULT_TIMEOUT_MS : numberOption(timeoutSeconds(), timeout, where, 'a positive number of seconds, at most 3600'),
+    maxRetries: flags.maxRetries === undefined ? DEFAULT_RETRIES : numberOption(retries(), flags.maxRetries, '--max-retries', 'a whole number from 0 to 20'),
     color: flags.color !== false,
   };
 }

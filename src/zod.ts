@@ -9,4 +9,14 @@ import { en } from 'zod/locales';
  */
 config(en());
 
+/**
+ * A schema built on its first use, not as its module loads: zod builds each node as it is written
+ * (a few hundred thousand instructions for `z.string().check(...)`), and a run that never checks a
+ * value, an error body on a run that got none or an option left out, need not pay for it.
+ */
+export function lazySchema<T>(make: () => T): () => T {
+  let schema: T | undefined;
+  return () => (schema ??= make());
+}
+
 export * from 'zod/mini';

@@ -2,13 +2,15 @@
  * `npm run build`: dist/ holds the bundle bin/svc runs and nothing else: dist/chunks/start.cjs (see
  * START_FILE below) plus lazily loaded chunks in dist/chunks/ (each command's work, the sandbox, the restore engine, undici, ora
  * and @clack/prompts load on first use through dynamic import() in the sources). Tests, scripts and
- * the bench run the TypeScript sources (vitest, tsx); nothing here edits emitted text.
+ * the bench run the TypeScript sources (vitest, tsx). The one edit of emitted text is esbuild's interop
+ * between the bundle's own files (tools/chunk-interop.mjs).
  */
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { directChunkInterop } from './chunk-interop.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { version } = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
@@ -328,12 +330,18 @@ const codeCacheFromBin = {
   },
 };
 
+/**
+ * import.meta.url in a CommonJS file of the bundle, made on first read: five files read it, and each file
+ * making its URL as it loaded (a path resolve and a URL parse) cost `list` one for each of its 27 files.
+ */
+const IMPORT_META_BANNER = "const __svcImportMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };";
+
 const startOptions = {
   ...sdkOptions,
   outfile: `${staging}/${START_FILE}`,
   format: 'cjs',
-  banner: { js: "const __svcStartUrl = require('node:url').pathToFileURL(__filename).href;" },
-  define: { ...options.define, 'import.meta.url': '__svcStartUrl' },
+  banner: { js: IMPORT_META_BANNER },
+  define: { ...options.define, 'import.meta.url': '__svcImportMeta.url' },
   // The start script's import() of a chunk is a require() of it: the script runs as a vm.Script,
   // whose import() Node 20 does not serve once its code comes from the cache.
   supported: { 'dynamic-import': false },
@@ -368,8 +376,8 @@ async function chunksAsScripts(metafile) {
     outdir: staging,
     outExtension: { '.js': '.cjs' },
     packages: 'external',
-    banner: { js: "const __svcChunkUrl = require('node:url').pathToFileURL(__filename).href;" },
-    define: { 'import.meta.url': '__svcChunkUrl' },
+    banner: { js: IMPORT_META_BANNER },
+    define: { 'import.meta.url': '__svcImportMeta.url' },
     plugins: [
       {
         name: 'chunks-as-scripts',
@@ -421,6 +429,7 @@ const result = await (async () => {
     chunksAsScripts(chunks.metafile),
     build({ ...startOptions, entryPoints: ['svc-start'], plugins: [lazyChildProcessForCommander, startGraph(closure, shared)] }),
   ]);
+  directChunkInterop(`${root}/${staging}/chunks`);
   writeLlhttpFiles();
   return chunks;
 })().catch((err) => {

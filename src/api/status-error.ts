@@ -21,7 +21,7 @@ export function statusError(
   text: string,
   context: Pick<HintContext, 'notFound' | 'tokenSource' | 'audience'>,
 ): CliError {
-  const parsed = errorBody.safeParse(safeJson(text));
+  const parsed = errorBody().safeParse(safeJson(text));
   const err = parsed.success ? parsed.data.error : undefined;
   const requestId = err?.requestId ?? header(headers, 'x-request-id');
   if (status >= 300 && status < 400) {

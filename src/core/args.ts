@@ -19,7 +19,7 @@ export function requireId(raw: string | undefined, what: string): string {
   return id;
 }
 
-const positiveIntString = z.pipe(z.pipe(z.string().check(z.regex(/^\d+$/)), z.transform(Number)), z.int().check(z.positive()));
+const positiveIntString = z.lazySchema(() => z.pipe(z.pipe(z.string().check(z.regex(/^\d+$/)), z.transform(Number)), z.int().check(z.positive())));
 
 export interface PageOptions extends PageParams {
   all: boolean;
@@ -41,10 +41,10 @@ export function pageOptions(flags: PageFlags): PageOptions {
 }
 
 /** An ISO 8601 time with a zone: --incident-time, --before (and the agent server's same inputs). */
-export const isoTimestampSchema = z.iso.datetime({ offset: true });
+export const isoTimestampSchema = z.lazySchema(() => z.iso.datetime({ offset: true }));
 
 export function isoTimestamp(raw: string | undefined, what: string): string {
-  return check(isoTimestampSchema, raw, what, 'use ISO 8601 with a time zone, e.g. 2026-11-20T14:30:00Z');
+  return check(isoTimestampSchema(), raw, what, 'use ISO 8601 with a time zone, e.g. 2026-11-20T14:30:00Z');
 }
 
 /** A wall-clock time as if it were UTC, in ms: what a local reading of `t` shows. */
@@ -67,13 +67,13 @@ export function typedTimestamp(raw: string | undefined, what: string): { iso: st
     .trim()
     .replace(/^(\d{4}-\d{2}-\d{2}) (?=\d)/, '$1T')
     .replace(/^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(?=Z|[+-]\d{2}:\d{2}$)/, '$1:00');
-  if (isoTimestampSchema.safeParse(text).success) return { iso: text };
+  if (isoTimestampSchema().safeParse(text).success) return { iso: text };
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/.exec(text);
   const wall = m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +(m[6] ?? 0), +(m[7] ?? '0').padEnd(3, '0')) : NaN;
   const valid = m && new Date(wall).toISOString().startsWith(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}`);
   if (!valid) {
     const rule = 'use ISO 8601, e.g. 2026-11-20T14:30:00Z, or a date and time like "2026-11-20 15:30" read in this machine\'s time zone';
-    return { iso: check(isoTimestampSchema, raw, what, rule) };
+    return { iso: check(isoTimestampSchema(), raw, what, rule) };
   }
   const tz = Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'local time';
   // Each offset in force near that time, kept where the local clock really shows that time there.
@@ -99,20 +99,22 @@ export function typedTimestamp(raw: string | undefined, what: string): { iso: st
 }
 
 /** Sent as an HTTP header: only printable ASCII, without leading or trailing spaces, can go there as given. */
-export const idempotencyKeySchema = z.string().check(z.minLength(1), z.maxLength(200), z.regex(/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/));
+export const idempotencyKeySchema = z.lazySchema(() =>
+  z.string().check(z.minLength(1), z.maxLength(200), z.regex(/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/)),
+);
 
 export function idempotencyKey(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
-  return check(idempotencyKeySchema, raw, '--idempotency-key', 'it must be 1 to 200 printable ASCII characters (no leading or trailing space)');
+  return check(idempotencyKeySchema(), raw, '--idempotency-key', 'it must be 1 to 200 printable ASCII characters (no leading or trailing space)');
 }
 
 const MAX_WAIT_SECONDS = 7 * 24 * 3600;
 /** Plain decimal seconds, as a person writes them: no hex, exponents or padding. */
-const decimalString = z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/)), z.transform(Number));
+const decimalString = z.lazySchema(() => z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/)), z.transform(Number)));
 
 export function positiveSeconds(raw: string | undefined, what: string): number {
   return check(
-    z.pipe(decimalString, z.number().check(z.positive(), z.maximum(MAX_WAIT_SECONDS))),
+    z.pipe(decimalString(), z.number().check(z.positive(), z.maximum(MAX_WAIT_SECONDS))),
     raw,
     what,
     `a positive number of seconds, at most ${MAX_WAIT_SECONDS} (7 days)`,
@@ -120,5 +122,5 @@ export function positiveSeconds(raw: string | undefined, what: string): number {
 }
 
 export function positiveInt(raw: string | undefined, what: string, max: number): number {
-  return check(z.pipe(positiveIntString, z.int().check(z.maximum(max))), raw, what, `a whole number from 1 to ${max}`);
+  return check(z.pipe(positiveIntString(), z.int().check(z.maximum(max))), raw, what, `a whole number from 1 to ${max}`);
 }

@@ -26,19 +26,19 @@ export const inputs = {
   backupJobId: z.strictObject({ backupJobId: described(id, 'backup job id (list_backups)') }),
   evidencePage: z.strictObject({ databaseId: z.optional(databaseId), ...page }),
   restoreJobId: z.strictObject({ restoreJobId: described(id, 'restore job id, as svc restore create printed it') }),
-  candidate: z.strictObject({ databaseId, incidentTime: described(isoTimestampSchema, 'ISO 8601 time with a zone, e.g. 2026-11-20T14:30:00Z') }),
+  candidate: z.strictObject({ databaseId, incidentTime: described(isoTimestampSchema(), 'ISO 8601 time with a zone, e.g. 2026-11-20T14:30:00Z') }),
   windowId: z.strictObject({ windowId: described(id, 'recovery window id (get_recovery_summary, get_recovery_candidate)') }),
   trigger: z.strictObject({
     databaseId,
     idempotencyKey: z.optional(
-      described(idempotencyKeySchema, 'reuse the key a previous call returned to retry it without starting a second backup; omitted, the server makes one'),
+      described(idempotencyKeySchema(), 'reuse the key a previous call returned to retry it without starting a second backup; omitted, the server makes one'),
     ),
   }),
   plan: z.strictObject({
     backupJobId: z.optional(described(id, 'the backup to restore, by id')),
     databaseId: z.optional(described(id, 'or: a database, with latest or before')),
     latest: z.optional(described(z.boolean(), "with databaseId: the database's newest completed backup")),
-    before: z.optional(described(isoTimestampSchema, 'with databaseId: the newest backup completed at or before this ISO 8601 time')),
+    before: z.optional(described(isoTimestampSchema(), 'with databaseId: the newest backup completed at or before this ISO 8601 time')),
     windowId: z.optional(described(id, "or: a recovery window's baseline backup")),
     target: z.optional(
       described(

@@ -11,7 +11,7 @@ import type { ToolContext } from './tools.js';
 export const triggerBackupOutput = z.strictObject({
   /** started: the service accepted it; confirmation_required: nobody could be asked, nothing was done; declined: the person said no. */
   outcome: z.enum(['started', 'confirmation_required', 'declined']),
-  idempotencyKey: idempotencyKeySchema,
+  idempotencyKey: idempotencyKeySchema(),
   backup: z.optional(triggerBackupResponse),
   challenge: z.optional(z.strictObject({ humanGate: z.string(), catalogTool: z.string(), message: z.string(), command: z.string() })),
 });

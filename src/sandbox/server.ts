@@ -193,7 +193,7 @@ export class SandboxApp {
 
 function errorReply(err: HttpError, requestId: string): Reply {
   const body = { error: { code: err.code, message: err.message, requestId, ...err.extra } };
-  errorBody.parse(body);
+  errorBody().parse(body);
   return { status: err.status, body, headers: err.headers };
 }
 

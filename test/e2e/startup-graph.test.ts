@@ -74,6 +74,24 @@ describe('what an API command loads (the built bundle)', () => {
     expect(holding).toEqual([]);
     expect(readFileSync(join(DIST, 'chunks', 'mcp-sdk.mjs'), 'utf8')).toMatch(/\btoJSONSchema\b/);
   });
+
+  it("reads each chunk's exports where they are: no file copies another's exports or its own as it loads, or makes its URL before it is read", () => {
+    const files = readdirSync(join(DIST, 'chunks')).filter((f) => f.endsWith('.cjs'));
+    const copying: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(join(DIST, 'chunks', file), 'utf8');
+      // esbuild's interop: __toESM makes an object with a getter for every export of the chunk imported, __toCommonJS a second copy of the file's own.
+      const wrappers = [...text.matchAll(/var (require_[\w$]+)=__commonJS\(\{"svc-chunk:/g)].map((m) => m[1]!);
+      if (wrappers.some((w) => text.includes(`__toESM(${w}())`))) copying.push(`${file}: __toESM of a chunk`);
+      if (/module\.exports=__toCommonJS\(/.test(text)) copying.push(`${file}: __toCommonJS`);
+      if (/^const \w+ = require\('node:url'\)\.pathToFileURL\(__filename\)/m.test(text)) copying.push(`${file}: its URL made as it loads`);
+    }
+    expect(files.length).toBeGreaterThan(20);
+    expect(copying).toEqual([]);
+    // The verb's chunk imports others, and reads their exports through the chunks' own objects.
+    const verb = files.find((f) => readFileSync(join(DIST, 'chunks', f), 'utf8').includes('No protected databases'))!;
+    expect(readFileSync(join(DIST, 'chunks', verb), 'utf8')).toMatch(/=require_chunk_[\w$]+\(\)/);
+  });
 });
 
 describe('what an API command loads of undici (the built bundle)', () => {
@@ -211,6 +229,63 @@ describe('the token from SVC_API_KEY (the built CLI)', () => {
     const proxied = await undiciModulesRun({ HTTP_PROXY: `http://127.0.0.1:${await closedPort()}` });
     expect(proxied.code).toBe(9);
     expect(proxied.ran).toEqual(expect.arrayContaining(['dispatcher/proxy-agent.js', 'dispatcher/socks5-proxy-agent.js']));
+  });
+
+  /**
+   * The schemas built with lazySchema (src/zod.ts) in the files a run loaded, and those it built, by V8's coverage
+   * of the run: each is `var name=(0,import_x.lazySchema)(()=>...)` in a chunk, and built when that arrow runs.
+   */
+  async function lazySchemasBuilt(args: string[]): Promise<{ code: number | undefined; loaded: string[]; built: string[] }> {
+    const dir = tempDir('coverage');
+    const r = await spawnSvc(args, { env: cleanEnv({ SVC_BASE_URL: sb.baseUrl, SVC_API_KEY: sb.token('full'), NODE_V8_COVERAGE: dir }) });
+    type Fn = { functionName: string; ranges: { startOffset: number; count: number }[] };
+    const scripts = readdirSync(dir)
+      .flatMap((f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { result: { url: string; functions: Fn[] }[] }).result)
+      .filter((s) => s.url.includes('/dist/chunks/') && s.url.endsWith('.cjs'));
+    const texts = new Map(scripts.map((s) => [s.url, readFileSync(new URL(s.url), 'utf8')]));
+    // Each file runs inside a function wrapper (src/code-cache.ts): the offset of its text in the script, from lazySchema's own declaration.
+    // (Another function of that name is its export's getter, earlier in the text.)
+    const zod = scripts.find((s) => /\bfunction lazySchema\d*\(/.test(texts.get(s.url)!))!;
+    const declAt = texts.get(zod.url)!.search(/\bfunction lazySchema\d*\(/);
+    const decl = zod.functions.find((f) => /^lazySchema\d*$/.test(f.functionName) && f.ranges[0]!.startOffset >= declAt)!;
+    const shift = decl.ranges[0]!.startOffset - declAt;
+    const loaded: string[] = [];
+    const built: string[] = [];
+    for (const s of scripts)
+      for (const m of texts.get(s.url)!.matchAll(/\b([\w$]+)=\(0,[\w$]+\.lazySchema\d*\)\(\(\)=>/g)) {
+        loaded.push(m[1]!);
+        const at = m.index + m[0].length - '()=>'.length + shift;
+        if (s.functions.some((f) => f.ranges[0]!.startOffset === at && f.ranges[0]!.count > 0)) built.push(m[1]!);
+      }
+    return { code: r.exitCode, loaded: loaded.sort(), built: built.sort() };
+  }
+
+  it("a request builds no schema it does not check a value with: not the error body's on a success, not an option's left out", async () => {
+    const plain = await lazySchemasBuilt(['databases', 'list', '--json']);
+    expect(plain.code).toBe(0);
+    // Loaded with the settings, the page options and the error handling...
+    expect(plain.loaded).toEqual(expect.arrayContaining(['errorBody', 'positiveIntString', 'retries', 'timeoutSeconds']));
+    // ...and none built.
+    expect(plain.built).toEqual([]);
+    const options = await lazySchemasBuilt(['databases', 'list', '--json', '--limit', '5', '--timeout', '10', '--max-retries', '2']);
+    expect(options.code).toBe(0);
+    expect(options.built).toEqual(['positiveIntString', 'retries', 'timeoutSeconds']);
+    const missing = await lazySchemasBuilt(['databases', 'get', 'db_missing', '--json']);
+    expect(missing.code).toBe(5);
+    expect(missing.built).toEqual(['errorBody']);
+  });
+
+  it('loads the database-name fallback (a name where an id was expected) only for a verb given a database id: list loads none of it', async () => {
+    const holding = readdirSync(join(DIST, 'chunks')).filter((f) => readFileSync(join(DIST, 'chunks', f), 'utf8').includes('databases are named so'));
+    expect(holding).toHaveLength(1);
+    const isIt = (m: string) => m.endsWith(`/dist/chunks/${holding[0]!}`);
+    const env = { SVC_BASE_URL: sb.baseUrl, SVC_API_KEY: sb.token('full') };
+    const list = await loaded(['databases', 'list', '--json'], env);
+    expect(list.code).toBe(0);
+    expect(list.modules.filter(isIt)).toEqual([]);
+    const get = await loaded(['databases', 'get', 'db_orders', '--json'], env);
+    expect(get.code).toBe(0);
+    expect(get.modules.filter(isIt)).toHaveLength(1);
   });
 
   it('a request never loads a keychain binding', async () => {

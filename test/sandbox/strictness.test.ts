@@ -12,7 +12,7 @@ afterAll(() => sb.stop());
 /** The error body of api-v1.md 2.12, with the request id also in X-Request-ID. */
 function expectError(res: RawResponse, status: number, code: string): void {
   expect(res.status, res.text).toBe(status);
-  expect(z.strictObject(errorBody.shape).parse(res.json).error.code).toBe(code);
+  expect(z.strictObject(errorBody().shape).parse(res.json).error.code).toBe(code);
   expect(res.json.error.requestId).toMatch(/^req_[0-9a-f]{24}$/);
   expect(res.headers['x-request-id']).toBe(res.json.error.requestId);
 }
