@@ -142,17 +142,14 @@ export class Writer {
   }
 
   /**
-   * Every document and item the writer prints as JSON, whole or a page at a time, is made here,
-   * its secrets scrubbed by key first (SecretScrubber.scrubDocument).
+   * Every document and item the writer prints as JSON, whole or a page at a time, is made here, its
+   * secrets scrubbed by key first (SecretScrubber.scrubDocument) unless its text shows it holds none.
    */
   #json(value: unknown, indent?: number, column?: number): string {
     // On a terminal, pretty JSON fits it too (output/fitted-json.ts); piped, it is exactly JSON.stringify's.
-    const width = this.opts.width;
-    if (indent !== undefined && width !== undefined) return fittedJson(this.opts.scrubDocument(value), indent, width, column);
-    // Most documents hold nothing to scrub: their text, made once, says so (a page of a list, 2 MiB).
+    if (indent !== undefined && this.opts.width !== undefined) return fittedJson(this.opts.scrubDocument(value), indent, this.opts.width, column);
     const text = JSON.stringify(value, null, indent);
-    if (this.opts.mayChangeDocument?.(text) === false) return terminalSafe(text);
-    return terminalSafeJson(this.opts.scrubDocument(value), indent);
+    return this.opts.mayChangeDocument?.(text) === false ? terminalSafe(text) : terminalSafeJson(this.opts.scrubDocument(value), indent);
   }
 
   /** Writes `text`, resolving once stdout can take more: a stream of pages must not pile up in memory. */
