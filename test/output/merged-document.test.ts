@@ -99,12 +99,12 @@ describe('the merged list written as its pages arrive', () => {
     else expect(text).not.toMatch(/[\u007f-\u009f]/);
   });
 
-  it('with svc scrubber: a secret on one item of a long page is removed, and every other byte is the held document', async () => {
+  it("with svc's scrubber: a secret on one item of a long page is removed, and every other byte is the held document", async () => {
     const token = 'svc_live_0123456789abcdef0123456789abcdef';
     const secrets = new SecretScrubber();
     secrets.add(token);
     const page = (n: number) => Array.from({ length: 500 }, (_, i) => db(`db_${n}_${i}`));
-    const echoed = page(2);
+    const echoed: Array<Record<string, unknown>> = page(2);
     echoed[250] = { ...echoed[250]!, note: `echo ${token}`, lockToken: 'lk_anything', target: 'postgresql://app:hunter2@db/x' };
     const bodies = pagesOf({}, 'databases', [page(1), echoed, page(3)]);
     for (const [compact, width] of [
