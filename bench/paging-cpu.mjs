@@ -35,7 +35,7 @@ async function pagingRow({ pages, pageSize, label, maxRatio, n, log }) {
   if (merged.databases?.length !== pages * pageSize) throw new Error(`svc --all printed ${merged.databases?.length} databases, expected ${pages * pageSize}`);
   log(`paging-cpu: ${n} interleaved rounds of svc databases list --all --json and node over ${pages} pages of ${pageSize}`);
   const t = rounds(n, { svc: () => cpuMs(NODE, svcArgs, { env }), node: () => cpuMs(NODE, floorArgs, { env }) }, { warmup: 1 });
-  const perPage = (ms) => `${((ms * 1000) / pages).toFixed(0)} µs`;
+  const perPage = (ms) => (ms / pages >= 1 ? `${(ms / pages).toFixed(1)} ms` : `${((ms * 1000) / pages).toFixed(0)} µs`);
   return timeRow(
     `databases list --all --json, ${label} (CPU)`,
     median(t.svc),
