@@ -22,6 +22,7 @@ import * as drill from './drill.mjs';
 import * as drillOrg from './drill-org.mjs';
 import * as list from './list.mjs';
 import * as paging from './paging.mjs';
+import * as pagingCpu from './paging-cpu.mjs';
 import * as restore from './restore.mjs';
 import * as startup from './startup.mjs';
 
@@ -60,7 +61,7 @@ process.stdout.write(
 
 const rows = [];
 try {
-  for (const [name, mod] of Object.entries({ startup, list, download, paging, restore, drill, drillOrg })) {
+  for (const [name, mod] of Object.entries({ startup, list, download, paging, pagingCpu, restore, drill, drillOrg })) {
     log(`${name}: start`);
     try {
       rows.push(...(await mod.run({ quick, log })));

@@ -25,10 +25,14 @@ const URI_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@"'?#]*):[^/\s@"'?#]*@/gi;
 const PASSWORD_PARAM = /(\bpassword\s*=\s*)(?:'(?:[^'\\]|\\.)*'|[^\s&'"]+)/gi;
 
 /**
- * Text none of the credential patterns above can match: each needs one of these. One test of it
- * spares the four replacements for nearly every string of a document (a list of 100,000 items).
+ * Text none of the credential patterns above can match, and no secret field's name: each needs one
+ * of these, which JSON writes as they are, inside a string as outside. One test of it spares the
+ * four replacements for nearly every string of a document, and a page of a list its walk.
  */
-const MAY_HOLD_CREDENTIAL = /x-(?:amz|goog)-|"(?:lockToken|presignedS3Url)"|:\/\/|password/i;
+const MAY_HOLD_CREDENTIAL = /x-(?:amz|goog)-|lockToken|presignedS3Url|:\/\/|password/i;
+
+/** What JSON.stringify writes escaped (quote, backslash, C0 controls, surrogates): a secret's other characters are in the JSON of any string that holds it. */
+const JSON_ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** A token's random part (the hex of svc_live_<hex>, lk_<hex>): a service may print it alone, and it identifies the token. */
 const TOKEN_TAIL = /^[a-z][\w-]*_([0-9a-f]{16,})$/i;
@@ -45,6 +49,8 @@ const TOKEN_TAIL = /^[a-z][\w-]*_([0-9a-f]{16,})$/i;
 export class SecretScrubber {
   readonly #secrets = new Set<string>();
   #sorted: string[] = [];
+  /** Per secret, its longest run of characters JSON writes as they are (see mayChangeDocument). */
+  #probes: string[] = [];
 
   add(secret: string | undefined): void {
     if (!secret || secret.length < 4 || this.#secrets.has(secret)) return;
@@ -59,6 +65,9 @@ export class SecretScrubber {
     this.add(TOKEN_TAIL.exec(secret)?.[1]);
     // Longest first, so a URL is replaced whole before its query string is.
     this.#sorted = [...this.#secrets].sort((a, b) => b.length - a.length);
+    const probes = this.#sorted.map((secret) => secret.split(JSON_ESCAPED).reduce((a, b) => (b.length > a.length ? b : a)));
+    // A text that holds no shorter probe holds no longer one that contains it.
+    this.#probes = [...new Set(probes)].filter((p, i, all) => !all.some((q, j) => j !== i && q.length < p.length && p.includes(q)));
   }
 
   /** A string with every known secret and every credential in place replaced; JSON text stays JSON. */
@@ -76,6 +85,17 @@ export class SecretScrubber {
   /** For messages (stderr, receipts): scrubKnown, and any URL's query string, which may hold a signature known to us or not. */
   scrub(text: string): string {
     return this.scrubKnown(text).replace(/(\bhttps?:\/\/[^\s?"']*)\?[^\s"']*/gi, '$1?[redacted]');
+  }
+
+  /**
+   * Whether scrubDocument could change a value whose JSON.stringify text is `json`. No: the text
+   * holds no known secret's probe (a string that holds a secret holds its probe, and JSON writes
+   * the probe as it is), no secret field's name and no credential's marker, so the value prints as
+   * it is without its walk. One pass over a page's text costs less than the walk of its items.
+   */
+  mayChangeDocument(json: string): boolean {
+    for (const probe of this.#probes) if (json.includes(probe)) return true;
+    return MAY_HOLD_CREDENTIAL.test(json);
   }
 
   /**

@@ -61,6 +61,7 @@ export class Session {
       width: ctx.stdoutIsTTY ? ctx.stdoutColumns : undefined,
       notice: (message, style, commands) => (commands ? this.ui.commands(message, style) : this.ui.info(message, style)),
       scrubDocument: (document) => secrets.scrubDocument(document),
+      mayChangeDocument: (json) => secrets.mayChangeDocument(json),
     });
   }
 

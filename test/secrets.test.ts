@@ -61,3 +61,45 @@ describe('scrubKnown', () => {
     expect(scrubber().scrubKnown(text)).toBe(expected);
   });
 });
+
+describe('mayChangeDocument', () => {
+  /** Secrets JSON writes escaped in part: a quote, a backslash, a control character, a lone surrogate. */
+  const awkward = ['pw"quoted\\back_0123456789', 'tab\there\u0001ctl_0123456789', '\udc00lone_surrogate_0123456789'];
+  const withAwkward = () => {
+    const s = scrubber();
+    for (const secret of awkward) s.add(secret);
+    return s;
+  };
+  const documents: Array<[string, unknown]> = [
+    ['the token in a string among many items', { databases: [...Array.from({ length: 50 }, (_, i) => ({ id: `db_${i}` })), { note: `echo ${TOKEN}` }] }],
+    ["the token's random part alone", { id: '0123456789abcdef0123456789abcdef' }],
+    ...awkward.map((secret): [string, unknown] => [`a secret JSON escapes in part (${JSON.stringify(secret)})`, { note: `a${secret}b` }]),
+    ['a lone surrogate secret inside a surrogate pair', { note: `\ud800${awkward[2]}` }],
+    ['a lockToken field', { execution: { lockToken: 'lk_anything' } }],
+    ['a presignedS3Url field in any case of its text', { a: { presignedS3Url: 'https://x' } }],
+    ['a presigned signature in a URL', { url: 'https://s3.example/a?x-amz-signature=abc' }],
+    ['a URI with a password', { target: 'postgresql://app:hunter2@db:5432/x' }],
+    ['a password= parameter', { dsn: 'host=db PASSWORD=hunter2' }],
+    ['a lockToken field written as text in a string', { note: '{"lockToken": "lk_1"}' }],
+  ];
+
+  it.each(documents)('%s: true, compact and pretty, where scrubDocument changes the document', (_name, document) => {
+    const s = withAwkward();
+    expect(s.scrubDocument(document)).not.toBe(document);
+    expect(s.mayChangeDocument(JSON.stringify(document))).toBe(true);
+    expect(s.mayChangeDocument(JSON.stringify(document, null, 2))).toBe(true);
+  });
+
+  it('false for a page with nothing to scrub, so it prints without a walk of its items', () => {
+    const s = withAwkward();
+    const page = { databases: Array.from({ length: 1000 }, (_, i) => ({ id: `db_${i}`, name: `orders "${i}"\n`, tokenCount: i, url: 'https:/x' })) };
+    expect(s.scrubDocument(page)).toBe(page);
+    expect(s.mayChangeDocument(JSON.stringify(page, null, 2))).toBe(false);
+  });
+
+  it('true for every text when a secret has nothing JSON writes as it is', () => {
+    const s = new SecretScrubber();
+    s.add('"\\\u0001"');
+    expect(s.mayChangeDocument('{"id":"db_1"}')).toBe(true);
+  });
+});

@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import type * as z from '../zod.js';
 import { CliError, ContractError, InterruptedError } from '../errors.js';
 import { USER_AGENT } from '../version.js';
+import { attemptSignal } from './attempt-signal.js';
 import { API_BODY_LIMIT, BodyTooLarge, ERROR_BODY_LIMIT, readBounded } from './body.js';
 import { parseResponse } from './contract.js';
 import type { HintAudience, HintContext, NotFound } from './error-hints.js';
@@ -178,16 +179,15 @@ export class ApiClient {
     notFound: NotFound | undefined,
     answered: (headers: Headers) => void,
   ): Promise<Attempt<Response>> {
-    const timeout = AbortSignal.timeout(this.#config.timeoutMs);
-    const signal = this.#config.signal ? AbortSignal.any([timeout, this.#config.signal]) : timeout;
     // Outside the try: failing to load the transport is a bug to report, not a network error to retry.
     const { dispatcher, request } = await this.#connect();
+    const attempt = attemptSignal(this.#config.timeoutMs, this.#config.signal);
     const started = monotonicMs();
     const ms = () => Math.round(monotonicMs() - started);
     let status = 0;
     let resHeaders: Headers = {};
     try {
-      const res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body, signal, dispatcher });
+      const res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body, signal: attempt.signal, dispatcher });
       status = res.statusCode;
       resHeaders = res.headers;
       answered(resHeaders);
@@ -217,7 +217,7 @@ export class ApiClient {
           { requestId: header(resHeaders, 'x-request-id'), status },
         );
       }
-      const timedOut = timeout.aborted;
+      const timedOut = attempt.timedOut;
       this.#config.log?.(exchangeLine(method, path, timedOut ? 'timeout' : { error }, ms(), n));
       return {
         ok: false,
@@ -232,6 +232,8 @@ export class ApiClient {
           env: this.#config.env ?? {},
         }),
       };
+    } finally {
+      attempt.end();
     }
   }
 }

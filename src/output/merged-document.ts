@@ -18,12 +18,22 @@ export class MergedDocument {
   /** The text before the items array, and after it; the before part is written with the first items. */
   #before: string | undefined;
   readonly #after: string;
+  readonly #wholePages: boolean;
   #count = 0;
 
-  constructor(head: Record<string, unknown>, itemsKey: string, indent: number | undefined, serialise: Serialise, write: (text: string) => Promise<void>) {
+  /** `wholePages`: the serialiser lays out a value the same wherever it sits, so a page's items are serialised in one go. */
+  constructor(
+    head: Record<string, unknown>,
+    itemsKey: string,
+    indent: number | undefined,
+    serialise: Serialise,
+    write: (text: string) => Promise<void>,
+    opts: { wholePages?: boolean } = {},
+  ) {
     this.#serialise = serialise;
     this.#write = write;
     this.#indent = indent;
+    this.#wholePages = opts.wholePages ?? false;
     // The document with an array holding a marker where the items go, so the fields around it come
     // out exactly as the serialiser orders, indents and fits them; a random marker, so no text of
     // the service matches it. Only whitespace separates it from the array's brackets.
@@ -38,14 +48,23 @@ export class MergedDocument {
   /** The next items, in order; resolves once stdout can take more. */
   async items(items: unknown[]): Promise<void> {
     if (items.length === 0) return;
-    let text = this.#before ?? '';
+    const text = `${this.#before ?? ''}${this.#count === 0 ? '[' : ','}${this.#wholePages ? this.#page(items) : items.map((item) => this.#item(item)).join(',')}`;
     this.#before = undefined;
-    for (const item of items) {
-      text += this.#count === 0 ? '[' : ',';
-      text += this.#item(item);
-      this.#count += 1;
-    }
+    this.#count += items.length;
     await this.#write(text);
+  }
+
+  /**
+   * A page's items as they sit in the document, separated by commas, from one serialisation: of the
+   * array (compact), or of an object holding it (pretty), which puts the items at their depth.
+   */
+  #page(items: unknown[]): string {
+    if (this.#indent === undefined) return this.#serialise(items).slice(1, -1);
+    const pad = ' '.repeat(this.#indent);
+    const [open, close] = [`{\n${pad}"items": [`, `\n${pad}]\n}`];
+    const text = this.#serialise({ items }, this.#indent);
+    if (!text.startsWith(open) || !text.endsWith(close)) throw new Error('MergedDocument: a page did not serialise as an indented array');
+    return text.slice(open.length, -close.length);
   }
 
   /** Closes the array and the document. */

@@ -26,7 +26,12 @@ export function terminalLine(text: string): string {
  * leaves raw, and some terminals act on) escaped as \\u00XX too. The parsed value is unchanged.
  */
 export function terminalSafeJson(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return terminalSafe(JSON.stringify(value, null, indent));
+}
+
+/** JSON text as terminalSafeJson leaves it: DEL and the C1 controls escaped. */
+export function terminalSafe(json: string): string {
+  return json.replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Display width of a line of text: code points, colour codes left out, since svc prints no wide glyphs of its own. */

@@ -4,7 +4,7 @@ import { renderFields, type Field } from './fields.js';
 import { fitTable, type ColumnFit } from './fit.js';
 import { fittedJson } from './fitted-json.js';
 import { MergedDocument } from './merged-document.js';
-import { plain, terminalLine, terminalSafeJson, wrapWords } from './terminal-text.js';
+import { plain, terminalLine, terminalSafe, terminalSafeJson, wrapWords } from './terminal-text.js';
 
 export type { Field } from './fields.js';
 
@@ -61,6 +61,8 @@ export interface WriterOptions {
   notice: (text: string, style?: Style, commands?: boolean) => void;
   /** Secrets out of a document, by key, before it is printed or filtered (SecretScrubber.scrubDocument). */
   scrubDocument: <T>(document: T) => T;
+  /** Whether scrubDocument could change a value, told from its JSON text (SecretScrubber.mayChangeDocument); always, where not given. */
+  mayChangeDocument?: (json: string) => boolean;
 }
 
 /** Columns between a table's columns. */
@@ -134,18 +136,20 @@ export class Writer {
       opts.compact ? undefined : 2,
       (value, indent, column) => this.#json(value, indent, column),
       (text) => this.#write(text),
+      // Fitted to a terminal, an item's layout depends on its column: one at a time there.
+      { wholePages: this.opts.width === undefined },
     );
   }
 
   /**
-   * Every document and item the writer prints as JSON, whole or a page at a time, is made here,
-   * its secrets scrubbed by key first (SecretScrubber.scrubDocument).
+   * Every document and item the writer prints as JSON, whole or a page at a time, is made here, its
+   * secrets scrubbed by key first (SecretScrubber.scrubDocument) unless its text shows it holds none.
    */
   #json(value: unknown, indent?: number, column?: number): string {
-    const scrubbed = this.opts.scrubDocument(value);
     // On a terminal, pretty JSON fits it too (output/fitted-json.ts); piped, it is exactly JSON.stringify's.
-    const width = this.opts.width;
-    return indent !== undefined && width !== undefined ? fittedJson(scrubbed, indent, width, column) : terminalSafeJson(scrubbed, indent);
+    if (indent !== undefined && this.opts.width !== undefined) return fittedJson(this.opts.scrubDocument(value), indent, this.opts.width, column);
+    const text = JSON.stringify(value, null, indent);
+    return this.opts.mayChangeDocument?.(text) === false ? terminalSafe(text) : terminalSafeJson(this.opts.scrubDocument(value), indent);
   }
 
   /** Writes `text`, resolving once stdout can take more: a stream of pages must not pile up in memory. */

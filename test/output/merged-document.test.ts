@@ -7,12 +7,16 @@ import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { followPages, holdPages, mergedHead, type Page, type Walk } from '../../src/api/paginate.js';
 import { Writer } from '../../src/output/writer.js';
+import { SecretScrubber } from '../../src/secrets.js';
 
 const paint = (_style: unknown, text: string) => text;
 
-/** `width`: stdout is a terminal that many columns wide. */
-function writerOn(stdout: Writable, width?: number): Writer {
-  return new Writer(stdout, { json: true, paint, notice: () => {}, scrubDocument: (d) => d, width });
+/** `width`: stdout is a terminal that many columns wide. `secrets`: svc's scrubber, as a session wires it. */
+function writerOn(stdout: Writable, width?: number, secrets?: SecretScrubber): Writer {
+  const scrub = secrets
+    ? { scrubDocument: <T>(d: T) => secrets.scrubDocument(d), mayChangeDocument: (json: string) => secrets.mayChangeDocument(json) }
+    : { scrubDocument: <T>(d: T) => d };
+  return new Writer(stdout, { json: true, paint, notice: () => {}, width, ...scrub });
 }
 
 function collected(): { stdout: PassThrough; text: () => string } {
@@ -33,17 +37,17 @@ function pagesOf(head: Record<string, unknown>, itemsKey: string, pages: unknown
   return pages.map((items, i) => ({ ...head, [itemsKey]: items, nextCursor: i + 1 < pages.length ? `p${i + 1}` : null }));
 }
 
-async function streamed(bodies: Record<string, unknown>[], itemsKey: string, compact = false, width?: number): Promise<string> {
+async function streamed(bodies: Record<string, unknown>[], itemsKey: string, compact = false, width?: number, secrets?: SecretScrubber): Promise<string> {
   const out = collected();
-  const merged = writerOn(out.stdout, width).mergedDocument(mergedHead(bodies[0]!), itemsKey, { compact });
+  const merged = writerOn(out.stdout, width, secrets).mergedDocument(mergedHead(bodies[0]!), itemsKey, { compact });
   await followPages(walkOver(bodies, itemsKey), (items) => merged.items(items));
   await merged.end();
   return out.text();
 }
 
-async function held(bodies: Record<string, unknown>[], itemsKey: string, width?: number): Promise<string> {
+async function held(bodies: Record<string, unknown>[], itemsKey: string, width?: number, secrets?: SecretScrubber): Promise<string> {
   const out = collected();
-  await writerOn(out.stdout, width).document(await holdPages(walkOver(bodies, itemsKey)));
+  await writerOn(out.stdout, width, secrets).document(await holdPages(walkOver(bodies, itemsKey)));
   return out.text();
 }
 
@@ -93,6 +97,30 @@ describe('the merged list written as its pages arrive', () => {
     const merged = await holdPages(walkOver(bodies, key));
     if (!/[\u007f-\u009f]/.test(JSON.stringify(merged))) expect(text).toBe(`${JSON.stringify(merged)}\n`);
     else expect(text).not.toMatch(/[\u007f-\u009f]/);
+  });
+
+  it("with svc's scrubber: a secret on one item of a long page is removed, and every other byte is the held document", async () => {
+    const token = 'svc_live_0123456789abcdef0123456789abcdef';
+    const secrets = new SecretScrubber();
+    secrets.add(token);
+    const page = (n: number) => Array.from({ length: 500 }, (_, i) => db(`db_${n}_${i}`));
+    const echoed: Array<Record<string, unknown>> = page(2);
+    echoed[250] = { ...echoed[250]!, note: `echo ${token}`, lockToken: 'lk_anything', target: 'postgresql://app:hunter2@db/x' };
+    const bodies = pagesOf({}, 'databases', [page(1), echoed, page(3)]);
+    for (const [compact, width] of [
+      [false, undefined],
+      [true, undefined],
+      [false, 40],
+    ] as const) {
+      const text = await streamed(bodies, 'databases', compact, width, secrets);
+      expect(text).not.toMatch(/svc_live_|lk_anything|hunter2/);
+      expect(text).toContain('"lockToken":');
+      if (!compact) expect(text).toBe(await held(bodies, 'databases', width, secrets));
+      const items = (JSON.parse(text) as { databases: Array<Record<string, unknown>> }).databases;
+      expect(items).toHaveLength(1500);
+      expect(items[750]).toMatchObject({ id: 'db_2_250', note: 'echo [redacted]', lockToken: '[redacted]', target: 'postgresql://app:[redacted]@db/x' });
+      expect(items[749]).toEqual(db('db_2_249'));
+    }
   });
 
   it('waits for a slow stdout: no more than a page is ever queued in memory', async () => {
