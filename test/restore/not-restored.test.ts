@@ -81,7 +81,7 @@ describe("what an unprivileged restore cannot create, from the server's refusals
     expect([...leftOutIds(toc, ['extensions'])].sort((a, b) => a - b)).toEqual([2, 6, 3500]);
   });
 
-  it("applies the extensions' comments as svc writes them, and lists one of another form", () => {
+  it("reads the extensions' comments for svc to apply, and lists one of another form", () => {
     const s = parseArchiveScript(
       entry(
         'COMMENT',
@@ -91,7 +91,7 @@ describe("what an unprivileged restore cannot create, from the server's refusals
       ) + entry('COMMENT', 'EXTENSION x', '-', "COMMENT ON EXTENSION x IS 'a'; SELECT 1;"),
     );
     expect(extensionComments(s)).toEqual({
-      sql: ['COMMENT ON EXTENSION "pgcrypto" IS \'cryptographic functions\';'],
+      comments: [{ extension: 'pgcrypto', comment: 'cryptographic functions' }],
       notRestored: [{ type: 'COMMENT', name: 'EXTENSION x', reason: 'not a COMMENT ON EXTENSION statement as pg_dump writes it: svc does not run it' }],
     });
   });
