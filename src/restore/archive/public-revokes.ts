@@ -64,7 +64,9 @@ export async function applyPublicRevokes(
   const client = io.client ?? 'UTF8';
   try {
     const found = await onEnv({ env, database, scrubber: io.scrubber, signal: io.signal }, async (session) => {
-      const rows = (await session.query<{ i: number; oid: string | null }>(FIND_SQL, [JSON.stringify(routines.map((r) => r.map((s) => hexOf(s, client)))), client])).rows;
+      const rows = (
+        await session.query<{ i: number; oid: string | null }>(FIND_SQL, [JSON.stringify(routines.map((r) => r.map((s) => hexOf(s, client)))), client])
+      ).rows;
       const oids = rows.flatMap((r) => (r.oid ? [r.oid] : []));
       if (oids.length) await session.query(revokeSql(oids));
       return rows;

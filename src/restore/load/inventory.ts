@@ -148,15 +148,18 @@ WHERE c.relkind IN ('r', 'p', 'm') AND n.nspname NOT IN ('pg_catalog', 'informat
 ORDER BY pg_total_relation_size(c.oid) DESC, n.nspname, c.relname`;
 
 /**
- * One ANALYZE of the tables `oids` name, written by the server from its own catalog (`oid::regclass`,
- * quoted as needed), so a name in any encoding goes back byte for byte. ANALYZE, unlike VACUUM, may
- * run inside the DO block's transaction.
+ * ANALYZE of the tables `oids` name, each written by the server from its own catalog (`oid::regclass`,
+ * quoted as needed), so a name in any encoding goes back byte for byte. Each in a transaction of its
+ * own, as a top-level ANALYZE of several tables does: a group that held its locks to the end would
+ * deadlock with another analysing a partition of its partitioned table.
  */
 const analyzeSql = (oids: string[]) => `DO $svc$
-DECLARE tables text := (SELECT string_agg(c.oid::regclass::text, ', ' ORDER BY t.i)
-                        FROM unnest('{${oids.join(',')}}'::oid[]) WITH ORDINALITY AS t(oid, i) JOIN pg_class c ON c.oid = t.oid);
+DECLARE r record;
 BEGIN
-  IF tables IS NOT NULL THEN EXECUTE 'ANALYZE ' || tables; END IF;
+  FOR r IN SELECT c.oid::regclass AS rel FROM unnest('{${oids.join(',')}}'::oid[]) WITH ORDINALITY AS t(oid, i) JOIN pg_class c ON c.oid = t.oid ORDER BY t.i LOOP
+    EXECUTE 'ANALYZE ' || r.rel;
+    COMMIT;
+  END LOOP;
 END $svc$`;
 
 /** `tables` (largest first) in at most `jobs` groups of about equal size. */
