@@ -223,9 +223,16 @@ export function drillSignalPhases(part: SignalPhasesPart): void {
           args: ['--jobs', '2'],
           async reached({ stderr, server }) {
             const db = await gate.reachedIn(stderr);
-            lock = await holdLock(await server(), db, ANALYZE_LOCK_SQL, 'customers');
+            const s = await server();
+            lock = await holdLock(s, db, ANALYZE_LOCK_SQL, 'customers');
             await gate.go();
-            await lockWaiter(await server(), db, 2);
+            await waitFor(
+              'both ANALYZE sessions waiting for the lock on their tables',
+              async () =>
+                (await s.psql(
+                  "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%ANALYZE%' AND pid <> pg_backend_pid()",
+                )) === '2' || undefined,
+            );
           },
           async after() {
             await lock!.release();
@@ -258,7 +265,13 @@ export function drillSignalPhases(part: SignalPhasesPart): void {
             );
             await tables.release();
             lock = await namespaces;
-            await lockWaiter(s, db);
+            await waitFor(
+              "the object check's catalog query waiting for the lock on pg_namespace",
+              async () =>
+                (await s.psql(
+                  "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%convert_to(n.nspname%' AND pid <> pg_backend_pid()",
+                )) === '1' || undefined,
+            );
           },
           async after() {
             await lock!.release();

@@ -93,17 +93,14 @@ export async function holdLock(on: RestoreHarness | SqlServer, database: string,
   };
 }
 
-/** Some session (or `sessions` of them) in `database` waits for a lock: the step under test has reached the held object. */
-export function lockWaiter(on: RestoreHarness | SqlServer, database: string, sessions = 1): Promise<true> {
+/** Some session in `database` waits for a lock: the step under test has reached the held object. */
+export function lockWaiter(on: RestoreHarness | SqlServer, database: string): Promise<true> {
   const server = serverOf(on);
   return waitFor(
-    `${sessions} session(s) waiting for a lock in ${database}`,
+    `a session waiting for a lock in ${database}`,
     async () =>
-      Number(
-        await server.psql(
-          `SELECT count(DISTINCT l.pid) FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE d.datname = '${database}' AND NOT l.granted`,
-        ),
-      ) >= sessions || undefined,
+      Number(await server.psql(`SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE d.datname = '${database}' AND NOT l.granted`)) >
+        0 || undefined,
   );
 }
 
