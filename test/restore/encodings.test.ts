@@ -144,6 +144,57 @@ describe.skipIf(!!skip)('archives of LATIN1, WIN1252, EUC_JP and SQL_ASCII datab
     expect(r.stderr).toContain('The restore finished, but 1 object(s) of the archive are missing from the target: index école.café_prénom_idx.');
   });
 
+  it("restore drill of an SQL_ASCII archive whose extension lives in a schema named with the byte 0xe9: the superuser's set-up reaches the database byte for byte", async () => {
+    const source = 'enc_src_sql_ascii_ext';
+    await h.cluster.psql(`CREATE DATABASE ${source} TEMPLATE template0 ENCODING 'SQL_ASCII' LOCALE 'C'`);
+    // The schema ext\xe9 holds pg_trgm, whose comment ends in caf\xe9; a table's index uses its operator class.
+    await h.cluster.psql(
+      `DO $$
+DECLARE s text := 'ext' || convert_from('\\xe9', 'SQL_ASCII');
+BEGIN
+  EXECUTE format('CREATE SCHEMA %I', s);
+  EXECUTE format('CREATE EXTENSION pg_trgm WITH SCHEMA %I', s);
+  EXECUTE format('COMMENT ON EXTENSION pg_trgm IS %L', 'caf' || convert_from('\\xe9', 'SQL_ASCII'));
+  CREATE TABLE public.words (w text);
+  INSERT INTO public.words VALUES ('alpha'), ('beta');
+  EXECUTE format('CREATE INDEX words_trgm ON public.words USING gin (w %I.gin_trgm_ops)', s);
+END $$;`,
+      source,
+    );
+    const file = join(h.scratch, `${source}.pgdump`);
+    await dumpDatabase(h.cluster, source, file, ['--encoding', 'SQL_ASCII']);
+    h.artifact = await h.serve(file);
+    h.info = await artifactInfo(file);
+    await h.reset();
+    drillApi(h);
+    const dir = await mkdtemp(join(h.scratch, 'drill-'));
+    await chmod(dir, 0o711);
+    const tmp = await mkdtemp(join(h.scratch, 'tmp-'));
+    const check = join(tmp, 'ext.sql');
+    writeFileSync(
+      check,
+      "-- check: extension\nSELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm' AND (encode(convert_to(n.nspname, 'SQL_ASCII'), 'hex') <> '657874e9' OR encode(convert_to(obj_description(e.oid, 'pg_extension'), 'SQL_ASCII'), 'hex') <> '636166e9')\n",
+    );
+    await chmod(tmp, 0o755);
+    try {
+      const r = await spawnSvc(['restore', 'drill', DRILLED, '--json', '--check', check, '--work-dir', dir], {
+        env: h.env({ TMPDIR: tmp, SVC_PG_BINDIR: h.cluster.serverBinDir }),
+        timeoutMs: 120_000,
+      });
+      const stderr = String(r.stderr);
+      h.record(String(r.stdout), stderr);
+      expect(r.exitCode, stderr).toBe(0);
+      const db = JSON.parse(String(r.stdout)).drill.databases[0];
+      expect(db.checks.map((c: { name: string; status: string }) => [c.name, c.status])).toEqual(
+        ['backup_selected', 'artifact_verified', 'restore_clean', 'objects_present', 'data_present', 'rows_match', 'check:extension'].map((n) => [n, 'passed']),
+      );
+    } finally {
+      expect(processesIn(dir)).toEqual([]);
+      await rm(dir, { recursive: true, force: true });
+      await rm(tmp, { recursive: true, force: true });
+    }
+  });
+
   it.each(CASES.map((c) => c.key))('restore drill (%s): every check passes, rows_match and a check through the names included', async (key) => {
     await serving(key);
     const dir = await mkdtemp(join(h.scratch, 'drill-'));
