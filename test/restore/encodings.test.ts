@@ -147,7 +147,7 @@ describe.skipIf(!!skip)('archives of LATIN1, WIN1252, EUC_JP and SQL_ASCII datab
   it("restore drill of an SQL_ASCII archive whose extension lives in a schema named with the byte 0xe9: the superuser's set-up reaches the database byte for byte", async () => {
     const source = 'enc_src_sql_ascii_ext';
     await h.cluster.psql(`CREATE DATABASE ${source} TEMPLATE template0 ENCODING 'SQL_ASCII' LOCALE 'C'`);
-    // The schema ext\xe9 holds pg_trgm, whose comment ends in caf\xe9; a table's index uses its operator class.
+    // The schema ext\xe9 holds pg_trgm, whose comment ends in caf\xe9; a table's index uses its operator class; s\xe9cret() is not PUBLIC's.
     await h.cluster.psql(
       `DO $$
 DECLARE s text := 'ext' || convert_from('\\xe9', 'SQL_ASCII');
@@ -158,6 +158,8 @@ BEGIN
   CREATE TABLE public.words (w text);
   INSERT INTO public.words VALUES ('alpha'), ('beta');
   EXECUTE format('CREATE INDEX words_trgm ON public.words USING gin (w %I.gin_trgm_ops)', s);
+  EXECUTE format('CREATE FUNCTION public.%I() RETURNS int LANGUAGE sql AS ''SELECT 1''', 's' || convert_from('\\xe9', 'SQL_ASCII') || 'cret');
+  EXECUTE format('REVOKE EXECUTE ON FUNCTION public.%I() FROM PUBLIC', 's' || convert_from('\\xe9', 'SQL_ASCII') || 'cret');
 END $$;`,
       source,
     );
@@ -173,7 +175,8 @@ END $$;`,
     const check = join(tmp, 'ext.sql');
     writeFileSync(
       check,
-      "-- check: extension\nSELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm' AND (encode(convert_to(n.nspname, 'SQL_ASCII'), 'hex') <> '657874e9' OR encode(convert_to(obj_description(e.oid, 'pg_extension'), 'SQL_ASCII'), 'hex') <> '636166e9')\n",
+      "-- check: extension\nSELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm' AND (encode(convert_to(n.nspname, 'SQL_ASCII'), 'hex') <> '657874e9' OR encode(convert_to(obj_description(e.oid, 'pg_extension'), 'SQL_ASCII'), 'hex') <> '636166e9')" +
+        " UNION ALL SELECT 'PUBLIC may run it' FROM pg_proc p WHERE encode(convert_to(p.proname, 'SQL_ASCII'), 'hex') = '73e963726574' AND (p.proacl IS NULL OR EXISTS (SELECT 1 FROM aclexplode(p.proacl) a WHERE a.grantee = 0))\n",
     );
     await chmod(tmp, 0o755);
     try {

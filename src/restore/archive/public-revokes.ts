@@ -3,7 +3,7 @@ import type { SecretScrubber } from '../../secrets.js';
 import { entriesOf, type ArchiveScript } from './archive-script.js';
 import type { NotRestored } from '../load/not-restored.js';
 import { PgError } from '../../pg/errors.js';
-import { hexOf } from '../../pg/quote.js';
+import { hexOf, readIdent } from '../../pg/quote.js';
 import { onEnv } from '../../pg/target-session.js';
 
 type Env = Record<string, string | undefined>;
@@ -19,8 +19,12 @@ type Routine = [schema: string, name: string, args: string];
 export function publicRevokes(script: ArchiveScript): Routine[] {
   const out: Routine[] = [];
   for (const e of entriesOf(script, 'ACL')) {
-    const m = /^(?:FUNCTION|PROCEDURE) ([^(]+)\((.*)\)$/.exec(e.name);
-    if (m && e.sql.split('\n').some((line) => /^REVOKE ALL ON (?:FUNCTION|PROCEDURE) .* FROM PUBLIC;$/.test(line))) out.push([e.schema, m[1]!, m[2]!]);
+    const m = /^(?:FUNCTION|PROCEDURE) (.*)$/.exec(e.name);
+    // The name as pg_dump's fmtId wrote it: quoted where it must be ("sécret", "MyFunc").
+    const name = m && readIdent(m[1]!);
+    const args = name && /^\((.*)\)$/.exec(m[1]!.slice(name.length));
+    if (name && args && e.sql.split('\n').some((line) => /^REVOKE ALL ON (?:FUNCTION|PROCEDURE) .* FROM PUBLIC;$/.test(line)))
+      out.push([e.schema, name.name, args[1]!]);
   }
   return out;
 }
