@@ -105,9 +105,14 @@ describe("what an unprivileged restore cannot create, from the server's refusals
         'REVOKE ALL ON FUNCTION public.secret(a integer, b text) FROM PUBLIC;\nGRANT ALL ON FUNCTION public.secret(a integer, b text) TO app;',
       ) +
         entry('ACL', 'FUNCTION open()', 'public', 'GRANT ALL ON FUNCTION public.open() TO app;') +
-        entry('ACL', 'TABLE t', 'public', 'REVOKE ALL ON TABLE public.t FROM PUBLIC;'),
+        entry('ACL', 'TABLE t', 'public', 'REVOKE ALL ON TABLE public.t FROM PUBLIC;') +
+        entry('ACL', 'FUNCTION "My ""f"""(a integer)', 'public', 'REVOKE ALL ON FUNCTION public."My ""f"""(a integer) FROM PUBLIC;'),
     );
-    expect(publicRevokes(s)).toEqual([['public', 'secret', 'a integer, b text']]);
+    // pg_dump's tag quotes a name as fmtId does: the routine's own name is what the server is asked for.
+    expect(publicRevokes(s)).toEqual([
+      ['public', 'secret', 'a integer, b text'],
+      ['public', 'My "f"', 'a integer'],
+    ]);
   });
 
   it("reads the archive's extensions strictly, and refuses an entry that is not pg_dump's statement", () => {
