@@ -2,8 +2,8 @@ import pg from 'pg';
 
 /**
  * A query or connection of svc's own that failed, in libpq's and psql's words (its first line is the
- * reason shown in one-line messages), scrubbed of every secret. psql's failures take this form too
- * (pg/psql.ts), so a caller tells the server's refusal from svc's own bug by one class.
+ * reason shown in one-line messages), scrubbed of every secret, so a caller tells the server's
+ * refusal from svc's own bug by one class.
  */
 export class PgError extends Error {
   constructor(readonly stderr: string) {

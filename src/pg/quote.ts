@@ -38,6 +38,33 @@ export function quoteLiteral(value: string): string {
   return value.includes('\\') ? `E${quoted}` : quoted;
 }
 
+const ENCODING_NAME = /^[A-Z0-9_]+$/;
+
+/** How `encoding`'s bytes are held as a JS string: UTF-8 decoded where it is UTF8, else one byte a character U+0000-U+00FF. */
+const charsOf = (encoding: string): BufferEncoding => (encoding === 'UTF8' ? 'utf8' : 'latin1');
+
+/** The hex digits of `value`'s bytes in `encoding`, for the server to decode and convert (see serverText). */
+export function hexOf(value: string, encoding: string): string {
+  return Buffer.from(value, charsOf(encoding)).toString('hex');
+}
+
+/**
+ * A text value made by the server from its bytes in `encoding` (one svc chose: archive-encoding.ts),
+ * for a name or value that must reach the database byte for byte: node-postgres writes every
+ * statement as UTF-8, so the statement holds only the bytes' hex digits, and the server converts
+ * them (SQL_ASCII: unchanged). For DO blocks and utility statements, which take no bind parameter.
+ */
+export function serverText(value: string, encoding: string): string {
+  refuseNul(value, 'An SQL string');
+  if (!ENCODING_NAME.test(encoding)) throw new Error(`Not an encoding name: ${JSON.stringify(encoding)}.`);
+  return `pg_catalog.convert_from(pg_catalog.decode('${hexOf(value, encoding)}', 'hex'), '${encoding}')`;
+}
+
+/** The bytes of a name the server gave as `convert_to(name, encoding)`, as svc holds text in `encoding` (the reverse of serverText). */
+export function textOfBytes(bytes: Buffer, encoding: string): string {
+  return bytes.toString(charsOf(encoding));
+}
+
 /** A conninfo value in single quotes (a client tool's `-d dbname=...`), so a name with spaces or '=' stays one value. */
 export function quoteConninfo(value: string): string {
   return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;

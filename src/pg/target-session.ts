@@ -69,7 +69,7 @@ export async function queryTarget<R extends pg.QueryResultRow = Record<string, u
 
 /**
  * The server a libpq child given `env` would reach (the PG* environment RunScope.pgEnv builds for
- * psql and pg_restore): PGHOST, PGPORT, PGUSER; the password from PGPASSWORD or PGPASSFILE.
+ * pg_restore): PGHOST, PGPORT, PGUSER; the password from PGPASSWORD or PGPASSFILE.
  */
 export function envTarget(env: Env): Target {
   const port = Number(env.PGPORT || 5432);

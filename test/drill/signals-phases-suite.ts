@@ -4,21 +4,10 @@ import { http } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ResultPromise } from 'execa';
 import { ensureBuilt, spawnSvc } from '../support/built-cli.js';
-import {
-  autoScratchServer,
-  drillApi,
-  drillProcesses,
-  DRILLED,
-  psqlHoldAll,
-  requestsTo,
-  scratchPassword,
-  SECOND,
-  serverBindir,
-  toolGate,
-} from '../support/drill-signals.js';
+import { autoScratchServer, drillApi, drillProcesses, DRILLED, requestsTo, scratchPassword, SECOND, serverBindir, toolGate } from '../support/drill-signals.js';
 import { pgSkipReason } from '../support/pg-cluster.js';
 import { DSN_PASSWORD, RestoreHarness, waitFor } from '../support/restore-harness.js';
-import { clusterServer, holdLock, lockWaiter, psqlGate, releaseAll, type SqlServer } from '../support/restore-signals.js';
+import { ANALYZE_LOCK_SQL, clusterServer, holdLock, lockWaiter, releaseAll, type SqlServer } from '../support/restore-signals.js';
 import { expectNoSecretsLeft, leaksIn } from '../support/secret-scan.js';
 
 const skip = pgSkipReason();
@@ -101,6 +90,25 @@ export function drillSignalPhases(part: SignalPhasesPart): void {
     const leftoverDatabases = async () =>
       (await h.cluster.psql("SELECT string_agg(datname, ',') FROM pg_database WHERE datname LIKE 'svc\\_drill\\_%'")).split(',').filter(Boolean);
     const restoredName = async (stderr: () => Promise<string>) => /restore into (svc_drill_\w+)/.exec(await stderr())![1]!;
+    /** The restore's pg_restore (not the listing, nor the count) runs, then waits before it exits until go(): the database is restored, svc has not heard. */
+    async function restoreDone() {
+      const gate = await toolGate(
+        h,
+        'pg_restore',
+        join(h.shimDir, 'pg_restore'),
+        '[ "$1" != --version ] && [ "$1" != -l ] && [ "$1" != --data-only ] && [ "$1" != --create ]',
+        false,
+        true,
+      );
+      return {
+        env: gate.env,
+        go: () => gate.go(),
+        async reachedIn(stderr: () => Promise<string>) {
+          await gate.reached();
+          return restoredName(stderr);
+        },
+      };
+    }
 
     async function workDir(): Promise<string> {
       const dir = await mkdtemp(join(h.scratch, 'work-'));
@@ -204,30 +212,81 @@ export function drillSignalPhases(part: SignalPhasesPart): void {
         return { env: gate.env, tool: true, reached: () => gate.reached() };
       },
       /**
-       * pg_restore is done; both ANALYZE sessions (--jobs 2: two groups of tables) wait at a psql gate,
-       * and one of them takes 2 s to stop once told: svc must wait for it, not leave it running.
+       * pg_restore is done; both ANALYZE sessions (--jobs 2: two groups of tables, each a session of svc's own) wait for
+       * the lock on every table, taken while the restore's pg_restore had run and not yet exited.
        */
       async analyze() {
-        const gate = await psqlHoldAll(h, 'ANALYZE ', 2);
-        return { env: gate.env, args: ['--jobs', '2'], tool: true, reached: () => gate.reached(2) };
-      },
-      /** ANALYZE is done; the object check's catalog query waits at a psql gate. */
-      async check() {
-        const gate = await psqlGate(h, "'relations'");
-        return { env: gate.env, tool: true, reached: () => gate.reached() };
-      },
-      /**
-       * The restore passed; the data check (svc's own session: no client tool runs) waits for a lock on a
-       * restored table, taken once the object check's query has run.
-       */
-      async data() {
-        const gate = await psqlGate(h, "'relations'", { after: true });
+        const gate = await restoreDone();
         let lock: { release(): Promise<void> } | undefined;
         return {
           env: gate.env,
+          args: ['--jobs', '2'],
           async reached({ stderr, server }) {
-            await gate.reached();
-            const db = await restoredName(stderr);
+            const db = await gate.reachedIn(stderr);
+            const s = await server();
+            lock = await holdLock(s, db, ANALYZE_LOCK_SQL, 'customers');
+            await gate.go();
+            await waitFor(
+              'both ANALYZE sessions waiting for the lock on their tables',
+              async () =>
+                (await s.psql(
+                  "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%ANALYZE%' AND pid <> pg_backend_pid()",
+                )) === '2' || undefined,
+            );
+          },
+          async after() {
+            await lock!.release();
+          },
+        };
+      },
+      /**
+       * ANALYZE is done; the object check's catalog query waits for a lock on pg_namespace, asked for while ANALYZE
+       * (one session, --jobs 1) waited for the tables' lock, and granted once ANALYZE was let go and ended.
+       */
+      async check() {
+        const gate = await restoreDone();
+        let lock: { release(): Promise<void> } | undefined;
+        return {
+          env: gate.env,
+          args: ['--jobs', '1'],
+          async reached({ stderr, server }) {
+            const s = await server();
+            const db = await gate.reachedIn(stderr);
+            const tables = await holdLock(s, db, ANALYZE_LOCK_SQL, 'customers');
+            await gate.go();
+            await lockWaiter(s, db);
+            const namespaces = holdLock(s, db, 'LOCK TABLE pg_catalog.pg_namespace IN ACCESS EXCLUSIVE MODE;', 'pg_catalog.pg_namespace');
+            // Asked for while ANALYZE's transaction still reads pg_namespace: granted only once ANALYZE has ended.
+            await waitFor(
+              'the lock on pg_namespace asked for',
+              async () =>
+                Number(await s.psql("SELECT count(*) FROM pg_locks WHERE mode = 'AccessExclusiveLock' AND relation = 'pg_catalog.pg_namespace'::regclass")) >
+                  0 || undefined,
+            );
+            await tables.release();
+            lock = await namespaces;
+            await waitFor(
+              "the object check's catalog query waiting for the lock on pg_namespace",
+              async () =>
+                (await s.psql(
+                  "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%convert_to(n.nspname%' AND pid <> pg_backend_pid()",
+                )) === '1' || undefined,
+            );
+          },
+          async after() {
+            await lock!.release();
+          },
+        };
+      },
+      /** The restore passed (--no-analyze); the data check (svc's own session: no client tool runs) waits for a lock on a restored table. */
+      async data() {
+        const gate = await restoreDone();
+        let lock: { release(): Promise<void> } | undefined;
+        return {
+          env: gate.env,
+          args: ['--no-analyze'],
+          async reached({ stderr, server }) {
+            const db = await gate.reachedIn(stderr);
             lock = await holdLock(await server(), db, 'LOCK TABLE public.customers IN ACCESS EXCLUSIVE MODE;', 'customers');
             await gate.go();
             await lockWaiter(await server(), db);
@@ -263,19 +322,23 @@ export function drillSignalPhases(part: SignalPhasesPart): void {
       },
       /**
        * Every check passed; the DROP DATABASE of the scratch database (svc's own session) waits for a lock on
-       * pg_database, taken once the object check's query has run and let go after the signal (svc never
-       * cancels a clean-up).
+       * pg_database, taken while ANALYZE (--jobs 1) waited for the tables' lock, so after the restore's
+       * ALTER DATABASE, and let go after the signal (svc never cancels a clean-up).
        */
       async dropping() {
-        const gate = await psqlGate(h, "'relations'", { after: true });
+        const gate = await restoreDone();
         let lock: { release(): Promise<void> } | undefined;
         return {
           env: gate.env,
-          async reached({ server }) {
-            await gate.reached();
+          args: ['--jobs', '1'],
+          async reached({ stderr, server }) {
             const s = await server();
-            lock = await holdLock(s, 'postgres', 'LOCK TABLE pg_catalog.pg_database IN SHARE MODE;', 'pg_catalog.pg_database');
+            const db = await gate.reachedIn(stderr);
+            const tables = await holdLock(s, db, ANALYZE_LOCK_SQL, 'customers');
             await gate.go();
+            await lockWaiter(s, db);
+            lock = await holdLock(s, 'postgres', 'LOCK TABLE pg_catalog.pg_database IN SHARE MODE;', 'pg_catalog.pg_database');
+            await tables.release();
             await waitFor(
               'DROP DATABASE waiting for the lock on pg_database',
               async () =>

@@ -5,7 +5,8 @@
  * restore receipt, written for failures too and holding no secret. Autovacuum is off in this
  * cluster, so statistics can only come from svc.
  */
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -49,6 +50,31 @@ describe.skipIf(!!skip)('after pg_restore: ANALYZE, the object check and the rec
     const receipt = await r.receipt();
     expect(receipt.tableRowEstimates).toEqual({ 'public.customers': 1000, 'public.orders': 5000 });
     expect(receipt.objects).toEqual({ TABLE: 2, VIEW: 1, 'MATERIALIZED VIEW': 0, SEQUENCE: 3, INDEX: 2 });
+  });
+
+  it("ANALYZE and the object check are svc's own sessions: a psql on PATH that refuses every script changes nothing", async () => {
+    // The version probe of the preflight passes to the real psql; any other run is noted and fails.
+    const shim = join(h.scratch, 'refusing-psql');
+    const ran = join(shim, 'ran');
+    await mkdir(shim, { recursive: true });
+    await writeFile(
+      join(shim, 'psql'),
+      [
+        '#!/bin/sh',
+        `case "$1" in --version) exec '${join(h.cluster.binDir, 'psql')}' "$@";; esac`,
+        `echo x >> '${ran}'`,
+        "echo 'ERROR:  this psql refuses svc' >&2",
+        'exit 3',
+        '',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    const r = await restore('after_no_psql', [], { PATH: `${shim}:${h.env().PATH}` });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^analyze: +done: the planner has statistics$/m);
+    expect(r.stdout).toMatch(/^objects checked: +2 tables, 1 view, 3 sequences, 2 indexes$/m);
+    expect(await statistics('after_no_psql')).toBeGreaterThan(0);
+    expect(existsSync(ran)).toBe(false);
   });
 
   it('--no-analyze leaves the planner without statistics, and says so', async () => {

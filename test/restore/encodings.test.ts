@@ -113,6 +113,91 @@ describe.skipIf(!!skip)('archives of LATIN1, WIN1252, EUC_JP and SQL_ASCII datab
     expect(await h.cluster.psql('SELECT public.probe()', target)).toBe(archives[key].probe);
   });
 
+  it('an SQL_ASCII archive whose names are not UTF-8: every table ANALYZEd, its row estimate under the name as the archive spells it', async () => {
+    await serving('sql_ascii');
+    const target = 'enc_analyzed_sql_ascii';
+    await h.dropDatabase(target);
+    const r = await h.built(['restore', 'create', '--backup', BACKUP_ID, '--json', '--work-dir', await h.workDir()], {
+      env: { SVC_TARGET_DSN: h.dsn(target, true) },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    // caf\xe9 and na\xc3\xafve, byte for byte; two rows in café are too few for autovacuum to analyse it first.
+    expect(
+      await h.cluster.psql(
+        "SELECT string_agg(encode(relname::bytea, 'hex'), ',' ORDER BY relname) FROM pg_stat_user_tables WHERE last_analyze IS NOT NULL",
+        target,
+      ),
+    ).toBe('636166e9,6e61c3af7665');
+    // Each byte one character, as the listing's names are read (archive-encoding.ts).
+    expect(JSON.parse(r.stdout).execution.receipt.tableRowEstimates).toEqual({ 'public.na\u00c3\u00afve': 1, 'sch\u00e9ma.caf\u00e9': 2 });
+  });
+
+  it('a LATIN1 archive with one of its objects missing after pg_restore: exit 11 naming that one alone, as the archive spells it', async () => {
+    await serving('latin1');
+    const target = 'enc_missing_latin1';
+    await h.dropDatabase(target);
+    // The index école.café_prénom_idx left out of pg_restore's list (LC_ALL=C: a dot is any byte of the LATIN1 listing).
+    const r = await h.built(['restore', 'create', '--backup', BACKUP_ID, '--work-dir', await h.workDir()], {
+      env: { SVC_TARGET_DSN: h.dsn(target, true), SVC_TEST_OMIT: 'INDEX .cole caf._pr.nom_idx' },
+    });
+    expect(r.code, r.stderr).toBe(11);
+    expect(r.stderr).toContain('The restore finished, but 1 object(s) of the archive are missing from the target: index école.café_prénom_idx.');
+  });
+
+  it("restore drill of an SQL_ASCII archive whose extension lives in a schema named with the byte 0xe9: the superuser's set-up reaches the database byte for byte", async () => {
+    const source = 'enc_src_sql_ascii_ext';
+    await h.cluster.psql(`CREATE DATABASE ${source} TEMPLATE template0 ENCODING 'SQL_ASCII' LOCALE 'C'`);
+    // The schema ext\xe9 holds pg_trgm, whose comment ends in caf\xe9; a table's index uses its operator class; s\xe9cret() is not PUBLIC's.
+    await h.cluster.psql(
+      `DO $$
+DECLARE s text := 'ext' || convert_from('\\xe9', 'SQL_ASCII');
+BEGIN
+  EXECUTE format('CREATE SCHEMA %I', s);
+  EXECUTE format('CREATE EXTENSION pg_trgm WITH SCHEMA %I', s);
+  EXECUTE format('COMMENT ON EXTENSION pg_trgm IS %L', 'caf' || convert_from('\\xe9', 'SQL_ASCII'));
+  CREATE TABLE public.words (w text);
+  INSERT INTO public.words VALUES ('alpha'), ('beta');
+  EXECUTE format('CREATE INDEX words_trgm ON public.words USING gin (w %I.gin_trgm_ops)', s);
+  EXECUTE format('CREATE FUNCTION public.%I() RETURNS int LANGUAGE sql AS ''SELECT 1''', 's' || convert_from('\\xe9', 'SQL_ASCII') || 'cret');
+  EXECUTE format('REVOKE EXECUTE ON FUNCTION public.%I() FROM PUBLIC', 's' || convert_from('\\xe9', 'SQL_ASCII') || 'cret');
+END $$;`,
+      source,
+    );
+    const file = join(h.scratch, `${source}.pgdump`);
+    await dumpDatabase(h.cluster, source, file, ['--encoding', 'SQL_ASCII']);
+    h.artifact = await h.serve(file);
+    h.info = await artifactInfo(file);
+    await h.reset();
+    drillApi(h);
+    const dir = await mkdtemp(join(h.scratch, 'drill-'));
+    await chmod(dir, 0o711);
+    const tmp = await mkdtemp(join(h.scratch, 'tmp-'));
+    const check = join(tmp, 'ext.sql');
+    writeFileSync(
+      check,
+      "-- check: extension\nSELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm' AND (encode(convert_to(n.nspname, 'SQL_ASCII'), 'hex') <> '657874e9' OR encode(convert_to(obj_description(e.oid, 'pg_extension'), 'SQL_ASCII'), 'hex') <> '636166e9')" +
+        " UNION ALL SELECT 'PUBLIC may run it' FROM pg_proc p WHERE encode(convert_to(p.proname, 'SQL_ASCII'), 'hex') = '73e963726574' AND (p.proacl IS NULL OR EXISTS (SELECT 1 FROM aclexplode(p.proacl) a WHERE a.grantee = 0))\n",
+    );
+    await chmod(tmp, 0o755);
+    try {
+      const r = await spawnSvc(['restore', 'drill', DRILLED, '--json', '--check', check, '--work-dir', dir], {
+        env: h.env({ TMPDIR: tmp, SVC_PG_BINDIR: h.cluster.serverBinDir }),
+        timeoutMs: 120_000,
+      });
+      const stderr = String(r.stderr);
+      h.record(String(r.stdout), stderr);
+      expect(r.exitCode, stderr).toBe(0);
+      const db = JSON.parse(String(r.stdout)).drill.databases[0];
+      expect(db.checks.map((c: { name: string; status: string }) => [c.name, c.status])).toEqual(
+        ['backup_selected', 'artifact_verified', 'restore_clean', 'objects_present', 'data_present', 'rows_match', 'check:extension'].map((n) => [n, 'passed']),
+      );
+    } finally {
+      expect(processesIn(dir)).toEqual([]);
+      await rm(dir, { recursive: true, force: true });
+      await rm(tmp, { recursive: true, force: true });
+    }
+  });
+
   it.each(CASES.map((c) => c.key))('restore drill (%s): every check passes, rows_match and a check through the names included', async (key) => {
     await serving(key);
     const dir = await mkdtemp(join(h.scratch, 'drill-'));

@@ -81,7 +81,7 @@ describe("what an unprivileged restore cannot create, from the server's refusals
     expect([...leftOutIds(toc, ['extensions'])].sort((a, b) => a - b)).toEqual([2, 6, 3500]);
   });
 
-  it("applies the extensions' comments as svc writes them, and lists one of another form", () => {
+  it("reads the extensions' comments for svc to apply, and lists one of another form", () => {
     const s = parseArchiveScript(
       entry(
         'COMMENT',
@@ -91,7 +91,7 @@ describe("what an unprivileged restore cannot create, from the server's refusals
       ) + entry('COMMENT', 'EXTENSION x', '-', "COMMENT ON EXTENSION x IS 'a'; SELECT 1;"),
     );
     expect(extensionComments(s)).toEqual({
-      sql: ['COMMENT ON EXTENSION "pgcrypto" IS \'cryptographic functions\';'],
+      comments: [{ extension: 'pgcrypto', comment: 'cryptographic functions' }],
       notRestored: [{ type: 'COMMENT', name: 'EXTENSION x', reason: 'not a COMMENT ON EXTENSION statement as pg_dump writes it: svc does not run it' }],
     });
   });
@@ -105,9 +105,14 @@ describe("what an unprivileged restore cannot create, from the server's refusals
         'REVOKE ALL ON FUNCTION public.secret(a integer, b text) FROM PUBLIC;\nGRANT ALL ON FUNCTION public.secret(a integer, b text) TO app;',
       ) +
         entry('ACL', 'FUNCTION open()', 'public', 'GRANT ALL ON FUNCTION public.open() TO app;') +
-        entry('ACL', 'TABLE t', 'public', 'REVOKE ALL ON TABLE public.t FROM PUBLIC;'),
+        entry('ACL', 'TABLE t', 'public', 'REVOKE ALL ON TABLE public.t FROM PUBLIC;') +
+        entry('ACL', 'FUNCTION "My ""f"""(a integer)', 'public', 'REVOKE ALL ON FUNCTION public."My ""f"""(a integer) FROM PUBLIC;'),
     );
-    expect(publicRevokes(s)).toEqual([['public', 'secret', 'a integer, b text']]);
+    // pg_dump's tag quotes a name as fmtId does: the routine's own name is what the server is asked for.
+    expect(publicRevokes(s)).toEqual([
+      ['public', 'secret', 'a integer, b text'],
+      ['public', 'My "f"', 'a integer'],
+    ]);
   });
 
   it("reads the archive's extensions strictly, and refuses an entry that is not pg_dump's statement", () => {

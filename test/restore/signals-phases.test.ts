@@ -7,7 +7,7 @@ import { pgSkipReason } from '../support/pg-cluster.js';
 import { spawnSvc } from '../support/built-cli.js';
 import { hang, json } from '../support/loopback-server.js';
 import { BACKUP_ID, processesMentioning, useRestoreHarness, waitFor } from '../support/restore-harness.js';
-import { blackHole, holdLock, lockWaiter, psqlGate, releaseAll, wireGate } from '../support/restore-signals.js';
+import { blackHole, holdLock, lockWaiter, releaseAll, wireGate } from '../support/restore-signals.js';
 
 const skip = pgSkipReason();
 if (skip) console.warn(`test/restore/signals-phases.test.ts skipped: ${skip}`);
@@ -133,21 +133,26 @@ describe.skipIf(!!skip)('a signal in each phase of a restore (built CLI as a sub
         },
       };
     },
-    /** pg_restore is done; the ANALYZE of orders (one of the parallel ones) waits for a lock on it. */
+    /**
+     * pg_restore is done; the ANALYZE of orders (one of the parallel ones, each a session of svc's own) waits for a
+     * lock on it: every ANALYZE is held on the wire (a relay in front of the cluster) until the lock is taken.
+     */
     async analyze(db) {
-      const gate = await psqlGate(h, 'ANALYZE public.orders');
+      const gate = await wireGate(h, 'ANALYZE', 'before', { every: true });
+      gates.push(gate.go);
+      const via = (text: string) => text.replace(`:${h.cluster.port}/`, `:${gate.port}/`);
       let lock: { release(): Promise<void> } | undefined;
       return {
-        env: h.env({ SVC_TARGET_DSN: h.dsn(db, true), ...gate.env }),
+        env: h.env({ SVC_TARGET_DSN: via(h.dsn(db, true)) }),
         async reached() {
           await gate.reached();
           lock = await holdLock(h, db, 'LOCK TABLE orders IN ACCESS EXCLUSIVE MODE;', 'orders');
-          await gate.go();
+          gate.go();
           await lockWaiter(h, db);
         },
         says: [
           'Interrupted after pg_restore; the downloaded artifact was removed.',
-          `pg_restore had finished: ${h.redacted(db)} is restored, but ANALYZE did not complete; run ANALYZE there before heavy use.`,
+          `pg_restore had finished: ${via(h.redacted(db))} is restored, but ANALYZE did not complete; run ANALYZE there before heavy use.`,
         ],
         async after() {
           await lock!.release();
@@ -156,21 +161,23 @@ describe.skipIf(!!skip)('a signal in each phase of a restore (built CLI as a sub
         },
       };
     },
-    /** ANALYZE is done; the object check's catalog query waits for a lock on pg_namespace. */
+    /** ANALYZE is done; the object check's catalog query (a session of svc's own) waits for a lock on pg_namespace. */
     async check(db) {
-      const gate = await psqlGate(h, "'relations'");
+      const gate = await wireGate(h, 'convert_to(n.nspname', 'before');
+      gates.push(gate.go);
+      const via = (text: string) => text.replace(`:${h.cluster.port}/`, `:${gate.port}/`);
       let lock: { release(): Promise<void> } | undefined;
       return {
-        env: h.env({ SVC_TARGET_DSN: h.dsn(db, true), ...gate.env }),
+        env: h.env({ SVC_TARGET_DSN: via(h.dsn(db, true)) }),
         async reached() {
           await gate.reached();
           lock = await holdLock(h, db, 'LOCK TABLE pg_catalog.pg_namespace IN ACCESS EXCLUSIVE MODE;', 'pg_catalog.pg_namespace');
-          await gate.go();
+          gate.go();
           await lockWaiter(h, db);
         },
         says: [
           'Interrupted after pg_restore; the downloaded artifact was removed.',
-          `pg_restore and ANALYZE had finished: ${h.redacted(db)} is restored, but the object check did not complete.`,
+          `pg_restore and ANALYZE had finished: ${via(h.redacted(db))} is restored, but the object check did not complete.`,
         ],
         async after() {
           await lock!.release();

@@ -65,11 +65,12 @@ export interface Gate {
 /**
  * A shim script for `real` that stops when `when` (a shell condition on "$@") holds, the first time
  * only or with `all` every time, until go() (then it execs the real program: same pid, so signals
- * reach it); a signal while it waits ends it, as it would end the program it stands for. It waits
+ * reach it); a signal while it waits ends it, as it would end the program it stands for. With
+ * `after`, the real program runs first and the wait is before its exit: its work is done, svc has not heard. It waits
  * 60 s at most, so a test that failed half-way leaves nothing running for long. The gate's directory
  * is open to every user: the scratch cluster's programs run as `postgres` when svc runs as root.
  */
-async function gateScript(file: string, real: string, when: string, gateDir: string, all = false): Promise<Gate> {
+async function gateScript(file: string, real: string, when: string, gateDir: string, all = false, after = false): Promise<Gate> {
   await mkdir(gateDir, { recursive: true });
   await chmod(gateDir, 0o777);
   await writeFile(
@@ -77,10 +78,12 @@ async function gateScript(file: string, real: string, when: string, gateDir: str
     [
       '#!/bin/sh',
       `if ${when} && ${all ? 'true' : `mkdir '${gateDir}/first' 2>/dev/null`}; then`,
+      ...(after ? [`  '${real}' "$@"; status=$?`] : []),
       `  trap 'exit 130' INT TERM HUP`,
       `  touch '${gateDir}/waiting.'$$`,
       '  i=0',
       `  while [ ! -e '${gateDir}/go' ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done`,
+      ...(after ? ['  exit $status'] : []),
       'fi',
       `exec '${real}' "$@"`,
       '',
@@ -98,11 +101,18 @@ async function gateScript(file: string, real: string, when: string, gateDir: str
   };
 }
 
-/** A PATH directory whose `tool` waits at a gate when `when` holds (the first time, or with `all` every time); put `env.PATH` first on svc's PATH. */
-export async function toolGate(h: RestoreHarness, tool: string, real: string, when: string, all = false): Promise<Gate & { env: { PATH: string } }> {
+/** A PATH directory whose `tool` waits at a gate when `when` holds (the first time, or with `all` every time; with `after`, once it has run); put `env.PATH` first on svc's PATH. */
+export async function toolGate(
+  h: RestoreHarness,
+  tool: string,
+  real: string,
+  when: string,
+  all = false,
+  after = false,
+): Promise<Gate & { env: { PATH: string } }> {
   const dir = await mkdtemp(join(h.scratch, `${tool}-gate-`));
   await mkdir(join(dir, 'bin'));
-  const gate = await gateScript(join(dir, 'bin', tool), real, when, join(dir, 'gate'), all);
+  const gate = await gateScript(join(dir, 'bin', tool), real, when, join(dir, 'gate'), all, after);
   return { ...gate, env: { PATH: `${join(dir, 'bin')}:${h.env().PATH}` } };
 }
 
@@ -210,48 +220,4 @@ export function drillProcesses(workDir: string, tmp: string): string[] {
     }
   }
   return found;
-}
-
-/**
- * A `psql` PATH shim that holds every script containing `when` until go(): the first to arrive ends
- * at once on a signal, as psql does; every later one only `slowStopSeconds` after it, as a psql does
- * whose query cancel the server is slow to answer. Put `env.PATH` first on svc's PATH.
- */
-export async function psqlHoldAll(
-  h: RestoreHarness,
-  when: string,
-  slowStopSeconds: number,
-): Promise<{ env: { PATH: string }; reached(count: number): Promise<true>; go(): Promise<void> }> {
-  const dir = await mkdtemp(join(h.scratch, 'psql-hold-'));
-  await mkdir(join(dir, 'bin'));
-  const real = join(h.cluster.binDir, 'psql');
-  await writeFile(
-    join(dir, 'bin', 'psql'),
-    [
-      '#!/bin/sh',
-      `[ "$1" = "--version" ] && exec '${real}' "$@"`,
-      // svc feeds every script on stdin; none holds a secret (the password is in the PGPASSFILE).
-      `script='${dir}/script.'$$`,
-      'cat > "$script"',
-      `if grep -qF -- '${when.replaceAll("'", "'\\''")}' "$script"; then`,
-      `  if mkdir '${dir}/first' 2>/dev/null; then trap 'exit 130' INT TERM HUP; else trap 'sleep ${slowStopSeconds}; exit 130' INT TERM HUP; fi`,
-      `  touch '${dir}/waiting.'$$`,
-      '  i=0',
-      `  while [ ! -e '${dir}/go' ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done`,
-      'fi',
-      `exec '${real}' "$@" < "$script"`,
-      '',
-    ].join('\n'),
-  );
-  await chmod(join(dir, 'bin', 'psql'), 0o755);
-  return {
-    env: { PATH: `${join(dir, 'bin')}:${h.env().PATH}` },
-    reached: (count) =>
-      waitFor(
-        `${count} psql waiting for a script with ${when}`,
-        async () => (await readdir(dir)).filter((n) => n.startsWith('waiting.')).length >= count || undefined,
-        GATE_WAIT_MS,
-      ),
-    go: () => writeFile(join(dir, 'go'), ''),
-  };
 }

@@ -1,8 +1,8 @@
 /**
  * Ways to catch a real restore run in a given phase, for the signal tests: a lock another session
  * holds (pg_restore, ANALYZE or the object check waits for it), a psql PATH shim that stops at a
- * chosen script until the test lets it go on, and a TCP server that accepts and never answers (psql
- * hangs in preflight). Every helper here cleans up in releaseAll(), for afterEach.
+ * chosen script until the test lets it go on, a TCP relay that holds a message of svc's own sessions
+ * on the wire, and a TCP server that accepts and never answers (psql hangs in preflight). Every helper here cleans up in releaseAll(), for afterEach.
  */
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
@@ -73,13 +73,13 @@ export async function holdLock(on: RestoreHarness | SqlServer, database: string,
     ? () =>
         server.psql(
           `SELECT count(*) FROM pg_locks l LEFT JOIN pg_database d ON d.oid = l.database
-           WHERE (d.datname = '${database}' OR l.database = 0) AND l.granted AND l.mode IN ('AccessExclusiveLock', 'ShareLock')
+           WHERE (d.datname = '${database}' OR l.database = 0) AND l.granted AND l.mode IN ('AccessExclusiveLock', 'ShareLock', 'ShareUpdateExclusiveLock')
              AND l.pid <> pg_backend_pid() AND l.relation = '${lockedRelation}'::regclass`,
         )
     : () =>
         server.psql(
           `SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database
-           WHERE d.datname = '${database}' AND l.granted AND l.mode IN ('AccessExclusiveLock', 'ShareLock')
+           WHERE d.datname = '${database}' AND l.granted AND l.mode IN ('AccessExclusiveLock', 'ShareLock', 'ShareUpdateExclusiveLock')
              AND l.pid <> pg_backend_pid() AND l.relation = (SELECT oid FROM pg_class WHERE relname = '${lockedRelation}' LIMIT 1)`,
           database,
         );
@@ -104,58 +104,29 @@ export function lockWaiter(on: RestoreHarness | SqlServer, database: string): Pr
   );
 }
 
-/**
- * A `psql` PATH shim that stops before running the first script containing `when` and waits for
- * go() (then becomes the real psql: exec, same pid, so svc's SIGINT reaches it); a signal while it
- * waits ends it, as it would end a psql waiting for the server. With `after`, it runs that script
- * first and waits before exiting: the server has done the work, svc has not heard. Put `env.PATH`
- * first on svc's PATH.
- */
-export async function psqlGate(
-  h: RestoreHarness,
-  when: string,
-  opts: { after?: boolean } = {},
-): Promise<{ env: Record<string, string>; reached(): Promise<true>; go(): Promise<void> }> {
-  const dir = await mkdtemp(join(h.scratch, 'psql-gate-'));
-  const bin = join(dir, 'bin');
-  await mkdir(bin);
-  const real = join(h.cluster.binDir, 'psql');
-  await writeFile(
-    join(bin, 'psql'),
-    [
-      '#!/bin/sh',
-      `[ "$1" = "--version" ] && exec ${real} "$@"`,
-      // svc feeds every script on stdin; none holds a secret (the password is in the PGPASSFILE).
-      `script="${dir}/script.$$"`,
-      'cat > "$script"',
-      `if grep -qF -- '${when.replaceAll("'", "'\\''")}' "$script" && mkdir '${dir}/reached' 2>/dev/null; then`,
-      // With `after`, the script runs (and commits) first; the wait is for psql's exit.
-      ...(opts.after ? [`  ${real} "$@" < "$script"; status=$?`, `  touch '${dir}/ran'`] : []),
-      `  trap 'exit 130' INT TERM HUP`,
-      `  while [ ! -e '${dir}/go' ]; do sleep 0.05; done`,
-      ...(opts.after ? ['  exit $status'] : []),
-      'fi',
-      `exec ${real} "$@" < "$script"`,
-      '',
-    ].join('\n'),
-  );
-  await chmod(join(bin, 'psql'), 0o755);
-  return {
-    env: { PATH: `${bin}:${h.env().PATH}` },
-    reached: () => waitFor(`psql reaching a script with ${when}`, () => existsSync(join(dir, opts.after ? 'ran' : 'reached')) || undefined),
-    go: () => writeFile(join(dir, 'go'), ''),
-  };
-}
+/** SQL for holdLock: every user table of the database locked as ANALYZE's own lock is (a reader still reads, ANALYZE waits). */
+export const ANALYZE_LOCK_SQL = `DO $$ DECLARE r record; BEGIN
+  FOR r IN SELECT c.oid::regclass AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+           WHERE c.relkind IN ('r', 'p') AND n.nspname <> 'information_schema' AND n.nspname NOT LIKE 'pg\\_%' LOOP
+    EXECUTE format('LOCK TABLE %s IN SHARE UPDATE EXCLUSIVE MODE', r.t);
+  END LOOP;
+END $$;`;
 
 /**
  * A TCP relay on 127.0.0.1 in front of the harness's cluster, for a statement svc sends through a
  * session of its own (node-postgres: no client tool to put a shim in front of). It passes every
  * byte both ways, until a client sends a message holding `text`: `before`, that message and the rest
  * of that connection wait until go(), so the server has not seen the statement; `after`, the message
- * goes on and the server's answer waits, so the statement ran but svc has not heard so.
+ * goes on and the server's answer waits, so the statement ran but svc has not heard so. Only the
+ * first connection to send it is held, or with `every` each one that sends it before go().
  * The TLS-less loopback cluster of the harness is what makes the text visible on the wire.
  */
-export async function wireGate(h: RestoreHarness, text: string, when: 'before' | 'after'): Promise<{ port: number; reached(): Promise<true>; go(): void }> {
+export async function wireGate(
+  h: RestoreHarness,
+  text: string,
+  when: 'before' | 'after',
+  opts: { every?: boolean } = {},
+): Promise<{ port: number; reached(): Promise<true>; go(): void }> {
   const sockets = new Set<Socket>();
   let seen = false;
   let answered = false;
@@ -175,7 +146,7 @@ export async function wireGate(h: RestoreHarness, text: string, when: 'before' |
       });
     }
     client.on('data', (chunk: Buffer) => {
-      if (!seen && chunk.includes(text)) seen = gated = true;
+      if ((!seen || (opts.every && !open)) && !gated && chunk.includes(text)) seen = gated = true;
       if (gated && when === 'before') hold(() => upstream.write(chunk));
       else upstream.write(chunk);
     });

@@ -14,7 +14,8 @@ export interface ArchiveEncoding {
    * The client_encoding of svc's own sessions that exchange the archive's names with a database
    * restored from it. UTF8 where the server converts the archive's encoding to UTF-8 and back; where
    * it cannot (SQL_ASCII: bytes without an encoding) or Node cannot decode it, the archive's own,
-   * and the names travel byte for byte: each byte one character U+0000-U+00FF (see pg/psql.ts).
+   * and the names travel byte for byte: each byte one character U+0000-U+00FF, converted by the
+   * server (serverText and textOfBytes in pg/quote.ts). Always a name of svc's own list, never the archive's text.
    */
   client: string;
 }
@@ -49,6 +50,15 @@ const WHATWG: Record<string, string> = {
   EUC_CN: 'gbk',
 };
 
+/** PostgreSQL's encodings (pg_wchar.h), server and client ones: the only names svc passes to the server. */
+const PG_ENCODINGS = new Set(
+  (
+    'SQL_ASCII EUC_JP EUC_CN EUC_KR EUC_TW EUC_JIS_2004 UTF8 MULE_INTERNAL LATIN1 LATIN2 LATIN3 LATIN4 LATIN5 LATIN6 LATIN7 LATIN8 ' +
+    'LATIN9 LATIN10 WIN1256 WIN1258 WIN866 WIN874 KOI8R WIN1251 WIN1252 ISO_8859_5 ISO_8859_6 ISO_8859_7 ISO_8859_8 WIN1250 WIN1253 ' +
+    'WIN1254 WIN1255 WIN1257 KOI8U SJIS BIG5 GBK UHC GB18030 JOHAB SHIFT_JIS_2004'
+  ).split(' '),
+);
+
 const utf8 = new TextDecoder('utf-8');
 /** Byte for byte: ISO-8859-1 is each byte as the code point of the same number (the WHATWG "latin1" label is windows-1252). */
 const bytes = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
@@ -81,7 +91,9 @@ export function archiveEncoding(name: string): ArchiveEncoding {
       // A Node built without full ICU: byte for byte below.
     }
   }
-  return { name: upper, decode: bytes, client: upper };
+  // A name PostgreSQL does not know (pg_restore would refuse its SET client_encoding): bytes unchanged, as SQL_ASCII passes them.
+  const client = [...PG_ENCODINGS].find((e) => e === upper) ?? 'SQL_ASCII';
+  return { name: upper, decode: bytes, client };
 }
 
 const SET_ENCODING = /^SET client_encoding = '([A-Za-z0-9_-]+)';$/;

@@ -1,16 +1,21 @@
 import { entriesOf, type ArchiveScript } from './archive-script.js';
 import type { NotRestored } from '../load/not-restored.js';
-import { quoteIdent, quoteLiteral } from '../../pg/quote.js';
 import { isWord, statements, tokenize } from './sql-tokens.js';
 
+/** A comment on an extension, as the archive's entry gives it: the extension's name and the text. */
+export interface ArchiveComment {
+  extension: string;
+  comment: string;
+}
+
 /**
- * The archive's `COMMENT ON EXTENSION <ident> IS '<literal>';` entries, read strictly and written
- * again by svc (the name re-quoted, the text a literal), for the superuser who created the
- * extensions to apply: the restoring role does not own them, and a comment is text, not code
+ * The archive's `COMMENT ON EXTENSION <ident> IS '<literal>';` entries, read strictly, for the
+ * superuser who created the extensions to apply (svc writes the statement again, the name and the
+ * text its own values): the restoring role does not own them, and a comment is text, not code
  * (cli-contract 7.18). An entry of any other form is listed, never run nor dropped silently.
  */
-export function extensionComments(script: ArchiveScript): { sql: string[]; notRestored: NotRestored[] } {
-  const out = { sql: [] as string[], notRestored: [] as NotRestored[] };
+export function extensionComments(script: ArchiveScript): { comments: ArchiveComment[]; notRestored: NotRestored[] } {
+  const out = { comments: [] as ArchiveComment[], notRestored: [] as NotRestored[] };
   for (const e of entriesOf(script, 'COMMENT').filter((c) => c.name.startsWith('EXTENSION '))) {
     // pg_restore prints the session settings of the next entries (SET default_tablespace = '';) after it.
     const tokens = tokenize(
@@ -28,7 +33,7 @@ export function extensionComments(script: ArchiveScript): { sql: string[]; notRe
       t[3]!.kind === 'ident' &&
       isWord(t[4], 'is') &&
       t[5]!.kind === 'string';
-    if (ok && tokens && statements(tokens).length === 1) out.sql.push(`COMMENT ON EXTENSION ${quoteIdent(t[3]!.value)} IS ${quoteLiteral(t[5]!.value)};`);
+    if (ok && tokens && statements(tokens).length === 1) out.comments.push({ extension: t[3]!.value, comment: t[5]!.value });
     else out.notRestored.push({ type: 'COMMENT', name: e.name, reason: 'not a COMMENT ON EXTENSION statement as pg_dump writes it: svc does not run it' });
   }
   return out;

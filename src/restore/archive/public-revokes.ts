@@ -3,8 +3,8 @@ import type { SecretScrubber } from '../../secrets.js';
 import { entriesOf, type ArchiveScript } from './archive-script.js';
 import type { NotRestored } from '../load/not-restored.js';
 import { PgError } from '../../pg/errors.js';
-import { psql } from '../../pg/psql.js';
-import { quoteLiteral } from '../../pg/quote.js';
+import { hexOf, readIdent } from '../../pg/quote.js';
+import { onEnv } from '../../pg/target-session.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -19,25 +19,37 @@ type Routine = [schema: string, name: string, args: string];
 export function publicRevokes(script: ArchiveScript): Routine[] {
   const out: Routine[] = [];
   for (const e of entriesOf(script, 'ACL')) {
-    const m = /^(?:FUNCTION|PROCEDURE) ([^(]+)\((.*)\)$/.exec(e.name);
-    if (m && e.sql.split('\n').some((line) => /^REVOKE ALL ON (?:FUNCTION|PROCEDURE) .* FROM PUBLIC;$/.test(line))) out.push([e.schema, m[1]!, m[2]!]);
+    const m = /^(?:FUNCTION|PROCEDURE) (.*)$/.exec(e.name);
+    // The name as pg_dump's fmtId wrote it: quoted where it must be ("sécret", "MyFunc").
+    const name = m && readIdent(m[1]!);
+    const args = name && /^\((.*)\)$/.exec(m[1]!.slice(name.length));
+    if (name && args && e.sql.split('\n').some((line) => /^REVOKE ALL ON (?:FUNCTION|PROCEDURE) .* FROM PUBLIC;$/.test(line)))
+      out.push([e.schema, name.name, args[1]!]);
   }
   return out;
 }
 
 /**
- * Each REVOKE is built by the server from its own catalog (`oid::regprocedure`), never from the
- * archive's text, which only says which routine; \gexec runs them. Then the routines it did not find.
+ * Each routine the archive names, found by the server: the names come as hex of their bytes in the
+ * archive's session encoding ($1, a JSON array; $2 the encoding), converted on the server, so they
+ * match whatever the database's encoding. The oid where it is found, for each entry's index.
  */
-const wanted = (routines: string) =>
-  `SELECT r.v->>0 AS nspname, r.v->>1 AS proname, r.v->>2 AS args, r.i FROM json_array_elements(${quoteLiteral(routines)}::json) WITH ORDINALITY AS r(v, i)`;
-const MATCH =
-  'pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = w.nspname AND p.proname = w.proname AND pg_get_function_identity_arguments(p.oid) = w.args';
-const revokeSql = (routines: string) => {
-  const w = wanted(routines);
-  return `SELECT format('REVOKE ALL ON ROUTINE %s FROM PUBLIC', f.oid::regprocedure) FROM (${w}) w CROSS JOIN LATERAL (SELECT p.oid FROM ${MATCH}) f \\gexec
-SELECT coalesce(json_agg(w.i), '[]') FROM (${w}) w WHERE NOT EXISTS (SELECT 1 FROM ${MATCH});`;
-};
+const FIND_SQL = `
+SELECT w.i::int AS i, f.oid::text AS oid
+FROM (SELECT pg_catalog.convert_from(pg_catalog.decode(r.v->>0, 'hex'), $2) AS nspname, pg_catalog.convert_from(pg_catalog.decode(r.v->>1, 'hex'), $2) AS proname,
+             pg_catalog.convert_from(pg_catalog.decode(r.v->>2, 'hex'), $2) AS args, r.i
+      FROM pg_catalog.json_array_elements($1::json) WITH ORDINALITY AS r(v, i)) w
+LEFT JOIN LATERAL (SELECT p.oid FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+                   WHERE n.nspname = w.nspname AND p.proname = w.proname AND pg_get_function_identity_arguments(p.oid) = w.args) f ON true`;
+
+/** Each REVOKE is built by the server from its own catalog (`oid::regprocedure`), never from the archive's text, which only says which routine. */
+const revokeSql = (oids: string[]) => `DO $svc$
+DECLARE f regprocedure;
+BEGIN
+  FOREACH f IN ARRAY '{${oids.join(',')}}'::oid[]::regprocedure[] LOOP
+    EXECUTE format('REVOKE ALL ON ROUTINE %s FROM PUBLIC', f);
+  END LOOP;
+END $svc$`;
 
 /**
  * The archive's `REVOKE ... FROM PUBLIC` on routines, applied after the restore although privileges
@@ -53,9 +65,17 @@ export async function applyPublicRevokes(
 ): Promise<NotRestored[]> {
   const routines = publicRevokes(script);
   if (!routines.length) return [];
+  const client = io.client ?? 'UTF8';
   try {
-    const out = await psql(revokeSql(JSON.stringify(routines)), { env, database, ...io });
-    const missed = JSON.parse(out.split('\n').at(-1)!) as number[];
+    const found = await onEnv({ env, database, scrubber: io.scrubber, signal: io.signal }, async (session) => {
+      const rows = (
+        await session.query<{ i: number; oid: string | null }>(FIND_SQL, [JSON.stringify(routines.map((r) => r.map((s) => hexOf(s, client)))), client])
+      ).rows;
+      const oids = rows.flatMap((r) => (r.oid ? [r.oid] : []));
+      if (oids.length) await session.query(revokeSql(oids));
+      return rows;
+    });
+    const missed = [...new Set(found.filter((r) => !r.oid).map((r) => r.i))];
     return missed.map((i) => {
       const [schema, name, args] = routines[i - 1]!;
       return {

@@ -2,7 +2,8 @@ import { LocalToolError } from '../../errors.js';
 import { mapPool } from '../../pool.js';
 import type { SecretScrubber } from '../../secrets.js';
 import { PgError } from '../../pg/errors.js';
-import { psql } from '../../pg/psql.js';
+import { textOfBytes } from '../../pg/quote.js';
+import { onEnv, queryEnv, type TargetSessionOptions } from '../../pg/target-session.js';
 import { relationEntries, type RelationDesc, type Toc } from '../archive/toc.js';
 
 type Env = Record<string, string | undefined>;
@@ -72,14 +73,30 @@ export interface Inventory {
   rowEstimates: Record<string, number | null>;
 }
 
+/**
+ * The target's relations, their names as bytes in `$1` (the archive's session encoding): read as the
+ * listing's names were, whatever the database's encoding, with nothing but ASCII on the wire.
+ */
 const CATALOG_SQL = `
-SELECT json_build_object(
-  'relations', coalesce((SELECT json_agg(json_build_array(n.nspname, c.relname, c.relkind::text))
-                         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-                         WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_toast%'), '[]'),
-  'tuples', coalesce((SELECT json_object_agg(n.nspname || '.' || c.relname, c.reltuples)
-                      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-                      WHERE c.relkind IN ('r', 'p', 'm') AND n.nspname NOT IN ('pg_catalog', 'information_schema')), '{}'))`;
+SELECT pg_catalog.convert_to(n.nspname, $1) AS schema, pg_catalog.convert_to(c.relname, $1) AS name, c.relkind::text AS kind, c.reltuples AS tuples
+FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_toast%'`;
+
+interface CatalogRow {
+  schema: Buffer;
+  name: Buffer;
+  kind: string;
+  tuples: number;
+}
+
+/** A session of svc's own in the restored database, whose objects it does not trust: names resolve in pg_catalog only. */
+const restored = (database: string, env: Env, scrubber: SecretScrubber, signal: AbortSignal): TargetSessionOptions => ({
+  env,
+  database,
+  scrubber,
+  signal,
+  catalogOnly: true,
+});
 
 /**
  * Every relation of the archive must exist in the target, with a matching kind: a missing one is
@@ -87,15 +104,17 @@ SELECT json_build_object(
  * Returns the counts and the row estimates for the receipt.
  */
 export async function checkTarget(toc: Toc, database: string, env: Env, scrubber: SecretScrubber, signal: AbortSignal): Promise<Inventory> {
-  let catalog: { relations: Array<[string, string, string]>; tuples: Record<string, number> };
+  const client = toc.encoding.client;
+  let rows: CatalogRow[];
   try {
-    // Names as the archive's listing was read: through a client encoding that carries them (archive-encoding.ts).
-    catalog = JSON.parse(await psql(CATALOG_SQL, { env, database, scrubber, signal, client: toc.encoding.client }));
+    rows = await queryEnv<CatalogRow>(restored(database, env, scrubber, signal), CATALOG_SQL, [client]);
   } catch (err) {
     if (err instanceof PgError) throw new LocalToolError(`Could not read the restored database's catalog: ${err.reason}`);
     throw err;
   }
-  const present = new Map(catalog.relations.map(([schema, name, kind]) => [catalogKey(kind, schema, name), [schema, name] as [string, string]]));
+  const relations = rows.map((r) => ({ schema: textOfBytes(r.schema, client), name: textOfBytes(r.name, client), kind: r.kind, tuples: r.tuples }));
+  const present = new Map(relations.map(({ schema, name, kind }) => [catalogKey(kind, schema, name), [schema, name] as [string, string]]));
+  const tuples = new Map(relations.filter((r) => ['r', 'p', 'm'].includes(r.kind)).map((r) => [`${r.schema}.${r.name}`, r.tuples]));
   const objects: ArchiveObject[] = [];
   const missing: string[] = [];
   for (const entry of relationEntries(toc)) {
@@ -115,21 +134,33 @@ export async function checkTarget(toc: Toc, database: string, env: Env, scrubber
   const tables = new Set(objects.filter((o) => o.kind === 'TABLE' || o.kind === 'MATERIALIZED VIEW').map((o) => `${o.schema}.${o.name}`));
   const rowEstimates: Record<string, number | null> = {};
   for (const key of [...tables].sort()) {
-    const rows = catalog.tuples[key];
-    rowEstimates[key] = rows === undefined || rows < 0 ? null : Math.round(rows);
+    const estimate = tuples.get(key);
+    rowEstimates[key] = estimate === undefined || estimate < 0 ? null : Math.round(estimate);
   }
   return { counts, rowEstimates };
 }
 
-/**
- * The restored tables and materialized views, largest first, as quoted names ANALYZE takes; as one
- * JSON array, since a name may hold a newline.
- */
+/** The restored tables and materialized views, largest first, by oid: their names never leave the server. */
 const TABLES_SQL = `
-SELECT coalesce(json_agg(name ORDER BY size DESC, name), '[]') FROM (
-  SELECT format('%I.%I', n.nspname, c.relname) AS name, pg_total_relation_size(c.oid) AS size
-  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-  WHERE c.relkind IN ('r', 'p', 'm') AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%') t`;
+SELECT c.oid::text AS oid
+FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE c.relkind IN ('r', 'p', 'm') AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%'
+ORDER BY pg_total_relation_size(c.oid) DESC, n.nspname, c.relname`;
+
+/**
+ * ANALYZE of the tables `oids` name, each written by the server from its own catalog (`oid::regclass`,
+ * quoted as needed), so a name in any encoding goes back byte for byte. Each in a transaction of its
+ * own, as a top-level ANALYZE of several tables does: a group that held its locks to the end would
+ * deadlock with another analysing a partition of its partitioned table.
+ */
+const analyzeSql = (oids: string[]) => `DO $svc$
+DECLARE r record;
+BEGIN
+  FOR r IN SELECT c.oid::regclass AS rel FROM unnest('{${oids.join(',')}}'::oid[]) WITH ORDINALITY AS t(oid, i) JOIN pg_class c ON c.oid = t.oid ORDER BY t.i LOOP
+    EXECUTE 'ANALYZE ' || r.rel;
+    COMMIT;
+  END LOOP;
+END $svc$`;
 
 /** `tables` (largest first) in at most `jobs` groups of about equal size. */
 export function analyzeGroups(tables: string[], jobs: number): string[][] {
@@ -148,15 +179,14 @@ export function analyzeGroups(tables: string[], jobs: number): string[][] {
  * spread over `jobs` connections, as `vacuumdb --analyze-only --jobs` does: on a large restore,
  * one serial ANALYZE is a visible share of the recovery time.
  */
-export async function analyzeTarget(database: string, jobs: number, env: Env, scrubber: SecretScrubber, signal: AbortSignal, client?: string): Promise<void> {
-  // The names go back as they came: `client` is the archive's session encoding (SQL_ASCII byte for byte).
-  const run = (sql: string) => psql(sql, { env, database, scrubber, signal, client });
+export async function analyzeTarget(database: string, jobs: number, env: Env, scrubber: SecretScrubber, signal: AbortSignal): Promise<void> {
+  const session = restored(database, env, scrubber, signal);
   try {
-    const tables = JSON.parse(await run(TABLES_SQL)) as string[];
+    const tables = (await queryEnv<{ oid: string }>(session, TABLES_SQL)).map((r) => r.oid);
     if (tables.length === 0) return;
-    // mapPool, not Promise.all: on a signal every psql has ended before the run goes on to clean up.
+    // A session per group; mapPool, not Promise.all: on a signal every session has ended before the run goes on to clean up.
     const groups = analyzeGroups(tables, jobs);
-    await mapPool(groups, groups.length, (group) => run(`ANALYZE ${group.join(', ')};`));
+    await mapPool(groups, groups.length, (group) => onEnv(session, (client) => client.query(analyzeSql(group))));
   } catch (err) {
     if (err instanceof PgError)
       throw new LocalToolError(

@@ -111,7 +111,7 @@ export async function checkPhases(ctx: RunContext, { toc }: VerifiedArchive, res
   const { plan, into, deps, clock } = ctx;
   if (plan.analyze) {
     clock.enter('analyze');
-    await analyzeTarget(into.target.database, plan.jobs, restoreEnv, deps.scrubber, deps.signal, toc.encoding.client);
+    await analyzeTarget(into.target.database, plan.jobs, restoreEnv, deps.scrubber, deps.signal);
   }
   clock.enter('check');
   ctx.facts.inventory = await checkTarget(toc, into.target.database, restoreEnv, deps.scrubber, deps.signal);

@@ -2,11 +2,10 @@ import { LocalToolError } from '../../errors.js';
 import type { SecretScrubber } from '../../secrets.js';
 import { rolesNamed, type ArchiveRole } from '../archive/archive-roles.js';
 import { entriesOf, type ArchiveScript } from '../archive/archive-script.js';
-import { extensionComments } from '../archive/extension-comments.js';
+import { extensionComments, type ArchiveComment } from '../archive/extension-comments.js';
 import { archiveSchemas, leftOutIds, type NotRestored } from './not-restored.js';
 import { PgError } from '../../pg/errors.js';
-import { psql } from '../../pg/psql.js';
-import { quoteIdent, quoteLiteral, readIdent } from '../../pg/quote.js';
+import { quoteIdent, readIdent, serverText } from '../../pg/quote.js';
 import { onEnv } from '../../pg/target-session.js';
 import { redactedDsn, type Target } from '../target/target.js';
 import { onMaintenanceDb } from '../target/target-database.js';
@@ -140,10 +139,7 @@ export interface Prepared {
  * rows as TABLE DATA with no TABLE entry. USAGE only on a schema the owner cannot use yet: a GRANT on
  * pg_catalog, which everyone may use, would be left in a kept drill database for nothing.
  */
-const grantsSql = (owner: string) => `SELECT set_config('svc.owner', ${quoteLiteral(owner)}, false);
-DO $$
-DECLARE r record; owner text := current_setting('svc.owner');
-BEGIN
+const GRANTS = `
   FOR r IN SELECT DISTINCT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
            WHERE NOT has_schema_privilege(owner, n.oid, 'USAGE') LOOP
     EXECUTE format('GRANT USAGE ON SCHEMA %I TO %I', r.nspname, owner);
@@ -159,8 +155,26 @@ BEGIN
     ELSE
       EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES ON TABLE %s TO %I', r.rel, owner);
     END IF;
-  END LOOP;
-END $$;`;
+  END LOOP;`;
+
+/**
+ * The superuser's set-up as one DO block (one transaction: the first error stops the rest), every
+ * name and comment from the archive made by the server from its bytes in `encoding` (serverText),
+ * so it reaches the database as the archive wrote it whatever its encoding.
+ */
+function setUpSql(owner: string, encoding: string, schemas: string[], extensions: ArchiveExtension[], comments: ArchiveComment[]): string {
+  const text = (value: string) => serverText(value, encoding);
+  return `DO $svc$
+DECLARE r record; owner text := ${text(owner)};
+BEGIN
+${[
+  ...schemas.map((s) => `  EXECUTE format('CREATE SCHEMA IF NOT EXISTS %I AUTHORIZATION %I', ${text(s)}, owner);`),
+  ...extensions.map((e) => `  EXECUTE format('CREATE EXTENSION IF NOT EXISTS %I WITH SCHEMA %I', ${text(e.name)}, ${text(e.schema)});`),
+  GRANTS,
+  ...comments.map((c) => `  EXECUTE format('COMMENT ON EXTENSION %I IS %L', ${text(c.extension)}, ${text(c.comment)});`),
+].join('\n')}
+END $svc$`;
+}
 
 /**
  * What the target's superuser does in the new database before pg_restore runs as the owner, in
@@ -182,19 +196,14 @@ export async function prepareAsSuperuser(
   const extensions = archiveExtensions(script);
   const inArchive = archiveSchemas(script);
   const schemas = [...new Set(extensions.map((e) => e.schema).filter((s) => inArchive.has(s)))];
-  const owner = quoteIdent(roles.owner.name);
-  const ddl = [
-    ...schemas.map((s) => `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(s)} AUTHORIZATION ${owner};`),
-    ...extensions.map((e) => `CREATE EXTENSION IF NOT EXISTS ${quoteIdent(e.name)} WITH SCHEMA ${quoteIdent(e.schema)};`),
-  ].join('\n');
-  // The archive's schema names reach the new database as they were read (archive-encoding.ts).
-  const run = (sql: string) => psql(sql, { env, database: target.database, scrubber, signal, client: toc.encoding.client });
   // The extensions' comments too: the owner may not comment on what it does not own, and a comment runs no code.
   const comments = extensionComments(script);
   try {
-    // One psql for all of it: each statement still runs on its own, and the first error stops the rest.
     // Without an extension in the archive there is nothing to grant: template0's only one, plpgsql, has no configuration table.
-    if (extensions.length || comments.sql.length) await run([ddl, grantsSql(roles.owner.name), ...comments.sql].filter(Boolean).join('\n'));
+    if (extensions.length || comments.comments.length) {
+      const sql = setUpSql(roles.owner.name, toc.encoding.client, schemas, extensions, comments.comments);
+      await onEnv({ env, database: target.database, scrubber, signal }, (client) => client.query(sql));
+    }
   } catch (err) {
     if (err instanceof PgError)
       throw new LocalToolError(

@@ -5,8 +5,7 @@ import { LocalToolError } from '../../errors.js';
 import { shellArg } from '../../output/shell-quote.js';
 import { canRead, minPgRestoreMajor, type ArchiveHeader } from '../archive/archive.js';
 import { installDirs, pathDirs, programsIn } from './pg-install.js';
-import { PG_CLIENT_INSTALL_HINT } from '../../pg/psql.js';
-import { toolVersion, type PgToolVersion } from './pg-tools.js';
+import { PG_CLIENT_INSTALL_HINT, toolVersion, type PgToolVersion } from './pg-tools.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -1,8 +1,12 @@
 import { statSync } from 'node:fs';
 import { execa } from 'execa';
 import { LocalToolError } from '../../errors.js';
-import { isMissing, PG_CLIENT_INSTALL_HINT } from '../../pg/psql.js';
 import { pathDirs, programsIn } from './pg-install.js';
+
+export const PG_CLIENT_INSTALL_HINT =
+  'Install the PostgreSQL client tools (Debian/Ubuntu: apt-get install postgresql-client; macOS: brew install libpq), or put them on PATH.';
+
+const isMissing = (err: unknown) => (err as { code?: string })?.code === 'ENOENT';
 
 export interface PgToolVersion {
   major: number;
