@@ -49,7 +49,17 @@ describe.skipIf(!!skip)('svc restore drill interrupted during a SQL check', { ti
       env: h.sb.env('drill', env),
       timeoutMs: 90_000,
     });
-    await waitFor('the SQL check to run', () => running(workDir), 40_000);
+    // A drill that ends before its check runs fails here with what it said, not as a wait run out.
+    let ended = false;
+    void child.finally(() => (ended = true)).catch(() => {});
+    await waitFor(
+      'the SQL check to run',
+      async () => {
+        if (ended) throw new Error(`The drill ended before its SQL check ran:\n${String((await child).stderr)}`);
+        return running(workDir);
+      },
+      40_000,
+    );
     const sent = Date.now();
     child.kill(signal);
     const r = await child;
