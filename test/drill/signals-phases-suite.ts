@@ -7,7 +7,7 @@ import { ensureBuilt, spawnSvc } from '../support/built-cli.js';
 import { autoScratchServer, drillApi, drillProcesses, DRILLED, requestsTo, scratchPassword, SECOND, serverBindir, toolGate } from '../support/drill-signals.js';
 import { pgSkipReason } from '../support/pg-cluster.js';
 import { DSN_PASSWORD, RestoreHarness, waitFor } from '../support/restore-harness.js';
-import { ANALYZE_LOCK_SQL, clusterServer, holdLock, lockWaiter, releaseAll, type SqlServer } from '../support/restore-signals.js';
+import { ANALYZE_LOCK_SQL, clusterServer, holdLock, lockWaiter, releaseAll, statementsWaiting, type SqlServer } from '../support/restore-signals.js';
 import { expectNoSecretsLeft, leaksIn } from '../support/secret-scan.js';
 
 const skip = pgSkipReason();
@@ -226,13 +226,7 @@ export function drillSignalPhases(part: SignalPhasesPart): void {
             const s = await server();
             lock = await holdLock(s, db, ANALYZE_LOCK_SQL, 'customers');
             await gate.go();
-            await waitFor(
-              'both ANALYZE sessions waiting for the lock on their tables',
-              async () =>
-                (await s.psql(
-                  "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%ANALYZE%' AND pid <> pg_backend_pid()",
-                )) === '2' || undefined,
-            );
+            await statementsWaiting(s, 'both ANALYZE sessions waiting for the lock on their tables', '%ANALYZE%', 2);
           },
           async after() {
             await lock!.release();
@@ -265,13 +259,7 @@ export function drillSignalPhases(part: SignalPhasesPart): void {
             );
             await tables.release();
             lock = await namespaces;
-            await waitFor(
-              "the object check's catalog query waiting for the lock on pg_namespace",
-              async () =>
-                (await s.psql(
-                  "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%convert_to(n.nspname%' AND pid <> pg_backend_pid()",
-                )) === '1' || undefined,
-            );
+            await statementsWaiting(s, "the object check's catalog query waiting for the lock on pg_namespace", '%convert_to(n.nspname%');
           },
           async after() {
             await lock!.release();
@@ -339,13 +327,7 @@ export function drillSignalPhases(part: SignalPhasesPart): void {
             await lockWaiter(s, db);
             lock = await holdLock(s, 'postgres', 'LOCK TABLE pg_catalog.pg_database IN SHARE MODE;', 'pg_catalog.pg_database');
             await tables.release();
-            await waitFor(
-              'DROP DATABASE waiting for the lock on pg_database',
-              async () =>
-                (await s.psql(
-                  "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'DROP DATABASE%' AND pid <> pg_backend_pid()",
-                )) === '1' || undefined,
-            );
+            await statementsWaiting(s, 'DROP DATABASE waiting for the lock on pg_database', 'DROP DATABASE%');
           },
           afterSignal: () => lock!.release(),
         };

@@ -104,6 +104,13 @@ export function lockWaiter(on: RestoreHarness | SqlServer, database: string): Pr
   );
 }
 
+/** Waits until `count` sessions (not the probe's own) wait for a lock while running a statement LIKE `like`: svc's own statement, found by its text. */
+export function statementsWaiting(on: RestoreHarness | SqlServer, what: string, like: string, count = 1): Promise<true> {
+  const server = serverOf(on);
+  const sql = `SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '${like.replace(/'/g, "''")}' AND pid <> pg_backend_pid()`;
+  return waitFor(what, async () => (await server.psql(sql)) === String(count) || undefined);
+}
+
 /** SQL for holdLock: every user table of the database locked as ANALYZE's own lock is (a reader still reads, ANALYZE waits). */
 export const ANALYZE_LOCK_SQL = `DO $$ DECLARE r record; BEGIN
   FOR r IN SELECT c.oid::regclass AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
