@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnWithPrivateTmp } from './private-tmp.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -26,7 +27,8 @@ try {
 } catch {
   // Not allowed here: it runs at the same priority.
 }
-const vitest = spawn(bin('vitest'), ['run', ...process.argv.slice(2)], { cwd: root, env, stdio: 'inherit' });
+// Its temporary files (clusters, work dirs, downloads) in a tmpfs of its own where it can: tools/private-tmp.mjs says why.
+const vitest = spawnWithPrivateTmp(bin('vitest'), ['run', ...process.argv.slice(2)], { cwd: root, env, stdio: 'inherit' });
 
 const [typecheck, tests] = await Promise.all([exited(tsc), exited(vitest)]);
 if (typecheck !== 0) {
