@@ -89,6 +89,37 @@ describe.skipIf(!!skip)('archives of LATIN1, WIN1252, EUC_JP and SQL_ASCII datab
     drillApi(h);
   }
 
+  /** A drill of the served archive with one `--check` (`name`: a query that returns no row): every check passes, and no process is left in its work dir. */
+  async function drillPassesWith(name: string, sql: string): Promise<void> {
+    const dir = await mkdtemp(join(h.scratch, 'drill-'));
+    await chmod(dir, 0o711);
+    const tmp = await mkdtemp(join(h.scratch, 'tmp-'));
+    const check = join(tmp, `${name}.sql`);
+    writeFileSync(check, `-- check: ${name}\n${sql}\n`);
+    await chmod(tmp, 0o755);
+    try {
+      const r = await spawnSvc(['restore', 'drill', DRILLED, '--json', '--check', check, '--work-dir', dir], {
+        env: h.env({ TMPDIR: tmp, SVC_PG_BINDIR: h.cluster.serverBinDir }),
+        timeoutMs: 120_000,
+      });
+      const stderr = String(r.stderr);
+      h.record(String(r.stdout), stderr);
+      expect(r.exitCode, stderr).toBe(0);
+      const db = JSON.parse(String(r.stdout)).drill.databases[0];
+      expect(db.checks.map((c: { name: string; status: string; detail?: string }) => [c.name, c.status, c.status === 'passed' ? '' : c.detail])).toEqual(
+        ['backup_selected', 'artifact_verified', 'restore_clean', 'objects_present', 'data_present', 'rows_match', `check:${name}`].map((n) => [
+          n,
+          'passed',
+          '',
+        ]),
+      );
+    } finally {
+      expect(processesIn(dir)).toEqual([]);
+      await rm(dir, { recursive: true, force: true });
+      await rm(tmp, { recursive: true, force: true });
+    }
+  }
+
   it.each(CASES.map((c) => c.key))('restore create into a new database (%s): exit 0, every object and row there', async (key) => {
     await serving(key);
     const target = `enc_new_${key}`;
@@ -169,59 +200,15 @@ END $$;`,
     h.info = await artifactInfo(file);
     await h.reset();
     drillApi(h);
-    const dir = await mkdtemp(join(h.scratch, 'drill-'));
-    await chmod(dir, 0o711);
-    const tmp = await mkdtemp(join(h.scratch, 'tmp-'));
-    const check = join(tmp, 'ext.sql');
-    writeFileSync(
-      check,
-      "-- check: extension\nSELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm' AND (encode(convert_to(n.nspname, 'SQL_ASCII'), 'hex') <> '657874e9' OR encode(convert_to(obj_description(e.oid, 'pg_extension'), 'SQL_ASCII'), 'hex') <> '636166e9')" +
-        " UNION ALL SELECT 'PUBLIC may run it' FROM pg_proc p WHERE encode(convert_to(p.proname, 'SQL_ASCII'), 'hex') = '73e963726574' AND (p.proacl IS NULL OR EXISTS (SELECT 1 FROM aclexplode(p.proacl) a WHERE a.grantee = 0))\n",
+    await drillPassesWith(
+      'extension',
+      "SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm' AND (encode(convert_to(n.nspname, 'SQL_ASCII'), 'hex') <> '657874e9' OR encode(convert_to(obj_description(e.oid, 'pg_extension'), 'SQL_ASCII'), 'hex') <> '636166e9')" +
+        " UNION ALL SELECT 'PUBLIC may run it' FROM pg_proc p WHERE encode(convert_to(p.proname, 'SQL_ASCII'), 'hex') = '73e963726574' AND (p.proacl IS NULL OR EXISTS (SELECT 1 FROM aclexplode(p.proacl) a WHERE a.grantee = 0))",
     );
-    await chmod(tmp, 0o755);
-    try {
-      const r = await spawnSvc(['restore', 'drill', DRILLED, '--json', '--check', check, '--work-dir', dir], {
-        env: h.env({ TMPDIR: tmp, SVC_PG_BINDIR: h.cluster.serverBinDir }),
-        timeoutMs: 120_000,
-      });
-      const stderr = String(r.stderr);
-      h.record(String(r.stdout), stderr);
-      expect(r.exitCode, stderr).toBe(0);
-      const db = JSON.parse(String(r.stdout)).drill.databases[0];
-      expect(db.checks.map((c: { name: string; status: string }) => [c.name, c.status])).toEqual(
-        ['backup_selected', 'artifact_verified', 'restore_clean', 'objects_present', 'data_present', 'rows_match', 'check:extension'].map((n) => [n, 'passed']),
-      );
-    } finally {
-      expect(processesIn(dir)).toEqual([]);
-      await rm(dir, { recursive: true, force: true });
-      await rm(tmp, { recursive: true, force: true });
-    }
   });
 
   it.each(CASES.map((c) => c.key))('restore drill (%s): every check passes, rows_match and a check through the names included', async (key) => {
     await serving(key);
-    const dir = await mkdtemp(join(h.scratch, 'drill-'));
-    await chmod(dir, 0o711);
-    const tmp = await mkdtemp(join(h.scratch, 'tmp-'));
-    const check = join(tmp, 'probe.sql');
-    writeFileSync(check, `-- check: names\nSELECT public.probe() AS probe WHERE public.probe() IS DISTINCT FROM '${archives[key].probe}'\n`);
-    await chmod(tmp, 0o755);
-    try {
-      const r = await spawnSvc(['restore', 'drill', DRILLED, '--json', '--check', check, '--work-dir', dir], {
-        env: h.env({ TMPDIR: tmp, SVC_PG_BINDIR: h.cluster.serverBinDir }),
-        timeoutMs: 120_000,
-      });
-      const stderr = String(r.stderr);
-      h.record(String(r.stdout), stderr);
-      expect(r.exitCode, stderr).toBe(0);
-      const db = JSON.parse(String(r.stdout)).drill.databases[0];
-      expect(db.checks.map((c: { name: string; status: string; detail?: string }) => [c.name, c.status, c.status === 'passed' ? '' : c.detail])).toEqual(
-        ['backup_selected', 'artifact_verified', 'restore_clean', 'objects_present', 'data_present', 'rows_match', 'check:names'].map((n) => [n, 'passed', '']),
-      );
-    } finally {
-      expect(processesIn(dir)).toEqual([]);
-      await rm(dir, { recursive: true, force: true });
-      await rm(tmp, { recursive: true, force: true });
-    }
+    await drillPassesWith('names', `SELECT public.probe() AS probe WHERE public.probe() IS DISTINCT FROM '${archives[key].probe}'`);
   });
 });

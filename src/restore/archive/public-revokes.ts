@@ -75,15 +75,17 @@ export async function applyPublicRevokes(
       if (oids.length) await session.query(revokeSql(oids));
       return rows;
     });
-    const missed = [...new Set(found.filter((r) => !r.oid).map((r) => r.i))];
-    return missed.map((i) => {
-      const [schema, name, args] = routines[i - 1]!;
-      return {
-        type: 'ACL',
-        name: `FUNCTION ${schema}.${name}(${args})`,
-        reason: 'REVOKE ALL ... FROM PUBLIC not applied: the routine is not in the restored database',
-      };
-    });
+    // One row per routine: (schema, name, identity arguments) names at most one.
+    return found
+      .filter((r) => !r.oid)
+      .map(({ i }) => {
+        const [schema, name, args] = routines[i - 1]!;
+        return {
+          type: 'ACL',
+          name: `FUNCTION ${schema}.${name}(${args})`,
+          reason: 'REVOKE ALL ... FROM PUBLIC not applied: the routine is not in the restored database',
+        };
+      });
   } catch (err) {
     if (err instanceof PgError) throw new LocalToolError(`Could not take EXECUTE from PUBLIC on the archive's routines that had it revoked: ${err.reason}`);
     throw err;
