@@ -136,8 +136,13 @@ describe.skipIf(!!skip)("svc's own connection (real PostgreSQL)", { timeout: 60_
 
   describe('a session on a restore target, as a libpq child given the same environment would connect', () => {
     const scrubber = new SecretScrubber();
+    const passfiles: string[] = [];
+    afterAll(() => {
+      for (const dir of passfiles) rmSync(dir, { recursive: true, force: true });
+    });
     const passfile = (mode: number, line: string) => {
       const dir = mkdtempSync(join(tmpdir(), 'svc-pgpass-'));
+      passfiles.push(dir);
       const file = join(dir, 'pgpass');
       writeFileSync(file, `# a comment\nelsewhere:*:*:*:wrong\n${line}\n`, { mode });
       chmodSync(file, mode);

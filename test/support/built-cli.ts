@@ -74,7 +74,11 @@ export const sharedCacheHome = (): string | undefined => process.env[CACHE_HOME_
 
 /** A fresh empty directory, removed by cleanupBuiltCli(). */
 export function tempDir(prefix = 'run'): string {
-  tempRoot ??= mkdtempSync(join(tmpdir(), 'svc-cli-'));
+  if (!tempRoot) {
+    tempRoot = mkdtempSync(join(tmpdir(), 'svc-cli-'));
+    // Workers are shared: the last file of one may not call cleanupBuiltCli(), and its directories would stay.
+    if (!process.listeners('exit').includes(cleanupBuiltCli)) process.on('exit', cleanupBuiltCli);
+  }
   return mkdtempSync(join(tempRoot, `${prefix}-`));
 }
 
