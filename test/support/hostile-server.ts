@@ -8,6 +8,7 @@
  * stopped reading early.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { drained } from './artifact-bodies.js';
 import { presignedQuery } from './artifact-server.js';
@@ -41,6 +42,18 @@ interface Route {
 }
 
 export const MiB = 1024 * 1024;
+
+/** The largest buffer the kernel lets a TCP socket grow to in one direction (`net.ipv4.tcp_rmem`, `tcp_wmem`: min default max). */
+const tcpBufferMax = (name: 'tcp_rmem' | 'tcp_wmem'): number => Number(readFileSync(`/proc/sys/net/ipv4/${name}`, 'utf8').trim().split(/\s+/)[2]);
+
+/**
+ * The most a loopback connection can hold between the server's write and the client's read: the
+ * server's send buffer and the client's receive buffer at the kernel's maxima, and 1 MiB for Node's
+ * own stream buffers. A client that stops reading after N bytes leaves at most N plus this counted
+ * on the server (`Sent.bytes`). Read from the kernel: a fixed 8 MiB was once passed by 4.6 KB here,
+ * where a receive buffer may grow to 32 MiB.
+ */
+export const SOCKET_BUFFERS_MAX = tcpBufferMax('tcp_wmem') + tcpBufferMax('tcp_rmem') + MiB;
 export const ARTIFACT_NAME = 'acme-orders.pgdump';
 
 /** Terminal control sequences a hostile service puts in names and messages. */
