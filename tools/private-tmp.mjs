@@ -50,6 +50,9 @@ function unavailable(dir) {
   }
 }
 
+/** A child's exit code once it has closed: its own, or 128 when a signal ended it, else 1. */
+export const exited = (child) => new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1))));
+
 /**
  * Spawns `command args` with its temporary files in a private tmpfs where it can, else as it is.
  * Resolves with what spawn's child gives; the mount point is removed once the child has closed.
@@ -81,8 +84,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.stderr.write('usage: node tools/private-tmp.mjs <command> [args...]\n');
     process.exit(2);
   }
-  const child = spawnWithPrivateTmp(command, args, { stdio: 'inherit' });
-  child.on('close', (code, signal) => {
-    process.exitCode = code ?? (signal ? 128 : 1);
-  });
+  process.exitCode = await exited(spawnWithPrivateTmp(command, args, { stdio: 'inherit' }));
 }

@@ -8,12 +8,10 @@ import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawnWithPrivateTmp } from './private-tmp.mjs';
+import { exited, spawnWithPrivateTmp } from './private-tmp.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const bin = (name) => join(root, 'node_modules', '.bin', name);
-
-const exited = (child) => new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1))));
 
 // Without the machine's NODE_EXTRA_CA_CERTS, as vitest.config.ts says why: read at every Node start, needed by no test.
 const env = { ...process.env };

@@ -62,6 +62,8 @@ export async function ensureBuilt(): Promise<void> {
 }
 
 let tempRoot: string | undefined;
+// Workers are shared: the last file of one may not call cleanupBuiltCli(), and its directories would stay.
+process.on('exit', cleanupBuiltCli);
 
 /** Set by the run's globalSetup (pg-run-setup.ts): the cache directory its svc processes share. */
 export const CACHE_HOME_ENV = 'SVC_TEST_CACHE_HOME';
@@ -74,11 +76,7 @@ export const sharedCacheHome = (): string | undefined => process.env[CACHE_HOME_
 
 /** A fresh empty directory, removed by cleanupBuiltCli(). */
 export function tempDir(prefix = 'run'): string {
-  if (!tempRoot) {
-    tempRoot = mkdtempSync(join(tmpdir(), 'svc-cli-'));
-    // Workers are shared: the last file of one may not call cleanupBuiltCli(), and its directories would stay.
-    if (!process.listeners('exit').includes(cleanupBuiltCli)) process.on('exit', cleanupBuiltCli);
-  }
+  tempRoot ??= mkdtempSync(join(tmpdir(), 'svc-cli-'));
   return mkdtempSync(join(tempRoot, `${prefix}-`));
 }
 
