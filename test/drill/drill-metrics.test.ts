@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DrillE2e } from '../support/drill-e2e.js';
 import { pgSkipReason } from '../support/pg-cluster.js';
-import { eventually, freePort, prometheusSkipReason, query, startNodeExporter, startPrometheus, startPushgateway, type Daemon } from '../support/prometheus.js';
+import { freePort } from '../support/ports.js';
+import { eventually, prometheusSkipReason, query, startNodeExporter, startPrometheus, startPushgateway, type Daemon } from '../support/prometheus.js';
 
 const skip = pgSkipReason() ?? prometheusSkipReason();
 if (skip) console.warn(`test/drill/drill-metrics.test.ts skipped: ${skip}`);

@@ -22,6 +22,7 @@ import { DrillE2e } from '../support/drill-e2e.js';
 import { pgSkipReason, type PgCluster } from '../support/pg-cluster.js';
 import { workerCluster } from '../support/worker-cluster.js';
 import { registerSecret, svc } from '../e2e/helpers.js';
+import { listenOnLoopback } from '../support/ports.js';
 
 const skip = pgSkipReason();
 if (skip) console.warn(`test/drill/drill-selection.test.ts skipped: ${skip}`);
@@ -42,7 +43,7 @@ async function vanishingProxy(target: string, vanished: string): Promise<{ baseU
     up.on('error', () => res.destroy());
     req.pipe(up);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listenOnLoopback(server);
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     stop: () =>

@@ -16,6 +16,7 @@ import { json, LoopbackServer } from '../support/loopback-server.js';
 import { connectMcp, type McpSession } from '../support/mcp-client.js';
 import { PasteShell } from '../support/paste-shell.js';
 import { cleanEnv, cleanupBuiltCli, ensureBuilt } from '../support/built-cli.js';
+import { listenOnLoopback } from '../support/ports.js';
 
 const TOKEN = 'svc_test_mcp_boundaries_0123456789';
 const PASSWORD = 'pg-ambient-secret-5f3e';
@@ -40,7 +41,7 @@ class FakePostgres {
       });
       socket.on('error', () => {});
     });
-    await new Promise<void>((resolve) => this.#server!.listen(0, '127.0.0.1', resolve));
+    await listenOnLoopback(this.#server!);
     this.port = (this.#server.address() as { port: number }).port;
     return this;
   }

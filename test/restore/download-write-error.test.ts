@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { IntegrityError } from '../../src/errors.js';
 import { downloadArtifact } from '../../src/restore/download/download.js';
+import { listenOnLoopback } from '../support/ports.js';
 
 /**
  * A write error on the artifact file (disk full, EIO, quota) must reject the download with a
@@ -32,7 +33,7 @@ beforeEach(async () => {
     res.end();
   };
   server = createServer((_req, res) => void send(res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listenOnLoopback(server);
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/artifact`;
   dir = mkdtempSync(join(tmpdir(), 'svc-review-'));
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IntegrityError } from '../../src/errors.js';
 import { downloadArtifact, type DownloadOptions } from '../../src/restore/download/download.js';
+import { listenOnLoopback } from '../support/ports.js';
 
 /**
  * The download's own idle timeout (node:http, no undici): a server that goes silent, before the
@@ -31,7 +32,7 @@ beforeEach(async () => {
     requests.push({ range: req.headers.range });
     (handlers.shift() ?? ((_q, r) => r.writeHead(599).end()))(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listenOnLoopback(server);
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/artifact`;
   dir = mkdtempSync(join(tmpdir(), 'svc-download-'));
 });

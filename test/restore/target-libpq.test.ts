@@ -11,6 +11,7 @@ import { inspectTarget } from '../../src/restore/target/target-database.js';
 import { parseTarget } from '../../src/restore/target/target.js';
 import { SecretScrubber } from '../../src/secrets.js';
 import { pgSkipReason, startCluster, type PgCluster } from '../support/pg-cluster.js';
+import { listenOnLoopback } from '../support/ports.js';
 
 /**
  * svc's reading of --target against psql's own, on a real PostgreSQL 15 server with SSL (a private
@@ -500,7 +501,7 @@ describe.skipIf(!!skip)('svc reads --target as psql does, against a real Postgre
 
     // A TCP server that accepts and never answers: only connect_timeout ends the wait.
     silent = createServer((socket) => held.push(socket));
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    await listenOnLoopback(silent);
     silentPort = (silent.address() as { port: number }).port;
 
     const home = join(work, 'home'); // no ~/.pgpass, no ~/.postgresql/root.crt or postgresql.crt

@@ -6,6 +6,7 @@ import { request } from 'undici';
 import { ArtifactServer } from '../../src/sandbox/artifacts.js';
 import { UrlSigner } from '../../src/sandbox/keys.js';
 import { api, raw, restoreBody, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { listenOnLoopback } from '../support/ports.js';
 
 async function download(u: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') {
   const res = await request(u, { method, headers });
@@ -120,7 +121,7 @@ describe('ArtifactServer', () => {
       const url = new URL(req.url ?? '/', 'http://x');
       void artifacts.handle(req, res, url, 'req_test');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await listenOnLoopback(server);
     try {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const res = await download(artifacts.presign(base, 'org_acme/db_gone/bj_0001/dump.pgcustom'));

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { serveFile } from '../../src/sandbox/range-file.js';
 import { request } from '../support/raw-http.js';
+import { listenOnLoopback } from '../support/ports.js';
 
 const SIZE = 1000;
 const content = Buffer.from(Array.from({ length: SIZE }, (_, i) => i % 251));
@@ -24,7 +25,7 @@ beforeAll(async () => {
     const file = join(dir, name === 'typed' ? 'file.bin' : name);
     serveFile(req, res, file, contentType ? { contentType } : {}).catch(() => res.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listenOnLoopback(server);
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 

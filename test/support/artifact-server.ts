@@ -5,6 +5,7 @@ import { basename } from 'node:path';
 import { pipeline, type Readable, type Transform } from 'node:stream';
 import { serveFile } from '../../src/sandbox/range-file.js';
 import { corruptAt, endlessError, overrun, throttle, truncate } from './artifact-bodies.js';
+import { listenOnLoopback } from './ports.js';
 
 export interface ArtifactRequest {
   method: string;
@@ -209,7 +210,7 @@ export async function startArtifactServer(filePath: string, opts: { name?: strin
       else res.destroy();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listenOnLoopback(server);
   const { port } = server.address() as AddressInfo;
 
   const artifactServer: ArtifactServer = {

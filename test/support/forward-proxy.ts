@@ -6,6 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createProxy } from 'proxy';
+import { listenOnLoopback } from './ports.js';
 
 export interface ForwardProxy {
   /** http://127.0.0.1:<port>, with user:password@ when started with credentials. */
@@ -24,7 +25,7 @@ export async function startForwardProxy(opts: { credentials?: { user: string; pa
     const expected = `Basic ${Buffer.from(`${opts.credentials.user}:${opts.credentials.password}`).toString('base64')}`;
     server.authenticate = (req) => req.headers['proxy-authorization'] === expected;
   }
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listenOnLoopback(server);
   const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
   const auth = opts.credentials ? `${encodeURIComponent(opts.credentials.user)}:${encodeURIComponent(opts.credentials.password)}@` : '';
   return {

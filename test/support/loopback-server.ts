@@ -9,6 +9,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { getResponse, type RequestHandler } from 'msw';
+import { listenOnLoopback } from './ports.js';
 
 /** One request as it arrived on the wire. */
 export interface Exchange {
@@ -78,7 +79,7 @@ export class LoopbackServer {
       this.connections += 1;
       this.#socketIds.set(socket, this.connections);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await listenOnLoopback(server);
     this.#server = server;
     this.port = (server.address() as AddressInfo).port;
     this.baseUrl = `http://127.0.0.1:${this.port}`;
@@ -188,7 +189,7 @@ export class LoopbackServer {
 /** A loopback port nothing listens on: connecting to it is refused. */
 export async function closedPort(): Promise<number> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listenOnLoopback(server);
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;

@@ -7,12 +7,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { chmod, chown, mkdir, mkdtemp, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa, execaSync } from 'execa';
 import { psqlStatements, runStatements } from './pg-query.js';
+import { freePort } from './ports.js';
 
 export interface PgCluster {
   readonly host: '127.0.0.1';
@@ -185,18 +185,6 @@ async function readLogTail(logFile: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Single-quotes for /bin/sh: pg_ctl hands its -o string to a shell. */

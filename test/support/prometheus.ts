@@ -5,10 +5,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from './ports.js';
 
 export const BINARIES = {
   prometheus: '/usr/bin/prometheus',
@@ -23,17 +23,6 @@ export function prometheusSkipReason(env = process.env): string | undefined {
   const why = `${missing.join(', ')} missing (apt-get install prometheus prometheus-pushgateway prometheus-node-exporter; .ci/run does)`;
   if (env.CI === 'true') throw new Error(`CI=true: ${why}`);
   return why;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
-    });
-  });
 }
 
 export interface Daemon {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import type { PgCluster } from './pg-cluster.js';
 import { DSN_PASSWORD, waitFor, type RestoreHarness } from './restore-harness.js';
+import { listenOnLoopback } from './ports.js';
 
 /** A server the lock helpers work on: the harness's cluster, or a drill's own scratch cluster. */
 export interface SqlServer {
@@ -163,7 +164,7 @@ export async function wireGate(
       hold(() => client.write(chunk));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listenOnLoopback(server);
   servers.add({ server, sockets });
   const { port } = server.address() as { port: number };
   return {
@@ -189,7 +190,7 @@ export async function blackHole(): Promise<{ port: number; accepted(): Promise<t
   });
   let count = 0;
   server.on('connection', () => (count += 1));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listenOnLoopback(server);
   servers.add({ server, sockets });
   const { port } = server.address() as { port: number };
   return { port, accepted: () => waitFor('a connection to the black-hole server', () => count > 0 || undefined), open: () => sockets.size };
