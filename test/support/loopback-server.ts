@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { getResponse, type RequestHandler } from 'msw';
-import { listenOnLoopback } from './ports.js';
+import { freePort, listenOnLoopback } from './ports.js';
 
 /** One request as it arrived on the wire. */
 export interface Exchange {
@@ -186,11 +186,8 @@ export class LoopbackServer {
   }
 }
 
-/** A loopback port nothing listens on: connecting to it is refused. */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await listenOnLoopback(server);
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+/**
+ * A loopback port nothing listens on: connecting to it is refused. One below the ephemeral range
+ * (ports.ts), so no other test's listen on port 0 is handed it before the test connects.
+ */
+export const closedPort = freePort;
