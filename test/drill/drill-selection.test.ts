@@ -12,7 +12,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,9 +42,9 @@ async function vanishingProxy(target: string, vanished: string): Promise<{ baseU
     up.on('error', () => res.destroy());
     req.pipe(up);
   });
-  await listenOnLoopback(server);
+  const port = await listenOnLoopback(server);
   return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    baseUrl: `http://127.0.0.1:${port}`,
     stop: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -41,8 +41,7 @@ class FakePostgres {
       });
       socket.on('error', () => {});
     });
-    await listenOnLoopback(this.#server!);
-    this.port = (this.#server.address() as { port: number }).port;
+    this.port = await listenOnLoopback(this.#server!);
     return this;
   }
 

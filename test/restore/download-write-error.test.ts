@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -33,8 +32,7 @@ beforeEach(async () => {
     res.end();
   };
   server = createServer((_req, res) => void send(res));
-  await listenOnLoopback(server);
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/artifact`;
+  url = `http://127.0.0.1:${await listenOnLoopback(server)}/artifact`;
   dir = mkdtempSync(join(tmpdir(), 'svc-review-'));
 });
 

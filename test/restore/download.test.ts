@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -32,8 +31,7 @@ beforeEach(async () => {
     requests.push({ range: req.headers.range });
     (handlers.shift() ?? ((_q, r) => r.writeHead(599).end()))(req, res);
   });
-  await listenOnLoopback(server);
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/artifact`;
+  url = `http://127.0.0.1:${await listenOnLoopback(server)}/artifact`;
   dir = mkdtempSync(join(tmpdir(), 'svc-download-'));
 });
 

@@ -501,8 +501,7 @@ describe.skipIf(!!skip)('svc reads --target as psql does, against a real Postgre
 
     // A TCP server that accepts and never answers: only connect_timeout ends the wait.
     silent = createServer((socket) => held.push(socket));
-    await listenOnLoopback(silent);
-    silentPort = (silent.address() as { port: number }).port;
+    silentPort = await listenOnLoopback(silent);
 
     const home = join(work, 'home'); // no ~/.pgpass, no ~/.postgresql/root.crt or postgresql.crt
     await mkdir(home);

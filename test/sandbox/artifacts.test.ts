@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { ArtifactServer } from '../../src/sandbox/artifacts.js';
@@ -121,9 +120,9 @@ describe('ArtifactServer', () => {
       const url = new URL(req.url ?? '/', 'http://x');
       void artifacts.handle(req, res, url, 'req_test');
     });
-    await listenOnLoopback(server);
+    const port = await listenOnLoopback(server);
     try {
-      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const base = `http://127.0.0.1:${port}`;
       const res = await download(artifacts.presign(base, 'org_acme/db_gone/bj_0001/dump.pgcustom'));
       expect(res.status).toBe(404);
       expect(res.body.toString()).toContain('<Error><Code>NoSuchKey</Code>');

@@ -1,6 +1,5 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -25,8 +24,7 @@ beforeAll(async () => {
     const file = join(dir, name === 'typed' ? 'file.bin' : name);
     serveFile(req, res, file, contentType ? { contentType } : {}).catch(() => res.destroy());
   });
-  await listenOnLoopback(server);
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = `http://127.0.0.1:${await listenOnLoopback(server)}`;
 });
 
 afterAll(async () => {

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
 import { pipeline, type Readable, type Transform } from 'node:stream';
 import { serveFile } from '../../src/sandbox/range-file.js';
@@ -210,8 +209,7 @@ export async function startArtifactServer(filePath: string, opts: { name?: strin
       else res.destroy();
     });
   });
-  await listenOnLoopback(server);
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
 
   const artifactServer: ArtifactServer = {
     url: `http://127.0.0.1:${port}${path}?${query}`,

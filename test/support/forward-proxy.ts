@@ -4,7 +4,6 @@
  * host:port" for tunnels. With `credentials` it answers 407 unless Proxy-Authorization matches.
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createProxy } from 'proxy';
 import { listenOnLoopback } from './ports.js';
 
@@ -25,8 +24,7 @@ export async function startForwardProxy(opts: { credentials?: { user: string; pa
     const expected = `Basic ${Buffer.from(`${opts.credentials.user}:${opts.credentials.password}`).toString('base64')}`;
     server.authenticate = (req) => req.headers['proxy-authorization'] === expected;
   }
-  await listenOnLoopback(server);
-  const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const host = `127.0.0.1:${await listenOnLoopback(server)}`;
   const auth = opts.credentials ? `${encodeURIComponent(opts.credentials.user)}:${encodeURIComponent(opts.credentials.password)}@` : '';
   return {
     url: `http://${auth}${host}`,

@@ -7,7 +7,7 @@
  * test cannot pass on an unexpected extra request: msw's onUnhandledRequest: 'error'.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { getResponse, type RequestHandler } from 'msw';
 import { freePort, listenOnLoopback } from './ports.js';
 
@@ -79,9 +79,8 @@ export class LoopbackServer {
       this.connections += 1;
       this.#socketIds.set(socket, this.connections);
     });
-    await listenOnLoopback(server);
+    this.port = await listenOnLoopback(server);
     this.#server = server;
-    this.port = (server.address() as AddressInfo).port;
     this.baseUrl = `http://127.0.0.1:${this.port}`;
     return this;
   }

@@ -164,9 +164,8 @@ export async function wireGate(
       hold(() => client.write(chunk));
     });
   });
-  await listenOnLoopback(server);
+  const port = await listenOnLoopback(server);
   servers.add({ server, sockets });
-  const { port } = server.address() as { port: number };
   return {
     port,
     // `after`: once the server's answer is held, so the statement has run.
@@ -190,8 +189,7 @@ export async function blackHole(): Promise<{ port: number; accepted(): Promise<t
   });
   let count = 0;
   server.on('connection', () => (count += 1));
-  await listenOnLoopback(server);
+  const port = await listenOnLoopback(server);
   servers.add({ server, sockets });
-  const { port } = server.address() as { port: number };
   return { port, accepted: () => waitFor('a connection to the black-hole server', () => count > 0 || undefined), open: () => sockets.size };
 }
